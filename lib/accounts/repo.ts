@@ -1,0 +1,48 @@
+import { eq, sql } from "drizzle-orm";
+import { AppError, isUniqueViolation } from "../api/app-error";
+import { db } from "../db/client";
+import { users, type UserRow } from "../db/schema/users";
+
+export type NewUser = Pick<UserRow, "email" | "name" | "passwordHash"> & Partial<Pick<UserRow, "locale" | "timeZone">>;
+export type UserPatch = Partial<Pick<UserRow, "email" | "name" | "locale" | "timeZone" | "avatarUrl" | "passwordHash">>;
+
+const emailTaken = () => new AppError("conflict", "An account with this email already exists");
+
+export async function insertUser(user: NewUser): Promise<UserRow> {
+  try {
+    const [row] = await db().insert(users).values(user).returning();
+    return row!;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailTaken();
+    throw error;
+  }
+}
+
+export async function findUserById(id: string): Promise<UserRow | null> {
+  const [row] = await db().select().from(users).where(eq(users.id, id)).limit(1);
+  return row ?? null;
+}
+
+export async function findUserByEmail(email: string): Promise<UserRow | null> {
+  const [row] = await db().select().from(users).where(eq(users.email, email)).limit(1);
+  return row ?? null;
+}
+
+/** Applies a patch; `revokeTokens` raises the token version so that every earlier token stops working. */
+export async function updateUser(id: string, patch: UserPatch, revokeTokens = false): Promise<UserRow | null> {
+  try {
+    const [row] = await db()
+      .update(users)
+      .set({
+        ...patch,
+        updatedAt: new Date(),
+        ...(revokeTokens && { tokenVersion: sql`${users.tokenVersion} + 1` }),
+      })
+      .where(eq(users.id, id))
+      .returning();
+    return row ?? null;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailTaken();
+    throw error;
+  }
+}

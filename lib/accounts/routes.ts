@@ -1,0 +1,115 @@
+import { z } from "@hono/zod-openapi";
+import { apiRoute, jsonBody, jsonContent, problemResponse } from "../api/route";
+import { createRouter } from "../api/router";
+import { clearSessionCookie, setSessionCookie } from "../api/session-cookie";
+import {
+  authResultOutput,
+  changePasswordInput,
+  loginInput,
+  registerInput,
+  updateProfileInput,
+  userOutput,
+} from "./schema";
+import { changePassword, getMe, login, register, signOutEverywhere, updateProfile } from "./service";
+
+const registerRoute = apiRoute({
+  method: "post",
+  path: "/auth/register",
+  tags: ["Account"],
+  summary: "Create an account with a password",
+  description: "Also sets the session cookie for the web pages. Emails are trimmed and lower-cased.",
+  access: "public",
+  limit: "strict",
+  request: { body: jsonBody(registerInput) },
+  responses: {
+    201: jsonContent(authResultOutput, "Signed up and signed in"),
+    409: problemResponse("An account with this email already exists"),
+  },
+});
+
+const loginRoute = apiRoute({
+  method: "post",
+  path: "/auth/login",
+  tags: ["Account"],
+  summary: "Sign in with email and password",
+  description:
+    "A wrong email and a wrong password get the same 401. Failed attempts are limited per address and per account.",
+  access: "public",
+  limit: "strict",
+  request: { body: jsonBody(loginInput) },
+  responses: {
+    200: jsonContent(authResultOutput, "Signed in"),
+    401: problemResponse("Wrong email or password"),
+  },
+});
+
+const meRoute = apiRoute({
+  method: "get",
+  path: "/auth/me",
+  tags: ["Account"],
+  summary: "The signed-in user",
+  access: "user",
+  responses: { 200: jsonContent(userOutput, "The current user") },
+});
+
+const changePasswordRoute = apiRoute({
+  method: "post",
+  path: "/auth/change-password",
+  tags: ["Account"],
+  summary: "Change the password",
+  description: "Every token issued before stops working; the answer carries a new one.",
+  access: "user",
+  limit: "strict",
+  request: { body: jsonBody(changePasswordInput) },
+  responses: { 200: jsonContent(authResultOutput, "Password changed") },
+});
+
+const updateProfileRoute = apiRoute({
+  method: "patch",
+  path: "/auth/profile",
+  tags: ["Account"],
+  summary: "Update the profile",
+  description: "Send only the fields to change. Changing the email needs `currentPassword`.",
+  access: "user",
+  request: { body: jsonBody(updateProfileInput) },
+  responses: {
+    200: jsonContent(userOutput, "The updated user"),
+    409: problemResponse("Another account uses this email"),
+  },
+});
+
+const logoutRoute = apiRoute({
+  method: "post",
+  path: "/auth/logout",
+  tags: ["Account"],
+  summary: "Sign out",
+  description:
+    "Clears the session cookie. With `everywhere=true` every token of the user stops working (all devices).",
+  access: "user",
+  request: { query: z.strictObject({ everywhere: z.stringbool().optional() }) },
+  responses: { 204: { description: "Signed out" } },
+});
+
+export const accountsRoutes = createRouter()
+  .openapi(registerRoute, async (c) => {
+    const result = await register(c.req.valid("json"));
+    setSessionCookie(c, result.token);
+    return c.json(result, 201);
+  })
+  .openapi(loginRoute, async (c) => {
+    const result = await login(c.req.valid("json"));
+    setSessionCookie(c, result.token);
+    return c.json(result, 200);
+  })
+  .openapi(meRoute, async (c) => c.json(await getMe(c.var.actor), 200))
+  .openapi(changePasswordRoute, async (c) => {
+    const result = await changePassword(c.var.actor, c.req.valid("json"));
+    setSessionCookie(c, result.token);
+    return c.json(result, 200);
+  })
+  .openapi(updateProfileRoute, async (c) => c.json(await updateProfile(c.var.actor, c.req.valid("json")), 200))
+  .openapi(logoutRoute, async (c) => {
+    if (c.req.valid("query").everywhere) await signOutEverywhere(c.var.actor);
+    clearSessionCookie(c);
+    return c.body(null, 204);
+  });

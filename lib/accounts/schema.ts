@@ -1,0 +1,99 @@
+import { z } from "@hono/zod-openapi";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../auth/passwords";
+import { LOCALES } from "../i18n/locales";
+
+/** Emails are compared trimmed and lower-cased. */
+export const emailInput = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .pipe(z.email({ message: "must be an email address" }))
+  .openapi({ type: "string", format: "email", example: "jana@example.com" });
+
+const newPassword = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`)
+  .openapi({ example: "correct horse battery staple" });
+
+/** Any password a user might type, checked only for size: its strength is checked on the way in. */
+const givenPassword = z.string().min(1, "is required").max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+const name = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
+
+export const localeInput = z.enum(LOCALES).openapi({ description: "Interface language" });
+
+export const timeZoneInput = z
+  .string()
+  .max(64)
+  .refine(isTimeZone, "must be an IANA time zone such as Europe/Prague")
+  .openapi({ example: "Europe/Prague" });
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const registerInput = z
+  .strictObject({
+    email: emailInput,
+    password: newPassword,
+    name: name.optional().openapi({ description: "Defaults to the part of the email before the @" }),
+    locale: localeInput.optional(),
+    timeZone: timeZoneInput.optional(),
+  })
+  .openapi("RegisterInput");
+export type RegisterInput = z.infer<typeof registerInput>;
+
+export const loginInput = z
+  .strictObject({
+    email: z.string().trim().toLowerCase().min(1, "is required").max(254).openapi({ format: "email" }),
+    password: givenPassword,
+  })
+  .openapi("LoginInput");
+export type LoginInput = z.infer<typeof loginInput>;
+
+export const changePasswordInput = z
+  .strictObject({ currentPassword: givenPassword, newPassword })
+  .openapi("ChangePasswordInput");
+export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
+
+export const updateProfileInput = z
+  .strictObject({
+    name: name.optional(),
+    locale: localeInput.optional(),
+    timeZone: timeZoneInput.optional(),
+    avatarUrl: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).max(2048).nullable().optional(),
+    email: emailInput.optional().openapi({ description: "Changing it needs currentPassword" }),
+    currentPassword: givenPassword.optional(),
+  })
+  .openapi("UpdateProfileInput");
+export type UpdateProfileInput = z.infer<typeof updateProfileInput>;
+
+export const userOutput = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    name: z.string(),
+    locale: localeInput,
+    timeZone: z.string(),
+    avatarUrl: z.string().nullable(),
+    isAdmin: z.boolean(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .openapi("User");
+export type UserOutput = z.infer<typeof userOutput>;
+
+export const authResultOutput = z
+  .object({
+    token: z.string().openapi({ description: "JWT (HS256); send it as `Authorization: Bearer <token>`" }),
+    user: userOutput,
+  })
+  .openapi("AuthResult");
+export type AuthResultOutput = z.infer<typeof authResultOutput>;

@@ -1,0 +1,57 @@
+/** Every error code the API answers with, and its HTTP status. */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  validation_failed: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  not_implemented: 501,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** One invalid input: where it was (`body`, `query`, `path`, `header`) and a JSON Pointer to the field. */
+export interface FieldError {
+  in: "body" | "query" | "path" | "header";
+  pointer: string;
+  detail: string;
+}
+
+export interface AppErrorExtra {
+  errors?: FieldError[];
+  /** Sent as Retry-After with `rate_limited` and `unavailable`. */
+  retryAfterSeconds?: number;
+}
+
+/**
+ * The one error type domain code throws. The API turns it into an RFC 9457 problem; services never
+ * build HTTP responses themselves. Another user's resource is `not_found`, never `forbidden`.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: AppErrorExtra = {},
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+
+  get status(): (typeof ERROR_STATUS)[ErrorCode] {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+/** PostgreSQL's unique_violation, for repo.ts files that turn it into `conflict`. */
+export function isUniqueViolation(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } })?.cause;
+  return (error as { code?: string })?.code === "23505" || cause?.code === "23505";
+}

@@ -1,0 +1,101 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { secureHeaders } from "hono/secure-headers";
+import { accountsRoutes } from "../accounts/routes";
+import { config } from "../config";
+import { openDatabase } from "../db/client";
+import { errorsRoutes } from "../errors/routes";
+import { recordServerError } from "../errors/service";
+import { healthRoutes } from "../health/routes";
+import { AppError } from "./app-error";
+import type { ApiEnv } from "./env";
+import { rateLimit, requestId, requireJsonBody } from "./middleware";
+import { API_PREFIX } from "./paths";
+import { problemResponse, toAppError } from "./problem";
+
+const API_DESCRIPTION = `
+The JSON API of Spolu. Every path below also answers without the \`/api/v1\` prefix where the interface
+specification names it at the site root (\`/auth/login\`, \`/errors/report\`, \`/healthz\`...).
+
+**Authentication.** Sign in with \`POST /api/v1/auth/login\` (or register) and send the returned JWT as
+\`Authorization: Bearer <token>\`. Tokens are HS256, valid for JWT_TTL_SECONDS (7 days by default), and stop
+working when the password changes or on \`POST /auth/logout?everywhere=true\`. The web pages use the same token
+from an httpOnly cookie.
+
+**Errors** are RFC 9457 \`application/problem+json\` with a machine-readable \`code\`; invalid input (400) lists
+every bad field in \`errors\` as a JSON Pointer with \`in\` (body, query, path). Request bodies must be
+\`application/json\` (otherwise 415) and at most BODY_LIMIT_BYTES (1 MiB by default; otherwise 413). Unknown
+fields are rejected. Another user's resource answers 404.
+
+**Rate limits.** Every request counts against the caller's window (keyed by the token's user, else by the
+client address): 600 per 60 s by default. Sign-in, registration, password change and every verify/accept
+endpoint share a stricter window (10 per 300 s by default), and failed sign-ins also count per account.
+Answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; a 429 carries \`Retry-After\`.
+`;
+
+/** Builds the API: shared middleware, every domain's routes under /api/v1, the OpenAPI document. */
+export function createApiApp() {
+  const app = new OpenAPIHono<ApiEnv>();
+
+  app.use("*", requestId, secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
+  // Liveness and readiness answer before the database and the rate limiter.
+  app.route(API_PREFIX, healthRoutes);
+  app.use("*", async (_c, next) => {
+    await openDatabase();
+    await next();
+  });
+  app.use(
+    `${API_PREFIX}/*`,
+    bodyLimit({
+      maxSize: config().BODY_LIMIT_BYTES,
+      onError: () => {
+        throw new AppError("payload_too_large", `The request body is larger than ${config().BODY_LIMIT_BYTES} bytes`);
+      },
+    }),
+    requireJsonBody,
+    rateLimit("general"),
+  );
+
+  app.route(API_PREFIX, accountsRoutes);
+  app.route(API_PREFIX, errorsRoutes);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+  });
+  let document: unknown;
+  app.get(`${API_PREFIX}/openapi.json`, (c) =>
+    c.json(
+      (document ??= app.getOpenAPI31Document({
+        openapi: "3.1.0",
+        info: { title: "Spolu API", version: "1.0.0", description: API_DESCRIPTION.trim() },
+        servers: [{ url: "/", description: "This server" }],
+      })),
+    ),
+  );
+
+  app.notFound((c) => problemResponse(c, new AppError("not_found", `No API route ${c.req.method} ${c.req.path}`)));
+  app.onError(async (error, c) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) {
+      await recordServerError(error, {
+        method: c.req.method,
+        route: c.req.routePath || c.req.path,
+        status: appError.status,
+        requestId: c.get("requestId"),
+        userId: c.get("actor")?.userId,
+      });
+    }
+    return problemResponse(c, appError);
+  });
+  return app;
+}
+
+const APP = Symbol.for("spolu.api-app");
+type Holder = { [APP]?: ReturnType<typeof createApiApp> };
+
+/** The process's API app (built on first use, after the configuration is loaded). */
+export function apiApp() {
+  return ((globalThis as Holder)[APP] ??= createApiApp());
+}

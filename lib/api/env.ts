@@ -1,0 +1,13 @@
+import type { HttpBindings } from "@hono/node-server";
+import type { Actor } from "../auth/actor";
+
+/** What every API handler can read from its context. */
+export interface ApiEnv {
+  /** Present when @hono/node-server serves the request (the fast path); absent under Next. */
+  Bindings: Partial<HttpBindings>;
+  Variables: {
+    requestId: string;
+    /** Set by the `user` and `admin` access levels; `optional` routes may leave it unset. */
+    actor: Actor;
+  };
+}

@@ -1,0 +1,46 @@
+import { config } from "../config";
+import { findSessionUser } from "./repo";
+import { verifySessionToken } from "./tokens";
+
+/** Who is making a request: the API middleware, the pages and the socket handshake all use this. */
+export interface Actor {
+  userId: string;
+  email: string;
+  locale: string;
+  timeZone: string;
+  isAdmin: boolean;
+}
+
+export const SESSION_COOKIE = "spolu_session";
+
+/** The session token from an `Authorization: Bearer` header, else from the session cookie. */
+export function tokenFromRequest(authorization: string | undefined, cookieHeader: string | undefined): string | null {
+  const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  if (bearer) return bearer;
+  for (const part of cookieHeader?.split(";") ?? []) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === SESSION_COOKIE && value.length) return decodeURIComponent(value.join("="));
+  }
+  return null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The actor for a session token, or null. A token stops working when its user is deleted or has
+ * changed the password since it was issued.
+ */
+export async function actorFromToken(token: string | null): Promise<Actor | null> {
+  if (!token) return null;
+  const claims = await verifySessionToken(token);
+  if (!claims || !UUID.test(claims.sub)) return null;
+  const user = await findSessionUser(claims.sub);
+  if (!user || user.tokenVersion !== claims.ver) return null;
+  return {
+    userId: user.id,
+    email: user.email,
+    locale: user.locale,
+    timeZone: user.timeZone,
+    isAdmin: config().ADMIN_EMAILS.includes(user.email),
+  };
+}

@@ -1,0 +1,49 @@
+import { jwtVerify, SignJWT, errors as joseErrors } from "jose";
+import { config } from "../config";
+
+const ISSUER = "spolu";
+/** Sign-in tokens only; other tokens (invitations, challenges) use their own audience. */
+const AUDIENCE = "spolu:session";
+const ALGORITHM = "HS256";
+
+export interface SessionClaims {
+  /** The user id. */
+  sub: string;
+  /** The user's token version when the token was issued (raised by a password change). */
+  ver: number;
+}
+
+let key: { secret: string; bytes: Uint8Array } | undefined;
+function signingKey(): Uint8Array {
+  const secret = config().JWT_SECRET;
+  if (key?.secret !== secret) key = { secret, bytes: new TextEncoder().encode(secret) };
+  return key.bytes;
+}
+
+export async function issueSessionToken(userId: string, tokenVersion: number): Promise<string> {
+  return new SignJWT({ ver: tokenVersion })
+    .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
+    .setSubject(userId)
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + config().JWT_TTL_SECONDS)
+    .sign(signingKey());
+}
+
+/** The claims of a valid session token, or null for anything else (bad signature, expired, wrong kind). */
+export async function verifySessionToken(token: string): Promise<SessionClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, signingKey(), {
+      algorithms: [ALGORITHM],
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      requiredClaims: ["sub", "exp", "iat"],
+    });
+    if (typeof payload.sub !== "string" || typeof payload.ver !== "number") return null;
+    return { sub: payload.sub, ver: payload.ver };
+  } catch (error) {
+    if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return null;
+    throw error;
+  }
+}

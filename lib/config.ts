@@ -1,0 +1,107 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Every setting Spolu reads from the environment, parsed once at start by one schema.
+ * `.env.example` documents each variable; keep the two in step.
+ */
+const flag = z.stringbool({ truthy: ["true", "1", "yes", "on"], falsy: ["false", "0", "no", "off", ""] });
+const positiveInt = z.coerce.number().int().positive();
+
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    APP_URL: z.url({ protocol: /^https?$/ }).optional(),
+    DATA_DIR: z.string().min(1).default("./data"),
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    DATABASE_POOL_MAX: positiveInt.max(1000).default(10),
+    REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+    REDIS_PREFIX: z.string().max(64).default("spolu:"),
+    JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    JWT_TTL_SECONDS: positiveInt.max(90 * 24 * 3600).default(7 * 24 * 3600),
+    ADMIN_EMAILS: z
+      .string()
+      .default("")
+      .transform((list) => list.split(",").map((email) => email.trim().toLowerCase()).filter(Boolean)),
+    TRUST_PROXY: z
+      .string()
+      .default("false")
+      .transform((value, ctx) => {
+        if (/^\d+$/.test(value)) return Number(value);
+        const parsed = flag.safeParse(value);
+        if (parsed.success) return parsed.data ? 1 : 0;
+        ctx.addIssue({ code: "custom", message: "must be true, false or a number of proxy hops" });
+        return z.NEVER;
+      }),
+    RATE_LIMIT_POINTS: positiveInt.default(600),
+    RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(60),
+    AUTH_RATE_LIMIT_POINTS: positiveInt.default(10),
+    AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(300),
+    BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
+    ERROR_LOG_RETENTION_DAYS: positiveInt.default(30),
+    SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  })
+  .superRefine((env, ctx) => {
+    if (env.DATABASE_URL && !env.JWT_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["JWT_SECRET"],
+        message: "is required when DATABASE_URL is set, so that every process signs tokens with the same key",
+      });
+    }
+  });
+
+export type Config = Omit<z.output<typeof configSchema>, "JWT_SECRET"> & {
+  JWT_SECRET: string;
+  /** The embedded PGlite database is used when DATABASE_URL is unset. */
+  embedded: boolean;
+};
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws a ConfigError whose message names every bad variable. */
+export function parseConfig(env: NodeJS.ProcessEnv): Omit<Config, "JWT_SECRET"> & { JWT_SECRET?: string } {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return { ...result.data, embedded: !result.data.DATABASE_URL };
+}
+
+/** In embedded mode an unset JWT_SECRET is generated on first start and kept in the data directory. */
+function embeddedSecret(dataDir: string): string {
+  const file = path.join(dataDir, "jwt-secret");
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(48).toString("base64url");
+    writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
+    return secret;
+  }
+}
+
+const CONFIG = Symbol.for("spolu.config");
+type Holder = { [CONFIG]?: Config };
+
+/** Loads and keeps the configuration for this process (shared by server.ts and Next's bundle). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = parseConfig(env);
+  const config: Config = {
+    ...parsed,
+    JWT_SECRET: parsed.JWT_SECRET ?? embeddedSecret(path.resolve(parsed.DATA_DIR)),
+  };
+  (globalThis as Holder)[CONFIG] = config;
+  return config;
+}
+
+/** The process configuration, loaded from process.env on first use. */
+export function config(): Config {
+  return (globalThis as Holder)[CONFIG] ?? loadConfig();
+}

@@ -1,0 +1,181 @@
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+import { config } from "../config";
+import { log } from "../log";
+import * as schema from "./schema/all";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  readonly kind: "pglite" | "postgres";
+  readonly db: Db;
+  /** Throws when the database does not answer or the migrations have not all been applied. */
+  check(): Promise<void>;
+  /**
+   * Runs `task` unless another process is already running the task of that name (a PostgreSQL
+   * advisory lock); answers whether it ran. PGlite has one process, so it always runs there.
+   */
+  runExclusive(name: string, task: () => Promise<void>): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+const MIGRATIONS_FOLDER = path.join(process.cwd(), "db/migrations");
+/** Any fixed number: the PostgreSQL advisory lock that serialises migrations across processes. */
+const MIGRATION_LOCK = 7_461_001;
+
+function journalLength(): number {
+  const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_FOLDER, "meta/_journal.json"), "utf8"));
+  return (journal.entries as unknown[]).length;
+}
+
+async function checkDb(db: Db) {
+  const rows = await db.execute(sql`select count(*)::int as applied from drizzle.__drizzle_migrations`);
+  const applied = (rows as unknown as { rows: { applied: number }[] }).rows[0]?.applied ?? 0;
+  if (applied < journalLength()) throw new Error(`Migrations pending: ${applied} of ${journalLength()} applied`);
+}
+
+/**
+ * PGlite is one process's database: a lock file keeps a second process off the same data directory
+ * (it would corrupt it). A lock left by a process that died is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const file = path.join(dataDir, "spolu.lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const holder = Number(readFileSync(file, "utf8"));
+      if (holder && holder !== process.pid && isAlive(holder)) {
+        throw new Error(
+          `The data directory ${dataDir} is in use by process ${holder}. ` +
+            "Run one process per data directory, or set DATABASE_URL to run several.",
+        );
+      }
+      rmSync(file, { force: true });
+    }
+  }
+  throw new Error(`Could not lock the data directory ${dataDir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** The embedded database. Pass `client` to use an existing PGlite (tests start from a migrated copy). */
+async function openPglite(client?: PGlite): Promise<Database> {
+  let unlock = () => {};
+  if (!client) {
+    const dataDir = path.resolve(config().DATA_DIR, "pglite");
+    mkdirSync(dataDir, { recursive: true });
+    unlock = lockDataDir(path.dirname(dataDir));
+    client = new PGlite(dataDir);
+  }
+  const pglite = client;
+  const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
+  await migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+  return {
+    kind: "pglite",
+    db,
+    check: () => checkDb(db),
+    async runExclusive(_name, task) {
+      await task();
+      return true;
+    },
+    async close() {
+      await pglite.close();
+      unlock();
+    },
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: config().DATABASE_POOL_MAX });
+  pool.on("error", (error) => log.error("PostgreSQL pool error", { error: error.message }));
+  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  // Two processes starting together: the second waits here, then finds nothing left to apply.
+  const lock = await pool.connect();
+  try {
+    await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    await migratePg(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await lock.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
+    lock.release();
+  }
+  return {
+    kind: "postgres",
+    db,
+    check: () => checkDb(db),
+    async runExclusive(name, task) {
+      const client = await pool.connect();
+      try {
+        const { rows } = await client.query("select pg_try_advisory_lock(hashtext($1)) as locked", [name]);
+        if (!rows[0]?.locked) return false;
+        try {
+          await task();
+        } finally {
+          await client.query("select pg_advisory_unlock(hashtext($1))", [name]);
+        }
+        return true;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+const DATABASE = Symbol.for("spolu.database");
+type Holder = { [DATABASE]?: { opening: Promise<Database>; open?: Database } };
+const holder = globalThis as Holder;
+
+/**
+ * Opens the database once per process and applies pending migrations: PostgreSQL with DATABASE_URL,
+ * otherwise PGlite under DATA_DIR. Kept on globalThis so that server.ts and Next's bundle share it.
+ */
+export function openDatabase(options: { pglite?: PGlite } = {}): Promise<Database> {
+  const existing = holder[DATABASE];
+  if (existing) return existing.opening;
+  const url = config().DATABASE_URL;
+  const entry: { opening: Promise<Database>; open?: Database } = {
+    opening: (url && !options.pglite ? openPostgres(url) : openPglite(options.pglite)).then(
+      (opened) => (entry.open = opened),
+      (error: unknown) => {
+        delete holder[DATABASE];
+        throw error;
+      },
+    ),
+  };
+  holder[DATABASE] = entry;
+  return entry.opening;
+}
+
+/** The open database's Drizzle handle, for repo.ts files. The API awaits openDatabase() before any route. */
+export function db(): Db {
+  const open = holder[DATABASE]?.open;
+  if (!open) throw new Error("The database is not open: await openDatabase() first");
+  return open.db;
+}
+
+export async function closeDatabase(): Promise<void> {
+  const entry = holder[DATABASE];
+  if (!entry) return;
+  delete holder[DATABASE];
+  await (await entry.opening).close();
+}

@@ -1,0 +1,3 @@
+/** Every table, for Drizzle's relational queries and drizzle-kit. */
+export * from "./users";
+export * from "./error-logs";

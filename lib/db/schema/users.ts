@@ -1,0 +1,23 @@
+import { integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Normalised: trimmed and lower-cased. */
+    email: text("email").notNull(),
+    name: text("name").notNull(),
+    /** argon2id PHC string; null for accounts that only sign in another way. */
+    passwordHash: text("password_hash"),
+    locale: text("locale").notNull().default("en"),
+    timeZone: text("time_zone").notNull().default("UTC"),
+    avatarUrl: text("avatar_url"),
+    /** Raised on password change: tokens carrying an older version stop working. */
+    tokenVersion: integer("token_version").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex("users_email_key").on(table.email)],
+);
+
+export type UserRow = typeof users.$inferSelect;

@@ -1,0 +1,20 @@
+import { config } from "../config";
+import { pruneErrorLogs } from "../errors/service";
+import { log } from "../log";
+import type { Job } from "./runner";
+
+const HOUR_MS = 3600 * 1000;
+
+/** Every background job of the service. Later modules add theirs here. */
+export function backgroundJobs(): Job[] {
+  return [
+    {
+      name: "prune-error-logs",
+      intervalMs: HOUR_MS,
+      async run() {
+        const deleted = await pruneErrorLogs(config().ERROR_LOG_RETENTION_DAYS);
+        if (deleted) log.info("Pruned old error logs", { deleted });
+      },
+    },
+  ];
+}

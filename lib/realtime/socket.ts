@@ -1,0 +1,67 @@
+import type { Server as HttpServer, IncomingMessage } from "node:http";
+import { createAdapter } from "@socket.io/redis-adapter";
+import { Server } from "socket.io";
+import { actorFromToken, tokenFromRequest, type Actor } from "../auth/actor";
+import { config } from "../config";
+import { redis } from "../redis/client";
+
+export const SOCKET_PATH = "/ws";
+
+/** The room that receives everything meant for one user. */
+export const userRoom = (userId: string) => `user:${userId}`;
+
+/**
+ * Browsers must come from our own origin (APP_URL, or the host they asked for); clients that send no
+ * Origin (mobile apps, servers) are let through to the token check.
+ */
+function originAllowed(request: IncomingMessage): boolean {
+  const origin = request.headers.origin;
+  if (!origin) return true;
+  const appUrl = config().APP_URL;
+  if (appUrl && new URL(appUrl).origin === origin) return true;
+  const host = request.headers.host;
+  return host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
+}
+
+/**
+ * socket.io on /ws. A connection needs a valid session token (handshake `auth.token`, an
+ * `Authorization: Bearer` header or the session cookie) and joins its user's room. With REDIS_URL the
+ * Redis adapter carries room broadcasts between processes.
+ */
+export function attachSocket(httpServer: HttpServer): { io: Server; close(): Promise<void> } {
+  const io = new Server(httpServer, {
+    path: SOCKET_PATH,
+    serveClient: false,
+    destroyUpgrade: false,
+    allowRequest: (request, callback) => callback(originAllowed(request) ? null : "origin not allowed", originAllowed(request)),
+  });
+
+  const client = redis();
+  const adapterClients = client ? [client.duplicate(), client.duplicate()] : [];
+  if (adapterClients.length) {
+    io.adapter(createAdapter(adapterClients[0], adapterClients[1], { key: `${config().REDIS_PREFIX}io` }));
+  }
+
+  io.use(async (socket, next) => {
+    const handshake = socket.handshake;
+    const given = typeof handshake.auth?.token === "string" ? handshake.auth.token : null;
+    const token = given ?? tokenFromRequest(handshake.headers.authorization, handshake.headers.cookie);
+    try {
+      const actor = await actorFromToken(token);
+      if (!actor) return next(Object.assign(new Error("unauthenticated"), { data: { code: "unauthenticated" } }));
+      socket.data.actor = actor satisfies Actor;
+      await socket.join(userRoom(actor.userId));
+      next();
+    } catch (error) {
+      next(error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+
+  return {
+    io,
+    async close() {
+      await io.close();
+      await Promise.all(adapterClients.map((c) => c.quit().catch(() => c.disconnect())));
+    },
+  };
+}

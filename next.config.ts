@@ -1,0 +1,16 @@
+import type { NextConfig } from "next";
+import createNextIntlPlugin from "next-intl/plugin";
+import { apiRewrites } from "./lib/api/paths";
+
+const withNextIntl = createNextIntlPlugin("./i18n/request.ts");
+
+const nextConfig: NextConfig = {
+  poweredByHeader: false,
+  // Native or WASM packages that must be loaded by Node, not bundled.
+  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "pg", "ioredis", "rate-limiter-flexible"],
+  async rewrites() {
+    return { beforeFiles: apiRewrites(), afterFiles: [], fallback: [] };
+  },
+};
+
+export default withNextIntl(nextConfig);
