@@ -25,11 +25,12 @@ import { closeRedis } from "./lib/redis/client";
 export interface StartOptions {
   port?: number;
   hostname?: string;
-  /** Serve the pages too (default). Integration tests start the API, socket and jobs alone. */
+  /** Serve the pages too (default: SERVE_PAGES). Integration tests start the API, socket and jobs alone. */
   pages?: boolean;
   dev?: boolean;
   /** An already open PGlite (tests start each file from a migrated copy). */
   pglite?: PGlite;
+  /** Run the background jobs (default: RUN_JOBS). */
   jobs?: boolean;
 }
 
@@ -56,7 +57,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   await openDatabase({ pglite: options.pglite });
 
   const api = getRequestListener(apiApp().fetch, { overrideGlobalObjects: false });
-  const pages = options.pages === false ? null : await startNext(dev, hostname, options.port ?? settings.PORT);
+  const pages = !(options.pages ?? settings.SERVE_PAGES) ? null : await startNext(dev, hostname, options.port ?? settings.PORT);
 
   let inFlight = 0;
   let draining = false;
@@ -87,7 +88,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     socket.destroy();
   });
   const socket = attachSocket(server);
-  const runner = options.jobs === false ? null : startJobRunner(backgroundJobs());
+  const runner = !(options.jobs ?? settings.RUN_JOBS) ? null : startJobRunner(backgroundJobs());
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -136,7 +137,7 @@ async function main() {
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   }
-  if (config().NODE_ENV === "production") ensureProductionBuild();
+  if (config().NODE_ENV === "production" && config().SERVE_PAGES) ensureProductionBuild();
   const running = await startServer();
   log.info("Spolu is listening", { url: running.url, database: config().embedded ? "pglite" : "postgres" });
 

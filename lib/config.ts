@@ -44,6 +44,8 @@ export const configSchema = z
     BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
     ERROR_LOG_RETENTION_DAYS: positiveInt.default(30),
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+    SERVE_PAGES: flag.default(true),
+    RUN_JOBS: flag.default(true),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   })
   .superRefine((env, ctx) => {
@@ -66,7 +68,9 @@ export class ConfigError extends Error {}
 
 /** Parses the environment; throws a ConfigError whose message names every bad variable. */
 export function parseConfig(env: NodeJS.ProcessEnv): Omit<Config, "JWT_SECRET"> & { JWT_SECRET?: string } {
-  const result = configSchema.safeParse(env);
+  // An empty variable (`JWT_SECRET=` in a .env file) means "not set".
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const result = configSchema.safeParse(given);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);

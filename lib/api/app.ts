@@ -9,7 +9,7 @@ import { recordServerError } from "../errors/service";
 import { healthRoutes } from "../health/routes";
 import { AppError } from "./app-error";
 import type { ApiEnv } from "./env";
-import { rateLimit, requestId, requireJsonBody } from "./middleware";
+import { jsonCharset, rateLimit, requestId, requireJsonBody } from "./middleware";
 import { API_PREFIX } from "./paths";
 import { problemResponse, toAppError } from "./problem";
 
@@ -37,7 +37,7 @@ Answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset
 export function createApiApp() {
   const app = new OpenAPIHono<ApiEnv>();
 
-  app.use("*", requestId, secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
+  app.use("*", requestId, jsonCharset, secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
   // Liveness and readiness answer before the database and the rate limiter.
   app.route(API_PREFIX, healthRoutes);
   app.use("*", async (_c, next) => {

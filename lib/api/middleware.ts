@@ -18,6 +18,14 @@ export const requestId = createMiddleware<ApiEnv>(async (c, next) => {
   await next();
 });
 
+/** JSON answers say their charset (Hono's `c.json` leaves it out). */
+export const jsonCharset = createMiddleware<ApiEnv>(async (c, next) => {
+  await next();
+  if (c.res.headers.get("content-type") === "application/json") {
+    c.res.headers.set("content-type", "application/json; charset=utf-8");
+  }
+});
+
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 
 /** A request that carries a body must say it is JSON: anything else is 415, before any handler runs. */

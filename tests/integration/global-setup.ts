@@ -26,7 +26,8 @@ export default async function setup(project: TestProject) {
       await client.query(`drop database if exists ${TEMPLATE_DATABASE} with (force)`);
       await client.query(`create database ${TEMPLATE_DATABASE}`);
     });
-    loadConfig({ ...process.env, DATABASE_URL: adminUrl(databaseUrl, TEMPLATE_DATABASE), DATA_DIR: dir });
+    const url = adminUrl(databaseUrl, TEMPLATE_DATABASE);
+    loadConfig({ ...process.env, DATABASE_URL: url, DATA_DIR: dir, JWT_SECRET: "template-".repeat(4) });
     await openDatabase();
     await closeDatabase();
     project.provide("pgliteTemplate", "");

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { ADMIN_EMAIL, expectProblem, registerUser, startTestServer, type TestServer } from "./harness";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ BODY_LIMIT_BYTES: "65536" });
+});
+afterAll(() => server.close());
+
+describe("request bodies", () => {
+  test("malformed JSON is a 400 problem, never a 500", async () => {
+    const problem = expectProblem(
+      await server.request("/auth/login", { body: '{"email": "a@b.c", "password": ', headers: { "Content-Type": "application/json" } }),
+      400,
+      "bad_request",
+    );
+    expect(problem.detail).toMatch(/JSON/);
+  });
+
+  test("a body that is not application/json is 415", async () => {
+    const response = await server.request("/auth/login", {
+      body: "email=a@b.c&password=secret",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    });
+    expectProblem(response, 415, "unsupported_media_type");
+    expectProblem(await server.request("/auth/register", { body: "{}" , headers: { "Content-Type": "text/plain" } }), 415, "unsupported_media_type");
+  });
+
+  test("a body over BODY_LIMIT_BYTES is 413", async () => {
+    const response = await server.request("/auth/register", {
+      json: { email: "big@example.com", password: "x".repeat(100_000) },
+    });
+    expectProblem(response, 413, "payload_too_large");
+    expect(await server.sql("select 1 from users where email = 'big@example.com'")).toEqual([]);
+  });
+
+  test("a JSON array or null where an object belongs is a 400, not a 500", async () => {
+    for (const body of ["[]", "null", '"text"', "12"]) {
+      const response = await server.request("/auth/login", { body, headers: { "Content-Type": "application/json" } });
+      expect([400], `${body}: ${JSON.stringify(response.body)}`).toContain(response.status);
+    }
+  });
+});
+
+describe("paths", () => {
+  test("every spec path answers at the site root exactly as under /api/v1", async () => {
+    const { token } = await registerUser(server);
+    const root = await server.request("/auth/me", { token });
+    const prefixed = await server.request("/api/v1/auth/me", { token });
+    expect(root.status).toBe(200);
+    expect(prefixed.body).toEqual(root.body);
+    expect((await server.request("/healthz")).body).toEqual((await server.request("/api/v1/healthz")).body);
+  });
+
+  test("an unknown API path is a 404 problem", async () => {
+    expectProblem(await server.request("/api/v1/no-such-thing"), 404, "not_found");
+    expectProblem(await server.request("/auth/no-such-thing"), 404, "not_found");
+  });
+
+  test("TRACE is refused with 405", async () => {
+    const response = await fetch(`${server.url}/healthz`, { method: "TRACE" }).catch(() => null);
+    // undici refuses to send TRACE itself; the server must refuse it too.
+    if (response) expect(response.status).toBe(405);
+    const { request } = await import("node:http");
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(`${server.url}/api/v1/healthz`, { method: "TRACE" }, (res) => resolve(res.statusCode ?? 0));
+      req.on("error", reject);
+      req.end();
+    });
+    expect(status).toBe(405);
+  });
+});
+
+describe("response headers", () => {
+  test("every answer has a request id (the caller's when sane), security headers, and no X-Powered-By", async () => {
+    const given = await server.request("/healthz", { headers: { "X-Request-Id": "trace-123" } });
+    expect(given.headers.get("x-request-id")).toBe("trace-123");
+    const generated = await server.request("/healthz", { headers: { "X-Request-Id": "bad id with spaces" } });
+    expect(generated.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(generated.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(generated.headers.get("x-powered-by")).toBeNull();
+    expect(generated.headers.get("content-type")).toBe("application/json; charset=utf-8");
+  });
+
+  test("a problem carries the request id of its request", async () => {
+    const response = await server.request("/auth/me", { headers: { "X-Request-Id": "req-401" } });
+    expect(expectProblem(response, 401, "unauthenticated")).toMatchObject({ requestId: "req-401", instance: "/api/v1/auth/me" });
+  });
+});
+
+describe("unexpected errors", () => {
+  test("give a 500 problem that reveals nothing, and exactly one error_logs row", async () => {
+    const { token, user } = await registerUser(server);
+    await server.sql("alter table users rename column locale to locale_broken");
+    let response;
+    try {
+      response = await server.request("/auth/me", { token, headers: { "X-Request-Id": "boom-1" } });
+    } finally {
+      await server.sql("alter table users rename column locale_broken to locale");
+    }
+    const problem = expectProblem(response, 500, "internal");
+    expect(JSON.stringify(problem)).not.toMatch(/locale|select|column|at .*\.ts/i);
+
+    const rows = await server.sql<{ route: string; status: number; user_id: string | null; stack: string; method: string }>(
+      "select route, status, user_id, stack, method from error_logs where request_id = 'boom-1'",
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ route: "/api/v1/auth/me", status: 500, method: "GET" });
+    expect(rows[0]!.stack).toMatch(/locale/);
+    expect(rows[0]!.user_id === null || rows[0]!.user_id === user.id).toBe(true);
+  });
+});
+
+describe("admin routes", () => {
+  test("a signed-in non-admin gets 403, a stranger 401, an admin 200", async () => {
+    const { token } = await registerUser(server);
+    expectProblem(await server.request("/errors/recent"), 401, "unauthenticated");
+    expectProblem(await server.request("/errors/recent", { token }), 403, "forbidden");
+    const admin = await registerUser(server, { email: ADMIN_EMAIL });
+    expect(admin.user.isAdmin).toBe(true);
+    expect((await server.request("/errors/recent", { token: admin.token })).status).toBe(200);
+  });
+});

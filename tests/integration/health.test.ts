@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { expectProblem, startTestServer, type TestServer } from "./harness";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+test("GET /healthz answers while the process runs", async () => {
+  const response = await server.request("/healthz");
+  expect(response).toMatchObject({ status: 200, body: { status: "ok" } });
+});
+
+test("GET /readyz is 200 when migrated and 503 when a migration is missing", async () => {
+  expect(await server.request("/readyz")).toMatchObject({ status: 200, body: { status: "ready" } });
+  const [last] = await server.sql<{ id: number; hash: string; created_at: string }>(
+    "select id, hash, created_at from drizzle.__drizzle_migrations order by id desc limit 1",
+  );
+  await server.sql("delete from drizzle.__drizzle_migrations where id = $1", [last!.id]);
+  try {
+    const response = await server.request("/readyz");
+    expectProblem(response, 503, "unavailable");
+    expect(response.headers.get("retry-after")).toBe("5");
+  } finally {
+    await server.sql("insert into drizzle.__drizzle_migrations (id, hash, created_at) values ($1, $2, $3)", [
+      last!.id,
+      last!.hash,
+      last!.created_at,
+    ]);
+  }
+  expect((await server.request("/readyz")).status).toBe(200);
+});

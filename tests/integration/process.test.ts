@@ -1,0 +1,144 @@
+/** server.ts as an operator runs it: a separate process, its signals and its data directory. */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, test } from "vitest";
+import { TEMPLATE_DATABASE, adminUrl, withAdminClient } from "./postgres";
+
+interface Spawned {
+  child: ChildProcess;
+  /** The server's address once it logs that it listens. */
+  ready: Promise<string>;
+  exited: Promise<{ code: number | null; output: string }>;
+}
+
+const children = new Set<ChildProcess>();
+afterAll(() => children.forEach((child) => child.kill("SIGKILL")));
+
+function spawnServer(env: Record<string, string | undefined>): Spawned {
+  const { DATABASE_URL: _ignored, ...inherited } = process.env;
+  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+    env: { ...inherited, NODE_ENV: "production", SERVE_PAGES: "false", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.add(child);
+  let output = "";
+  const ready = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = output.match(/"msg":"Spolu is listening","url":"([^"]+)"/)?.[1];
+      if (url) resolve(url);
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("exit", () => reject(new Error(`exited before listening:\n${output}`)));
+  });
+  ready.catch(() => {});
+  const exited = new Promise<{ code: number | null; output: string }>((resolve) =>
+    child.once("exit", (code) => {
+      children.delete(child);
+      resolve({ code, output });
+    }),
+  );
+  return { child, ready, exited };
+}
+
+async function post(url: string, body: unknown) {
+  const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  return { status: response.status, body: await response.json() };
+}
+
+describe("server.ts", () => {
+  test("an invalid setting stops the process with a message naming the variable", async () => {
+    const { exited } = spawnServer({ PORT: "not-a-port", DATA_DIR: path.join(tmpdir(), "spolu-never-used") });
+    const { code, output } = await exited;
+    expect(code).toBe(1);
+    expect(output).toMatch(/PORT/);
+  });
+
+  test("embedded: one process per data directory; SIGTERM drains in-flight requests; data survives a restart", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "spolu-process-"));
+    try {
+      const first = spawnServer({ DATA_DIR: dataDir });
+      const url = await first.ready;
+      expect(readFileSync(path.join(dataDir, "jwt-secret"), "utf8").length).toBeGreaterThanOrEqual(32);
+      const credentials = { email: "keep@example.com", password: "survives restarts" };
+      expect((await post(`${url}/auth/register`, credentials)).status).toBe(201);
+
+      const second = spawnServer({ DATA_DIR: dataDir });
+      const refused = await second.exited;
+      expect(refused.code).toBe(1);
+      expect(refused.output).toMatch(/in use by process/);
+
+      // A sign-in whose body is still arriving when SIGTERM comes must still be answered.
+      const body = JSON.stringify(credentials);
+      const answered = new Promise<number>((resolve, reject) => {
+        const req = request(`${url}/auth/login`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) },
+        }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on("error", reject);
+        req.write(body.slice(0, 10));
+        setTimeout(() => {
+          first.child.kill("SIGTERM");
+          setTimeout(() => req.end(body.slice(10)), 300);
+        }, 100);
+      });
+      expect(await answered).toBe(200);
+      const stopped = await first.exited;
+      expect(stopped.code, stopped.output).toBe(0);
+      expect(existsSync(path.join(dataDir, "spolu.lock"))).toBe(false);
+
+      const restarted = spawnServer({ DATA_DIR: dataDir });
+      const again = await restarted.ready;
+      const login = await post(`${again}/auth/login`, credentials);
+      expect(login.status).toBe(200);
+      expect((await fetch(`${again}/auth/me`, { headers: { Authorization: `Bearer ${login.body.token}` } })).status).toBe(200);
+      restarted.child.kill("SIGTERM");
+      expect((await restarted.exited).code).toBe(0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  test.runIf(process.env.DATABASE_URL)(
+    "PostgreSQL: two processes starting together apply each migration once and both serve",
+    async () => {
+      const base = process.env.DATABASE_URL!;
+      const name = `spolu_race_${randomUUID().replaceAll("-", "")}`;
+      await withAdminClient(base, (client) => client.query(`create database ${name}`));
+      try {
+        const env = { DATABASE_URL: adminUrl(base, name), JWT_SECRET: "x".repeat(40), DATA_DIR: tmpdir() };
+        const servers = [spawnServer(env), spawnServer(env)];
+        const urls = await Promise.all(servers.map((s) => s.ready));
+        const journal = JSON.parse(readFileSync("db/migrations/meta/_journal.json", "utf8")).entries.length;
+        const rows = await withAdminClient(adminUrl(base, name), (client) =>
+          client.query("select hash, count(*)::int as n from drizzle.__drizzle_migrations group by hash"),
+        );
+        expect(rows.rows).toHaveLength(journal);
+        expect(rows.rows.every((row) => row.n === 1)).toBe(true);
+        const account = { email: "both@example.com", password: "shared database" };
+        expect((await post(`${urls[0]}/auth/register`, account)).status).toBe(201);
+        expect((await post(`${urls[1]}/auth/login`, account)).status).toBe(200);
+        servers.forEach((s) => s.child.kill("SIGTERM"));
+        expect((await Promise.all(servers.map((s) => s.exited))).map((e) => e.code)).toEqual([0, 0]);
+      } finally {
+        await withAdminClient(base, (client) => client.query(`drop database if exists ${name} with (force)`));
+      }
+    },
+    90_000,
+  );
+
+  test.runIf(process.env.DATABASE_URL)("PostgreSQL without JWT_SECRET refuses to start, naming it", async () => {
+    const { exited } = spawnServer({ DATABASE_URL: adminUrl(process.env.DATABASE_URL!, TEMPLATE_DATABASE), JWT_SECRET: "" });
+    const { code, output } = await exited;
+    expect(code).toBe(1);
+    expect(output).toMatch(/JWT_SECRET/);
+  });
+});
