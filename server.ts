@@ -54,7 +54,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const settings = config();
   const hostname = options.hostname ?? settings.HOST;
   const dev = options.dev ?? settings.NODE_ENV === "development";
-  await openDatabase({ pglite: options.pglite });
+  const database = await openDatabase({ pglite: options.pglite });
 
   const api = getRequestListener(apiApp().fetch, { overrideGlobalObjects: false });
   const pages = !(options.pages ?? settings.SERVE_PAGES) ? null : await startNext(dev, hostname, options.port ?? settings.PORT);
@@ -88,7 +88,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     socket.destroy();
   });
   const socket = attachSocket(server);
-  const runner = !(options.jobs ?? settings.RUN_JOBS) ? null : startJobRunner(backgroundJobs());
+  const runner = !(options.jobs ?? settings.RUN_JOBS) ? null : startJobRunner(backgroundJobs(), database.runExclusive);
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

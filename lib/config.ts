@@ -66,8 +66,11 @@ export type Config = Omit<z.output<typeof configSchema>, "JWT_SECRET"> & {
 
 export class ConfigError extends Error {}
 
+/** The variables to parse: process.env, or a test's own. */
+export type Environment = Record<string, string | undefined>;
+
 /** Parses the environment; throws a ConfigError whose message names every bad variable. */
-export function parseConfig(env: NodeJS.ProcessEnv): Omit<Config, "JWT_SECRET"> & { JWT_SECRET?: string } {
+export function parseConfig(env: Environment): Omit<Config, "JWT_SECRET"> & { JWT_SECRET?: string } {
   // An empty variable (`JWT_SECRET=` in a .env file) means "not set".
   const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
   const result = configSchema.safeParse(given);
@@ -95,7 +98,7 @@ const CONFIG = Symbol.for("spolu.config");
 type Holder = { [CONFIG]?: Config };
 
 /** Loads and keeps the configuration for this process (shared by server.ts and Next's bundle). */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: Environment = process.env): Config {
   const parsed = parseConfig(env);
   const config: Config = {
     ...parsed,

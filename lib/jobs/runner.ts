@@ -1,4 +1,4 @@
-import { openDatabase } from "../db/client";
+import type { Database } from "../db/client";
 import { log } from "../log";
 
 /** A background job: runs every `intervalMs`, in one process at a time across the deployment. */
@@ -15,7 +15,10 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
-export function startJobRunner(jobs: readonly Job[]): JobRunner {
+/** Runs a task unless another process holds the lock of that name (see Database.runExclusive). */
+type RunExclusive = Database["runExclusive"];
+
+export function startJobRunner(jobs: readonly Job[], runExclusive: RunExclusive): JobRunner {
   const timers = new Set<NodeJS.Timeout>();
   const running = new Set<Promise<void>>();
   let stopped = false;
@@ -23,7 +26,7 @@ export function startJobRunner(jobs: readonly Job[]): JobRunner {
   const schedule = (job: Job, delay: number) => {
     const timer = setTimeout(() => {
       timers.delete(timer);
-      const run = runOnce(job).finally(() => {
+      const run = runOnce(job, runExclusive).finally(() => {
         running.delete(run);
         if (!stopped) schedule(job, job.intervalMs);
       });
@@ -45,11 +48,10 @@ export function startJobRunner(jobs: readonly Job[]): JobRunner {
   };
 }
 
-async function runOnce(job: Job): Promise<void> {
+async function runOnce(job: Job, runExclusive: RunExclusive): Promise<void> {
   const started = Date.now();
   try {
-    const database = await openDatabase();
-    const ran = await database.runExclusive(`spolu.job.${job.name}`, job.run);
+    const ran = await runExclusive(`spolu.job.${job.name}`, () => job.run());
     if (ran) log.debug("Job ran", { job: job.name, ms: Date.now() - started });
   } catch (error) {
     log.error("Job failed", { job: job.name, error: error instanceof Error ? error.message : String(error) });

@@ -97,6 +97,23 @@ describe("POST /auth/login", () => {
     const { requestId: _b, ...second } = unknownEmail as Record<string, unknown>;
     expect(first).toEqual(second);
   });
+
+  test("an unknown email takes about as long as a wrong password (no account probing by timing)", async () => {
+    const { email } = await registerUser(server);
+    const median = async (loginEmail: string) => {
+      const times: number[] = [];
+      for (let i = 0; i < 9; i++) {
+        const started = performance.now();
+        await server.request("/auth/login", { json: { email: loginEmail, password: `wrong-${i}` } });
+        times.push(performance.now() - started);
+      }
+      return times.sort((a, b) => a - b)[4]!;
+    };
+    const known = await median(email);
+    const unknown = await median(`ghost-${Date.now()}@example.com`);
+    // Without the dummy hash an unknown email answers in ~1 ms against tens of ms for a real check.
+    expect(unknown).toBeGreaterThan(known * 0.5);
+  });
 });
 
 describe("GET /auth/me", () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { errorLogOutput, errorStatsOutput } from "../../lib/errors/schema";
+import { backgroundJobs } from "../../lib/jobs/jobs";
 import { ADMIN_EMAIL, expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
 
 let server: TestServer;
@@ -76,5 +77,17 @@ describe("GET /errors/recent and /errors/stats", () => {
     const today = new Date().toISOString().slice(0, 10);
     expect(stats.byDay.find((d) => d.day === today)?.count).toBeGreaterThanOrEqual(2);
     expect(stats.total).toBe(stats.byDay.reduce((sum, d) => sum + d.count, 0));
+  });
+});
+
+describe("the prune-error-logs job", () => {
+  test("deletes entries older than ERROR_LOG_RETENTION_DAYS (30) and keeps the rest", async () => {
+    await server.sql(
+      `insert into error_logs (source, message, created_at) values
+       ('server', 'ancient', now() - interval '31 days'), ('client', 'recent', now() - interval '29 days')`,
+    );
+    await backgroundJobs().find((job) => job.name === "prune-error-logs")!.run();
+    const left = await server.sql<{ message: string }>("select message from error_logs where message in ('ancient', 'recent')");
+    expect(left).toEqual([{ message: "recent" }]);
   });
 });
