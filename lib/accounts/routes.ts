@@ -86,7 +86,11 @@ const logoutRoute = apiRoute({
   description:
     "Clears the session cookie. With `everywhere=true` every token of the user stops working (all devices).",
   access: "user",
-  request: { query: z.strictObject({ everywhere: z.stringbool().optional() }) },
+  request: {
+    query: z.strictObject({
+      everywhere: z.stringbool().optional().openapi({ type: "boolean", description: "Also revoke every other token" }),
+    }),
+  },
   responses: { 204: { description: "Signed out" } },
 });
 
