@@ -1,7 +1,16 @@
 import { apiApp } from "@/lib/api/app";
+import { toApiPath } from "@/lib/api/paths";
 
-/** When Next alone serves the app, the same Hono API answers here (server.ts skips Next for these paths). */
-const handle = (request: Request) => apiApp().fetch(request);
+/**
+ * When Next alone serves the app (`next start`), the same Hono API answers here; server.ts hands these
+ * paths to Hono before Next sees them. Next passes the URL as requested (`/auth/login`, before its
+ * rewrite), so it is mapped to the `/api/v1` path the same way server.ts maps it.
+ */
+function handle(request: Request) {
+  const url = new URL(request.url);
+  url.pathname = toApiPath(url.pathname) ?? url.pathname;
+  return apiApp().fetch(new Request(url, request));
+}
 
 export { handle as DELETE, handle as GET, handle as HEAD, handle as OPTIONS, handle as PATCH, handle as POST, handle as PUT };
 export const dynamic = "force-dynamic";

@@ -1,0 +1,41 @@
+import { randomUUID } from "node:crypto";
+import { expect, test } from "@playwright/test";
+import { DocsPage } from "./pages/docs-page";
+
+test("/docs shows the Spolu API with its operations", async ({ page }) => {
+  const docs = new DocsPage(page);
+  await docs.goto();
+  await expect(page).toHaveTitle("Spolu API");
+  await expect(docs.title).toContainText("Spolu API");
+  await expect(docs.operation("post", "/api/v1/auth/login")).toBeVisible();
+  await expect(docs.operation("get", "/api/v1/auth/me")).toBeVisible();
+});
+
+test("Authorize with a token, then Try it out on GET /api/v1/auth/me", async ({ page, request }) => {
+  const email = `docs-${randomUUID()}@example.com`;
+  const registered = await request.post("/api/v1/auth/register", {
+    data: { email, password: "correct horse battery staple", name: "Docs Tester" },
+  });
+  expect(registered.status()).toBe(201);
+  const { token } = (await registered.json()) as { token: string };
+
+  const docs = new DocsPage(page);
+  await docs.goto();
+  await docs.authorize(token);
+  const response = await docs.tryOut("get", "/api/v1/auth/me");
+  await expect(response.status).toHaveText(/^\s*200/);
+  await expect(response.body).toContainText(email);
+
+  // persistAuthorization: the token survives a reload.
+  await docs.goto();
+  const again = await docs.tryOut("get", "/api/v1/auth/me");
+  await expect(again.status).toHaveText(/^\s*200/);
+  await expect(again.body).toContainText(email);
+});
+
+test("without a token, Try it out on GET /api/v1/auth/me answers 401", async ({ page }) => {
+  const docs = new DocsPage(page);
+  await docs.goto();
+  const response = await docs.tryOut("get", "/api/v1/auth/me");
+  await expect(response.status).toHaveText(/^\s*401/);
+});

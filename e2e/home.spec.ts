@@ -1,0 +1,86 @@
+import { expect, test } from "@playwright/test";
+import { HomePage } from "./pages/home-page";
+
+test("/ redirects to the browser's locale, English here", async ({ page }) => {
+  const home = new HomePage(page);
+  await home.goto("/");
+  await expect(page).toHaveURL(/\/en$/);
+  await expect(home.heading).toHaveText("Get things done, together");
+  expect(await home.direction()).toEqual({ lang: "en", dir: "ltr" });
+});
+
+test.describe("with a Ukrainian browser", () => {
+  test.use({ locale: "uk-UA" });
+
+  test("/ redirects to /ua", async ({ page }) => {
+    const home = new HomePage(page);
+    await home.goto("/");
+    await expect(page).toHaveURL(/\/ua$/);
+    expect(await home.direction()).toEqual({ lang: "uk", dir: "ltr" });
+    // Ukrainian plural rules apply (5 → "many"), which needs the tag uk rather than the code ua.
+    await expect(page.locator("footer")).toContainText("Доступно 5 мовами");
+  });
+});
+
+test("/he renders right to left", async ({ page }) => {
+  const home = new HomePage(page);
+  await home.goto("/he");
+  expect(await home.direction()).toEqual({ lang: "he", dir: "rtl" });
+  await expect(home.heading).toHaveText("עושים את זה ביחד");
+});
+
+test("the language switcher moves to /cs with Czech text", async ({ page }) => {
+  const home = new HomePage(page);
+  await home.goto("/en");
+  await home.switchLanguage("Čeština");
+  await expect(page).toHaveURL(/\/cs$/);
+  await expect(home.heading).toHaveText("Zvládněte to spolu");
+  await expect(page.locator("html")).toHaveAttribute("lang", "cs");
+  await expect(home.languageSwitcher.locator("[aria-current]")).toHaveText("Čeština");
+});
+
+test("switching from Hebrew to Ukrainian turns the page left to right", async ({ page }) => {
+  const home = new HomePage(page);
+  await home.goto("/he");
+  await home.switchLanguage("Українська");
+  await expect(page).toHaveURL(/\/ua$/);
+  await expect(home.heading).toHaveText("Робіть справи разом");
+  await expect(page.locator("html")).toHaveAttribute("dir", "ltr");
+  await expect(page.locator("html")).toHaveAttribute("lang", "uk");
+});
+
+test("the home page links to the API documentation", async ({ page }) => {
+  const home = new HomePage(page);
+  await home.goto("/ru");
+  await home.docsLink.click();
+  await expect(page).toHaveURL(/\/docs$/);
+});
+
+test("an unknown page under a locale answers a localized 404", async ({ page }) => {
+  const response = await page.goto("/cs/no-such-page");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Stránka nenalezena");
+});
+
+test("API paths and unlocalized pages are not redirected to a locale", async ({ request }) => {
+  for (const path of ["/healthz", "/api/v1/healthz", "/openapi.json", "/docs", "/invite/some-token"]) {
+    const response = await request.get(path, { maxRedirects: 0 });
+    expect(response.status(), path).not.toBe(307);
+    expect(response.headers().location, path).toBeUndefined();
+  }
+});
+
+for (const locale of ["en", "cs", "he", "ru", "ua"]) {
+  test(`/${locale} renders without errors in the console`, async ({ page }) => {
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    const home = new HomePage(page);
+    await home.goto(`/${locale}`);
+    await expect(home.heading).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    expect(errors).toEqual([]);
+  });
+}

@@ -1,0 +1,97 @@
+import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * End-to-end tests in Debian's Chromium against `server.ts` (pages, API fast path and socket, as in
+ * production). Build first: `npm run test:e2e` runs `next build`, then this.
+ */
+const PORT = 3100;
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+/** `next start` alone (no server.ts): the API must answer through Next's catch-all route handler too. */
+export const NEXT_ALONE_PORT = 3101;
+const DATA_PREFIX = "spolu-e2e-";
+
+/** A fresh database directory per run, created once by the runner and inherited by its workers. */
+function e2eDataDir(kind: "server" | "next-alone"): string {
+  const variable = `SPOLU_E2E_DATA_DIR_${kind.toUpperCase().replace("-", "_")}`;
+  const existing = process.env[variable];
+  if (existing) return existing;
+  // Runs are not cleaned up after (the server still holds the directory then): drop ones older than a day.
+  const dayAgo = Date.now() - 24 * 3600 * 1000;
+  for (const name of readdirSync(tmpdir())) {
+    const dir = path.join(tmpdir(), name);
+    if (name.startsWith(DATA_PREFIX) && statSync(dir).mtimeMs < dayAgo) rmSync(dir, { recursive: true, force: true });
+  }
+  const dir = path.join(tmpdir(), `${DATA_PREFIX}${kind}-${Date.now()}-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  process.env[variable] = dir;
+  return dir;
+}
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL: BASE_URL,
+    locale: "en-US",
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: {
+          executablePath: "/usr/bin/chromium",
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: [
+    {
+      command: "node --import tsx server.ts",
+      url: `${BASE_URL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        PORT: String(PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR: e2eDataDir("server"),
+        NODE_ENV: "production",
+        APP_URL: BASE_URL,
+        LOG_LEVEL: "warn",
+        // Every test registers its own user from 127.0.0.1.
+        AUTH_RATE_LIMIT_POINTS: "1000",
+    },
+    },
+    {
+      command: `node node_modules/next/dist/bin/next start -p ${NEXT_ALONE_PORT} -H 127.0.0.1`,
+      url: `http://127.0.0.1:${NEXT_ALONE_PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { DATA_DIR: e2eDataDir("next-alone"), NODE_ENV: "production", LOG_LEVEL: "warn" },
+    },
+  ],
+});
