@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../auth/passwords";
+import { isCommonPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../auth/passwords";
 import { LOCALES } from "../i18n/locales";
 
 /** Emails are compared trimmed and lower-cased. */
@@ -15,7 +15,11 @@ const newPassword = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`)
-  .openapi({ example: "correct horse battery staple" });
+  .refine((password) => !isCommonPassword(password), "is one of the most common passwords; choose another")
+  .openapi({
+    example: "correct horse battery staple",
+    description: `${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters, not one of the most common passwords`,
+  });
 
 /** Any password a user might type, checked only for size: its strength is checked on the way in. */
 const givenPassword = z.string().min(1, "is required").max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);

@@ -69,6 +69,24 @@ describe("POST /auth/register", () => {
     expect(await server.sql("select 1 from users where email = 'd@example.com'")).toEqual([]);
   });
 
+  test("a very common password is refused (as typed or in other case), naming the field", async () => {
+    for (const password of ["password1", "Qwertyuiop", "iloveyou"]) {
+      const problem = expectProblem(
+        await server.request("/auth/register", { json: { email: "common@example.com", password } }),
+        400,
+        "validation_failed",
+      );
+      expect(problem.errors).toEqual([expect.objectContaining({ pointer: "/password", detail: expect.stringMatching(/common/) })]);
+    }
+    const { token, password } = await registerUser(server);
+    const change = expectProblem(
+      await server.request("/auth/change-password", { token, json: { currentPassword: password, newPassword: "12345678" } }),
+      400,
+      "validation_failed",
+    );
+    expect(change.errors?.[0]?.pointer).toBe("/newPassword");
+  });
+
   test("a 100-byte password and a 256-character one both work", async () => {
     for (const password of ["ž".repeat(50), "p".repeat(256)]) {
       const { email } = await registerUser(server, { password });
