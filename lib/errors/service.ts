@@ -14,15 +14,26 @@ export interface ServerErrorContext {
   userId?: string;
 }
 
+/** Drizzle puts a failed query's parameters (emails, password hashes) in its message: never keep them. */
+function redact(text: string): string {
+  return text.replace(/^params: .*$/gm, "params: [redacted]");
+}
+
+/** An error's message with its cause (the database's own complaint), and its stack, without secrets. */
+function describe(error: unknown): { message: string; stack: string | null } {
+  if (!(error instanceof Error)) return { message: String(error), stack: null };
+  const cause = error.cause instanceof Error ? `\ncaused by: ${error.cause.message}` : "";
+  return { message: redact(error.message + cause), stack: error.stack ? redact(error.stack) : null };
+}
+
 /**
- * Records a 5xx: where it happened and the stack, never the request body or headers. Logging must not
- * fail the answer, so a failure to write is only logged.
+ * Records a 5xx: where it happened and the stack, never the request body, headers or query parameters.
+ * Logging must not fail the answer, so a failure to write is only logged.
  */
 export async function recordServerError(error: unknown, context: ServerErrorContext): Promise<void> {
-  const message = error instanceof Error ? error.message : String(error);
-  const stack = error instanceof Error ? (error.stack ?? null) : null;
+  const { message, stack } = describe(error);
   log.error("Request failed", { ...context, error: message });
-  await insertErrorLog({ source: "server", message: message.slice(0, 2000), stack, ...context }).catch(
+  await insertErrorLog({ source: "server", message: message.slice(0, 4000), stack, ...context }).catch(
     (failure: unknown) => log.error("Could not write the error log", { error: String(failure) }),
   );
 }

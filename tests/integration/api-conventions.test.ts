@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { ADMIN_EMAIL, expectProblem, registerUser, startTestServer, type TestServer } from "./harness";
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ BODY_LIMIT_BYTES: "65536" });
+  // Debug logging on, so that the test below sees everything the server would log.
+  server = await startTestServer({ BODY_LIMIT_BYTES: "65536", LOG_LEVEL: "debug" });
 });
 afterAll(() => server.close());
 
@@ -108,6 +109,36 @@ describe("unexpected errors", () => {
     expect(rows[0]).toMatchObject({ route: "/api/v1/auth/me", status: 500, method: "GET" });
     expect(rows[0]!.stack).toMatch(/locale/);
     expect(rows[0]!.user_id === null || rows[0]!.user_id === user.id).toBe(true);
+  });
+
+  test("never log or store the request body: a password in a failing request appears nowhere", async () => {
+    const written: string[] = [];
+    const capture = (chunk: unknown) => {
+      written.push(String(chunk));
+      return true;
+    };
+    const stdout = vi.spyOn(process.stdout, "write").mockImplementation(capture);
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(capture);
+    const password = `secret-${Date.now()}-never-logged`;
+    await server.sql("alter table users rename column password_hash to password_hash_broken");
+    let response;
+    try {
+      response = await server.request("/auth/register", { json: { email: "logged@example.com", password } });
+    } finally {
+      await server.sql("alter table users rename column password_hash_broken to password_hash");
+      stdout.mockRestore();
+      stderr.mockRestore();
+    }
+    expectProblem(response, 500, "internal");
+    expect(written.join("")).toMatch(/Request failed/);
+    expect(written.join("")).not.toContain(password);
+    const rows = await server.sql("select * from error_logs where route = '/api/v1/auth/register'");
+    expect(rows).toHaveLength(1);
+    const stored = JSON.stringify(rows);
+    expect(stored).not.toContain(password);
+    // Query parameters (here the new password's hash and the email) are not kept either; the cause is.
+    expect(stored).not.toMatch(/argon2id|logged@example\.com/);
+    expect(stored).toMatch(/password_hash/);
   });
 });
 
