@@ -8,13 +8,18 @@ import { z } from "zod";
  * `.env.example` documents each variable; keep the two in step.
  */
 const flag = z.stringbool({ truthy: ["true", "1", "yes", "on"], falsy: ["false", "0", "no", "off", ""] });
-const positiveInt = z.coerce.number().int().positive();
+const positiveInt = z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").positive("must be above 0");
 
 export const configSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     HOST: z.string().min(1).default("0.0.0.0"),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    PORT: z.coerce
+      .number({ error: "must be a port number (0 to 65535)" })
+      .int("must be a port number (0 to 65535)")
+      .min(0, "must be a port number (0 to 65535)")
+      .max(65535, "must be a port number (0 to 65535)")
+      .default(3000),
     APP_URL: z.url({ protocol: /^https?$/ }).optional(),
     DATA_DIR: z.string().min(1).default("./data"),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
