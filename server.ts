@@ -56,17 +56,23 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const dev = options.dev ?? settings.NODE_ENV === "development";
   const database = await openDatabase({ pglite: options.pglite });
 
-  const api = getRequestListener(apiApp().fetch, { overrideGlobalObjects: false });
+  const api = getRequestListener(apiApp().fetch, { overrideGlobalObjects: true });
   const pages = !(options.pages ?? settings.SERVE_PAGES) ? null : await startNext(dev, hostname, options.port ?? settings.PORT);
 
+  // In-flight work is counted until its handler settles, not until its socket closes: a handler whose
+  // client hung up may still be using the database, which shutdown closes last.
   let inFlight = 0;
   let draining = false;
   const idle: (() => void)[] = [];
-  const server = createServer((req, res) => {
+  const track = (work: unknown) => {
     inFlight++;
-    res.once("close", () => {
-      if (--inFlight === 0) idle.splice(0).forEach((resolve) => resolve());
-    });
+    void Promise.resolve(work)
+      .catch((error: unknown) => log.error("Request handler failed", { error: String(error) }))
+      .finally(() => {
+        if (--inFlight === 0) idle.splice(0).forEach((resolve) => resolve());
+      });
+  };
+  const server = createServer((req, res) => {
     if (draining) res.setHeader("Connection", "close");
     if (req.method === "TRACE" || req.method === "TRACK") {
       res.writeHead(405, { Allow: "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS" }).end();
@@ -77,9 +83,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const apiPath = toApiPath(queryAt === -1 ? url : url.slice(0, queryAt));
     if (apiPath) {
       req.url = queryAt === -1 ? apiPath : apiPath + url.slice(queryAt);
-      return api(req, res);
+      return track(api(req, res));
     }
-    if (pages) return pages.handle(req, res);
+    if (pages) return track(pages.handle(req, res));
     res.writeHead(404, { "Content-Type": "text/plain" }).end("Not found");
   });
   server.on("upgrade", (req, socket, head) => {

@@ -1,6 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
-import { secureHeaders } from "hono/secure-headers";
 import { accountsRoutes } from "../accounts/routes";
 import { config } from "../config";
 import { openDatabase } from "../db/client";
@@ -9,7 +8,7 @@ import { recordServerError } from "../errors/service";
 import { healthRoutes } from "../health/routes";
 import { AppError } from "./app-error";
 import type { ApiEnv } from "./env";
-import { jsonCharset, rateLimit, requestId, requireJsonBody } from "./middleware";
+import { rateLimit, requireJsonBody, responseHeaders } from "./middleware";
 import { API_PREFIX } from "./paths";
 import { problemResponse, toAppError } from "./problem";
 
@@ -37,7 +36,7 @@ Answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset
 export function createApiApp() {
   const app = new OpenAPIHono<ApiEnv>();
 
-  app.use("*", requestId, jsonCharset, secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
+  app.use("*", responseHeaders);
   // Liveness and readiness answer before the database and the rate limiter.
   app.route(API_PREFIX, healthRoutes);
   app.use("*", async (_c, next) => {

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { config } from "../config";
 import type { ApiEnv } from "./env";
+import { requestHeader } from "./request-header";
 
 /**
  * The caller's address. X-Forwarded-For is honoured only with TRUST_PROXY, and then only as far as the
@@ -8,7 +9,7 @@ import type { ApiEnv } from "./env";
  */
 export function clientIp(c: Context<ApiEnv>): string {
   const hops = config().TRUST_PROXY;
-  const forwarded = c.req.header("x-forwarded-for");
+  const forwarded = requestHeader(c, "x-forwarded-for");
   if (hops > 0 && forwarded) {
     const chain = forwarded.split(",").map((entry) => entry.trim()).filter(Boolean);
     const entry = chain[Math.max(0, chain.length - hops)];

@@ -12,6 +12,7 @@ import {
   recentErrorsQuery,
 } from "./schema";
 import { errorStats, recentErrors, reportClientError } from "./service";
+import { requestHeader } from "../api/request-header";
 
 const reportRoute = apiRoute({
   method: "post",
@@ -55,7 +56,7 @@ const statsRoute = apiRoute({
 
 export const errorsRoutes = createRouter()
   .openapi(reportRoute, async (c) => {
-    const meta = { requestId: c.var.requestId, userAgent: c.req.header("user-agent") };
+    const meta = { requestId: c.var.requestId, userAgent: requestHeader(c, "user-agent") };
     await reportClientError(c.get("actor"), c.req.valid("json"), meta);
     return c.body(null, 202);
   })
