@@ -1,5 +1,6 @@
 import type { HttpBindings } from "@hono/node-server";
 import type { Actor } from "../auth/actor";
+import type { SessionClaims } from "../auth/tokens";
 
 /** What every API handler can read from its context. */
 export interface ApiEnv {
@@ -9,5 +10,7 @@ export interface ApiEnv {
     requestId: string;
     /** Set by the `user` and `admin` access levels; `optional` routes may leave it unset. */
     actor: Actor;
+    /** The session token's verified claims, checked once per request (see middleware.ts). */
+    sessionClaims?: Promise<SessionClaims | null>;
   };
 }

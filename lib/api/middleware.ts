@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { actorFromToken, tokenFromRequest, type Actor } from "../auth/actor";
-import { verifySessionToken } from "../auth/tokens";
+import { actorFromClaims, tokenFromRequest, type Actor } from "../auth/actor";
+import { verifySessionToken, type SessionClaims } from "../auth/tokens";
 import { limiter, type LimitState } from "../rate-limit/limiter";
 import { AppError } from "./app-error";
 import { clientIp } from "./client-ip";
@@ -58,8 +58,15 @@ export const requireJsonBody = createMiddleware<ApiEnv>(async (c, next) => {
   await next();
 });
 
-function token(c: Parameters<MiddlewareHandler<ApiEnv>>[0]): string | null {
-  return tokenFromRequest(requestHeader(c, "authorization"), requestHeader(c, "cookie"));
+/** The verified claims of the request's session token (checked once per request), or null. */
+function sessionClaims(c: Parameters<MiddlewareHandler<ApiEnv>>[0]): Promise<SessionClaims | null> {
+  let claims = c.get("sessionClaims");
+  if (!claims) {
+    const token = tokenFromRequest(requestHeader(c, "authorization"), requestHeader(c, "cookie"));
+    claims = token ? verifySessionToken(token) : Promise.resolve(null);
+    c.set("sessionClaims", claims);
+  }
+  return claims;
 }
 
 function setLimitHeaders(c: Parameters<MiddlewareHandler<ApiEnv>>[0], state: LimitState) {
@@ -75,8 +82,7 @@ function setLimitHeaders(c: Parameters<MiddlewareHandler<ApiEnv>>[0], state: Lim
  */
 export function rateLimit(name: "general" | "strict"): MiddlewareHandler<ApiEnv> {
   return createMiddleware<ApiEnv>(async (c, next) => {
-    const raw = token(c);
-    const claims = raw ? await verifySessionToken(raw) : null;
+    const claims = await sessionClaims(c);
     const caller = claims ? `user:${claims.sub}` : `ip:${clientIp(c)}`;
     // The strict limit is counted per endpoint: signing in does not use up registration's budget.
     const key = name === "strict" ? `${c.req.routePath}|${caller}` : caller;
@@ -91,7 +97,7 @@ export function rateLimit(name: "general" | "strict"): MiddlewareHandler<ApiEnv>
 }
 
 async function resolveActor(c: Parameters<MiddlewareHandler<ApiEnv>>[0]): Promise<Actor | null> {
-  return actorFromToken(token(c));
+  return actorFromClaims(await sessionClaims(c));
 }
 
 /** The route needs a signed-in user: 401 without a valid, unrevoked token. */

@@ -1,6 +1,6 @@
 import { config } from "../config";
 import { findSessionUser } from "./repo";
-import { verifySessionToken } from "./tokens";
+import { verifySessionToken, type SessionClaims } from "./tokens";
 
 /** Who is making a request: the API middleware, the pages and the socket handshake all use this. */
 export interface Actor {
@@ -31,8 +31,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * changed the password since it was issued.
  */
 export async function actorFromToken(token: string | null): Promise<Actor | null> {
-  if (!token) return null;
-  const claims = await verifySessionToken(token);
+  return actorFromClaims(token ? await verifySessionToken(token) : null);
+}
+
+/** The actor for a verified token's claims: checks that the user exists and the token is not revoked. */
+export async function actorFromClaims(claims: SessionClaims | null): Promise<Actor | null> {
   if (!claims || !UUID.test(claims.sub)) return null;
   const user = await findSessionUser(claims.sub);
   if (!user || user.tokenVersion !== claims.ver) return null;

@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from "node:crypto";
 import { jwtVerify, SignJWT, errors as joseErrors } from "jose";
 import { config } from "../config";
 
@@ -13,11 +14,12 @@ export interface SessionClaims {
   ver: number;
 }
 
-let key: { secret: string; bytes: Uint8Array } | undefined;
-function signingKey(): Uint8Array {
+let key: { secret: string; object: KeyObject } | undefined;
+/** The signing key, made into a KeyObject once (jose would import raw bytes again on every call). */
+function signingKey(): KeyObject {
   const secret = config().JWT_SECRET;
-  if (key?.secret !== secret) key = { secret, bytes: new TextEncoder().encode(secret) };
-  return key.bytes;
+  if (key?.secret !== secret) key = { secret, object: createSecretKey(Buffer.from(secret, "utf8")) };
+  return key.object;
 }
 
 export async function issueSessionToken(userId: string, tokenVersion: number): Promise<string> {
