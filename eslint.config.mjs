@@ -5,15 +5,13 @@
 //   - Drizzle, pg and PGlite only in lib/**/repo.ts and lib/db/** (and tests, benchmarks, server.ts wiring);
 //   - socket.io (server side) only in lib/realtime/** and server.ts;
 //   - unit tests (*.test.ts), tests/**, e2e/** and bench/** may import anything.
-// ESLint replaces (does not merge) a rule's options when several config objects match a file, so every
-// file group below gets its complete list of restrictions from `importRestrictions()`.
+// ESLint replaces (does not merge) a rule's options when several config objects match a file, so the file
+// groups below are disjoint and each gets its complete list of restrictions from `importRules()`.
 import js from "@eslint/js";
 import { defineConfig, globalIgnores } from "eslint/config";
 import tseslint from "typescript-eslint";
 
 const CODE = "{ts,tsx,mts,cts,js,mjs,cjs}";
-/** Deepest nesting the layer rules cover: files up to 8 folders below the root (lib/ and 7 more). */
-const MAX_DEPTH = 8;
 
 const DATABASE = {
   regex: "^(drizzle-orm|drizzle-kit|pg|@electric-sql/pglite)(/|$)",
@@ -25,85 +23,70 @@ const SOCKET = {
 };
 
 /**
- * Patterns that catch an import of the top-level `targets` (folders, or `server` for server.ts) through the
- * `@/` alias or through a relative path from a file `depth` folders below the repository root. A relative
- * path is matched by its exact number of `../`, so that lib/api/app.ts is not taken for the app/ folder.
+ * Imports of the top-level `targets` (folders, or `server` for server.ts) through the `@/` alias or a
+ * relative path that climbs to the root. No folder inside lib/ or components/ bears those names, so
+ * `../app` can only mean the top-level one (while lib/api's `./app` stays allowed).
  */
-function upward(targets, depth, message) {
+function upward(targets, message) {
   const names = targets.map((t) => (t === "server" ? "server(\\.ts)?$" : `${t}(/|$)`)).join("|");
   return [
     { regex: `^@/(${names})`, message },
-    { regex: `^(\\./)?(\\.\\./){${depth}}(${names})`, message },
+    { regex: `^(\\.\\./)+(${names})`, message },
   ];
 }
 
-function importRestrictions({ depth = 0, upwardTargets = [], upwardMessage = "", database = false, socket = false }) {
+const LIB_UPWARD = upward(
+  ["app", "components", "server"],
+  "lib/ never imports app/, components/ or server.ts: imports flow app → components → lib (STYLE.md §1).",
+);
+const COMPONENTS_UPWARD = upward(
+  ["app", "server"],
+  "components/ never imports app/ or server.ts: imports flow app → components → lib (STYLE.md §1).",
+);
+
+function importRules({ upwardPatterns = [], database = false, socket = false }) {
   return {
     "no-restricted-imports": [
       "error",
-      {
-        patterns: [
-          ...(depth > 0 && upwardTargets.length ? upward(upwardTargets, depth, upwardMessage) : []),
-          ...(database ? [] : [DATABASE]),
-          ...(socket ? [] : [SOCKET]),
-        ],
-      },
+      { patterns: [...upwardPatterns, ...(database ? [] : [DATABASE]), ...(socket ? [] : [SOCKET])] },
     ],
   };
 }
 
-/** The files exactly `depth` folders below the repository root, under `root`, named like `leaf`. */
-function atDepth(root, depth, leaf = `*.${CODE}`) {
-  return `${root}/${"*/".repeat(depth - 1)}${leaf}`;
-}
-
-const LIB_UPWARD = "lib/ never imports app/, components/ or server.ts: imports flow app → components → lib (STYLE.md §1).";
-const COMPONENTS_UPWARD = "components/ never imports app/ or server.ts: imports flow app → components → lib (STYLE.md §1).";
+const LIB = `lib/**/*.${CODE}`;
+const LIB_REPO = ["lib/**/repo.ts", `lib/db/**/*.${CODE}`];
+const LIB_REALTIME = `lib/realtime/**/*.${CODE}`;
 
 function layerConfigs() {
-  const configs = [
+  return [
     {
       name: "spolu/imports/app",
-      files: [`app/**/*.${CODE}`, `i18n/**/*.${CODE}`, `proxy.ts`],
-      rules: importRestrictions({}),
+      files: [`app/**/*.${CODE}`, `i18n/**/*.${CODE}`, "proxy.ts"],
+      rules: importRules({}),
+    },
+    {
+      name: "spolu/imports/components",
+      files: [`components/**/*.${CODE}`],
+      rules: importRules({ upwardPatterns: COMPONENTS_UPWARD }),
+    },
+    {
+      name: "spolu/imports/lib",
+      files: [LIB],
+      ignores: [...LIB_REPO, LIB_REALTIME],
+      rules: importRules({ upwardPatterns: LIB_UPWARD }),
+    },
+    {
+      name: "spolu/imports/lib-database",
+      files: LIB_REPO,
+      rules: importRules({ upwardPatterns: LIB_UPWARD, database: true }),
+    },
+    {
+      name: "spolu/imports/lib-realtime",
+      files: [LIB_REALTIME],
+      ignores: LIB_REPO,
+      rules: importRules({ upwardPatterns: LIB_UPWARD, socket: true }),
     },
   ];
-  for (let depth = 1; depth <= MAX_DEPTH; depth++) {
-    const lib = { depth, upwardTargets: ["app", "components", "server"], upwardMessage: LIB_UPWARD };
-    configs.push(
-      {
-        name: `spolu/imports/components/depth-${depth}`,
-        files: [atDepth("components", depth)],
-        rules: importRestrictions({ depth, upwardTargets: ["app", "server"], upwardMessage: COMPONENTS_UPWARD }),
-      },
-      { name: `spolu/imports/lib/depth-${depth}`, files: [atDepth("lib", depth)], rules: importRestrictions(lib) },
-      {
-        name: `spolu/imports/lib-repo/depth-${depth}`,
-        files: [atDepth("lib", depth, "repo.ts")],
-        rules: importRestrictions({ ...lib, database: true }),
-      },
-    );
-    if (depth >= 2) {
-      configs.push(
-        {
-          name: `spolu/imports/lib-db/depth-${depth}`,
-          files: [atDepth("lib", depth).replace(/^lib\/\*\//, "lib/db/")],
-          rules: importRestrictions({ ...lib, database: true }),
-        },
-        {
-          name: `spolu/imports/lib-realtime/depth-${depth}`,
-          files: [atDepth("lib", depth).replace(/^lib\/\*\//, "lib/realtime/")],
-          rules: importRestrictions({ ...lib, socket: true }),
-        },
-        {
-          name: `spolu/imports/lib-realtime-repo/depth-${depth}`,
-          files: [atDepth("lib", depth, "repo.ts").replace(/^lib\/\*\//, "lib/realtime/")],
-          rules: importRestrictions({ ...lib, database: true, socket: true }),
-        },
-      );
-    }
-  }
-  return configs;
 }
 
 const FOCUSED_TEST = "A focused test skips the rest of the suite; remove `.only` before committing.";
