@@ -3,7 +3,8 @@
  *
  * In one run it measures, with autocannon, against servers started as child processes (so that the load
  * generator does not share their event loop):
- *   1. the floor: bench/floor-server.ts, a bare node:http server answering `{"status":"ok"}`;
+ *   1. the floor: bench/floor-server.ts, a bare node:http server replaying server.ts's own answer to
+ *      GET /healthz, headers and body (captured first, so that both send the same bytes);
  *   2. GET /healthz through server.ts on PGlite, against the floor (target: at least 50 % of it);
  *   3. GET /auth/me with a valid token, server.ts on PGlite;
  *   4. GET /auth/me, server.ts on PostgreSQL and Redis, in a fresh database dropped afterwards
@@ -414,18 +415,31 @@ async function dropBenchDatabase(): Promise<void> {
 }
 
 /** Runs the two PGlite measurements on one server.ts with a temporary data directory. */
-async function benchPglite(settings: Settings): Promise<{ health: Measurement; me: Measurement }> {
+/** An answer as bench/floor-server.ts replays it (FLOOR_RESPONSE). */
+interface Answer {
+  status: number;
+  headers: [string, string][];
+  body: string;
+}
+
+async function captureAnswer(url: string): Promise<Answer> {
+  const response = await fetch(url);
+  return { status: response.status, headers: [...response.headers], body: await response.text() };
+}
+
+async function benchPglite(settings: Settings): Promise<{ health: Measurement; me: Measurement; healthAnswer: Answer }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "spolu-bench-"));
   tempDirs.add(dataDir);
   progress("starting server.ts on PGlite (a fresh data directory takes 10-15 s)");
   const server = await startChild("server.ts (PGlite)", "server.ts", serverEnv({ DATA_DIR: dataDir }), SERVER_READY);
   try {
     const token = await preflight(server);
+    const healthAnswer = await captureAnswer(`${server.url}/healthz`);
     const health = await measure("GET /healthz, server.ts (PGlite)", server, "/healthz", settings);
     const me = await measure("GET /auth/me, server.ts (PGlite)", server, "/auth/me", settings, {
       headers: bearer(token),
     });
-    return { health, me };
+    return { health, me, healthAnswer };
   } finally {
     await stopChild(server);
     reportStderr(server);
@@ -554,16 +568,20 @@ function printTable(rows: Measurement[]) {
 async function main(settings: Settings) {
   printMachine(settings);
 
-  progress("starting the floor (bench/floor-server.ts)");
-  const floorServer = await startChild("floor", "bench/floor-server.ts", {}, "Floor is listening");
+  const { health, me, healthAnswer } = await benchPglite(settings);
+  progress("starting the floor (bench/floor-server.ts), replaying the answer of GET /healthz");
+  const floorServer = await startChild(
+    "floor",
+    "bench/floor-server.ts",
+    { FLOOR_RESPONSE: JSON.stringify(healthAnswer) },
+    "Floor is listening",
+  );
   let floor: Measurement;
   try {
-    floor = await measure("floor: bare node:http, same JSON", floorServer, "/healthz", settings);
+    floor = await measure("floor: bare node:http, same bytes", floorServer, "/healthz", settings);
   } finally {
     await stopChild(floorServer);
   }
-
-  const { health, me } = await benchPglite(settings);
   const postgres = await benchPostgres(settings);
   const rows = [floor, health, me, ...(typeof postgres === "string" ? [] : [postgres])];
   for (const row of rows.slice(1)) row.ofFloor = row.requestsPerSecond / floor.requestsPerSecond;
