@@ -55,3 +55,10 @@ export function isUniqueViolation(error: unknown): boolean {
   const cause = (error as { cause?: { code?: string } })?.cause;
   return (error as { code?: string })?.code === "23505" || cause?.code === "23505";
 }
+
+/** A 400 for one field that only the domain can judge (a group that is not yours, a date out of order). */
+export function invalidField(location: FieldError["in"], pointer: string, detail: string): AppError {
+  return new AppError("validation_failed", `${pointer.slice(1).replace(/\//g, ".")}: ${detail}`, {
+    errors: [{ in: location, pointer, detail }],
+  });
+}
