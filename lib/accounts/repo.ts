@@ -1,17 +1,23 @@
 import { eq, sql } from "drizzle-orm";
 import { AppError, isUniqueViolation } from "../api/app-error";
+import { forgetSessionUser } from "../auth/repo";
 import { db } from "../db/client";
 import { users, type UserRow } from "../db/schema/users";
+import { insertDefaultGroups } from "../groups/repo";
 
 export type NewUser = Pick<UserRow, "email" | "name" | "passwordHash"> & Partial<Pick<UserRow, "locale" | "timeZone">>;
 export type UserPatch = Partial<Pick<UserRow, "email" | "name" | "locale" | "timeZone" | "avatarUrl" | "passwordHash">>;
 
 const emailTaken = () => new AppError("conflict", "An account with this email already exists");
 
+/** Adds a user with the default task groups, in one transaction: no user is ever without them. */
 export async function insertUser(user: NewUser): Promise<UserRow> {
   try {
-    const [row] = await db().insert(users).values(user).returning();
-    return row!;
+    return await db().transaction(async (tx) => {
+      const [row] = await tx.insert(users).values(user).returning();
+      await insertDefaultGroups(row!.id, tx);
+      return row!;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw emailTaken();
     throw error;
@@ -40,6 +46,7 @@ export async function updateUser(id: string, patch: UserPatch, revokeTokens = fa
       })
       .where(eq(users.id, id))
       .returning();
+    await forgetSessionUser(id);
     return row ?? null;
   } catch (error) {
     if (isUniqueViolation(error)) throw emailTaken();

@@ -5,7 +5,9 @@ import { config } from "../config";
 import { openDatabase } from "../db/client";
 import { errorsRoutes } from "../errors/routes";
 import { recordServerError } from "../errors/service";
+import { groupsRoutes } from "../groups/routes";
 import { healthRoutes } from "../health/routes";
+import { tasksRoutes } from "../tasks/routes";
 import { AppError } from "./app-error";
 import type { ApiEnv } from "./env";
 import { rateLimit, requireJsonBody, responseHeaders } from "./middleware";
@@ -57,6 +59,8 @@ export function createApiApp() {
 
   app.route(API_PREFIX, accountsRoutes);
   app.route(API_PREFIX, errorsRoutes);
+  app.route(API_PREFIX, groupsRoutes);
+  app.route(API_PREFIX, tasksRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -1,6 +1,7 @@
 import { config } from "../config";
 import { pruneErrorLogs } from "../errors/service";
 import { log } from "../log";
+import { createDueOccurrences } from "../tasks/recurring";
 import type { Job } from "./runner";
 
 const HOUR_MS = 3600 * 1000;
@@ -8,6 +9,14 @@ const HOUR_MS = 3600 * 1000;
 /** Every background job of the service. Later modules add theirs here. */
 export function backgroundJobs(): Job[] {
   return [
+    {
+      name: "recurring-tasks",
+      intervalMs: 60 * 1000,
+      async run() {
+        const created = await createDueOccurrences();
+        if (created) log.info("Created occurrences of recurring tasks", { created });
+      },
+    },
     {
       name: "prune-error-logs",
       intervalMs: HOUR_MS,

@@ -1,0 +1,159 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  customType,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { users } from "./users";
+
+/** A group name per language; default groups carry all five, a user's own at least one. */
+export type GroupNames = Partial<Record<"en" | "cs" | "he" | "ru" | "ua", string>>;
+
+export interface GroupLocation {
+  name: string;
+  latitude: number;
+  longitude: number;
+  radiusMeters: number;
+}
+
+export interface GroupSettings {
+  /** IANA time zones, for example the places a family lives in. */
+  timeZones: string[];
+  locations: GroupLocation[];
+}
+
+export const taskGroups = pgTable(
+  "task_groups",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    ownerId: uuid("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The default group this row was made from (`personal`, `work`...); null for a user's own group. */
+    key: text("key"),
+    names: jsonb("names").$type<GroupNames>().notNull(),
+    position: integer("position").notNull(),
+    settings: jsonb("settings").$type<GroupSettings>().notNull().default({ timeZones: [], locations: [] }),
+    archivedAt: timestamp("archived_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("task_groups_owner_idx").on(table.ownerId, table.position),
+    uniqueIndex("task_groups_owner_key_key").on(table.ownerId, table.key),
+  ],
+);
+
+export type TaskGroupRow = typeof taskGroups.$inferSelect;
+
+/**
+ * Text compared byte by byte: board positions are fractional-index keys (digits and ASCII letters), whose
+ * order must not depend on the database's locale.
+ */
+const bytewiseText = customType<{ data: string }>({ dataType: () => 'text COLLATE "C"' });
+
+export type TaskStatus = "todo" | "in_progress" | "done" | "cancelled";
+
+export interface Recurrence {
+  frequency: "daily" | "weekly" | "monthly";
+  /** Every N days, weeks or months. */
+  interval: number;
+  /** `scheduled`: N units after the series' schedule; `completion`: N units after the last was done. */
+  anchor: "scheduled" | "completion";
+  /** No occurrence is due after this local date (YYYY-MM-DD). */
+  until: string | null;
+  /** At most this many occurrences in the series, the first included. */
+  count: number | null;
+}
+
+export const tasks = pgTable(
+  "tasks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    ownerId: uuid("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    // No cascade: a group with tasks is deleted only after its tasks are moved or deleted on purpose.
+    groupId: uuid("group_id")
+      .notNull()
+      .references(() => taskGroups.id),
+    /** Projects arrive with sharing; until then always null. */
+    projectId: uuid("project_id"),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    status: text("status").$type<TaskStatus>().notNull().default("todo"),
+    /** 0 low, 1 normal, 2 high, 3 urgent: a number so that it sorts. */
+    priority: smallint("priority").notNull().default(1),
+    dueAt: timestamp("due_at", { withTimezone: true }),
+    startDate: date("start_date", { mode: "string" }),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    position: bytewiseText("position").notNull(),
+    recurrence: jsonb("recurrence").$type<Recurrence>(),
+    /** Every occurrence of a recurring task shares the series id; `occurrence` counts from 1. */
+    seriesId: uuid("series_id"),
+    occurrence: integer("occurrence"),
+    /** The due time of occurrence 1 (anchor `scheduled`) or of the occurrence the chain restarted from. */
+    seriesStartAt: timestamp("series_start_at", { withTimezone: true }),
+    /** The next occurrence has been created (or the series ended): the runner leaves this task alone. */
+    successorCreated: boolean("successor_created").notNull().default(false),
+    /** Completed because its last open subtask was done: reopening a subtask reopens it. */
+    autoCompleted: boolean("auto_completed").notNull().default(false),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("tasks_owner_position_idx").on(table.ownerId, table.position),
+    index("tasks_group_idx").on(table.groupId),
+    index("tasks_owner_due_idx").on(table.ownerId, table.dueAt),
+    uniqueIndex("tasks_series_occurrence_key").on(table.seriesId, table.occurrence),
+    index("tasks_recurrence_pending_idx")
+      .on(table.dueAt)
+      .where(sql`${table.recurrence} is not null and not ${table.successorCreated}`),
+  ],
+);
+
+export type TaskRow = typeof tasks.$inferSelect;
+
+export const taskAssignees = pgTable(
+  "task_assignees",
+  {
+    taskId: uuid("task_id")
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.taskId, table.userId] }), index("task_assignees_user_idx").on(table.userId)],
+);
+
+export const subtasks = pgTable(
+  "subtasks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    taskId: uuid("task_id")
+      .notNull()
+      .references(() => tasks.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    done: boolean("done").notNull().default(false),
+    position: integer("position").notNull(),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("subtasks_task_idx").on(table.taskId, table.position)],
+);
+
+export type SubtaskRow = typeof subtasks.$inferSelect;

@@ -1,0 +1,104 @@
+import { generateKeyBetween } from "fractional-indexing";
+import { nowDate } from "../clock";
+import { db } from "../db/client";
+import type { TaskRow } from "../db/schema/tasks";
+import { log } from "../log";
+import { invalidateTaskLists } from "./list-cache";
+import { nextOccurrence } from "./recurrence";
+import {
+  claimRecurringTask,
+  copyAssigneesAndSubtasks,
+  insertOccurrence,
+  lastPosition,
+  recurrenceCandidates,
+  taskAudience,
+  updateTaskRow,
+} from "./repo";
+
+const BATCH = 100;
+/** A series that fell this far behind (the service was down for long) is not replayed step by step forever. */
+const MAX_SKIPPED = 10_000;
+
+/**
+ * Creates the next occurrence of every recurring task that needs one, and returns how many it created.
+ *
+ * With anchor `scheduled` the next occurrence is created when the current one comes due, or when it is done
+ * if that is earlier; with anchor `completion`, when the current one is done. Occurrences whose time passed
+ * while the service was down are skipped: the new one is the first still ahead. Each task is handled in its
+ * own transaction, locked (other runners skip it), and the unique (series, occurrence) index makes a second
+ * copy impossible even if two runners got past the lock; the task is then marked, so that it is handled once.
+ */
+export async function createDueOccurrences(now: Date = nowDate()): Promise<number> {
+  let created = 0;
+  for (;;) {
+    const candidates = await recurrenceCandidates(now, BATCH);
+    let handled = 0;
+    for (const candidate of candidates) {
+      const result = await createNextOccurrence(candidate.id, candidate.timeZone, now).catch((error: unknown) => {
+        log.error("Could not create the next occurrence of a recurring task", { taskId: candidate.id, error: String(error) });
+        return null;
+      });
+      if (result === null) continue;
+      handled++;
+      if (result) created++;
+    }
+    if (candidates.length < BATCH || handled === 0) return created;
+  }
+}
+
+/** true: created; false: nothing to create (series ended, or it existed); null: another runner has it. */
+async function createNextOccurrence(taskId: string, timeZone: string, now: Date): Promise<boolean | null> {
+  const outcome = await db().transaction(async (tx) => {
+    const task = await claimRecurringTask(taskId, tx);
+    if (!task?.recurrence || task.seriesStartAt === null || task.occurrence === null) return null;
+    const next = nextAhead(task, timeZone, now);
+    let newId: string | null = null;
+    if (next) {
+      const shift = next.dueAt.getTime() - (task.dueAt?.getTime() ?? next.dueAt.getTime());
+      newId = await insertOccurrence(
+        {
+          ownerId: task.ownerId,
+          groupId: task.groupId,
+          projectId: task.projectId,
+          title: task.title,
+          description: task.description,
+          priority: task.priority,
+          tags: task.tags,
+          dueAt: next.dueAt,
+          startDate: task.startDate ? shiftDate(task.startDate, shift) : null,
+          position: generateKeyBetween(await lastPosition(task.ownerId, tx), null),
+          recurrence: task.recurrence,
+          seriesId: task.seriesId,
+          occurrence: next.occurrence,
+          seriesStartAt: next.seriesStartAt,
+          createdAt: now,
+          updatedAt: now,
+        },
+        tx,
+      );
+      if (newId) await copyAssigneesAndSubtasks(task.id, newId, now, tx);
+    }
+    await updateTaskRow(task.id, { successorCreated: true }, tx);
+    return { created: newId !== null, audience: newId ? await taskAudience([newId], tx) : [] };
+  });
+  if (!outcome) return null;
+  await invalidateTaskLists(outcome.audience);
+  return outcome.created;
+}
+
+/** The next occurrence after `task`, skipping those already past when the current one was long overdue. */
+function nextAhead(task: TaskRow, timeZone: string, now: Date) {
+  let current = { occurrence: task.occurrence!, seriesStartAt: task.seriesStartAt!, completedAt: task.completedAt };
+  let next = nextOccurrence(task.recurrence!, current, timeZone);
+  for (let skipped = 0; next && next.dueAt <= now && task.recurrence!.anchor === "scheduled" && skipped < MAX_SKIPPED; skipped++) {
+    current = { ...current, occurrence: next.occurrence };
+    next = nextOccurrence(task.recurrence!, current, timeZone);
+  }
+  return next;
+}
+
+/** A YYYY-MM-DD date moved by about `ms` (whole days, rounded). */
+function shiftDate(date: string, ms: number): string {
+  const shifted = new Date(Date.parse(`${date}T00:00:00Z`) + Math.round(ms / 86_400_000) * 86_400_000);
+  return shifted.toISOString().slice(0, 10);
+}

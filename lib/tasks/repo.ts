@@ -1,0 +1,310 @@
+import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, max, or, sql, type SQL } from "drizzle-orm";
+import { db } from "../db/client";
+import { subtasks, taskAssignees, tasks, type SubtaskRow, type TaskRow } from "../db/schema/tasks";
+import { users } from "../db/schema/users";
+
+/** A database handle or a transaction: repo functions work inside either. */
+export type Db = Pick<ReturnType<typeof db>, "select" | "selectDistinct" | "insert" | "update" | "delete" | "execute">;
+
+/** A task row with what its answer also shows: who is assigned and how far its subtasks are. */
+export interface TaskRecord extends TaskRow {
+  assigneeIds: string[];
+  subtaskTotal: number;
+  subtaskDone: number;
+}
+
+/**
+ * Written out with table names: Drizzle leaves columns unqualified inside selected expressions, where
+ * `"id"` would mean the subquery's own table.
+ */
+const taskRecordColumns = {
+  assigneeIds: sql<string[]>`coalesce((select array_agg(a.user_id order by a.created_at, a.user_id) from task_assignees a where a.task_id = "tasks"."id"), '{}')`,
+  subtaskTotal: sql<number>`(select count(*)::int from subtasks s where s.task_id = "tasks"."id")`,
+  subtaskDone: sql<number>`(select count(*)::int from subtasks s where s.task_id = "tasks"."id" and s.done)`,
+};
+
+function selectRecords(database: Db = db()) {
+  const { assigneeIds, subtaskTotal, subtaskDone } = taskRecordColumns;
+  return database.select({ task: tasks, assigneeIds, subtaskTotal, subtaskDone }).from(tasks);
+}
+
+function toRecord(row: { task: TaskRow; assigneeIds: string[]; subtaskTotal: number; subtaskDone: number }): TaskRecord {
+  return { ...row.task, assigneeIds: row.assigneeIds, subtaskTotal: row.subtaskTotal, subtaskDone: row.subtaskDone };
+}
+
+/**
+ * Who can see a task today: its owner and its assignees. Sharing (user groups, projects, the family
+ * workspace) widens this in one place: lib/tasks/access.ts builds on this condition.
+ */
+export function visibleTo(userId: string): SQL {
+  return sql`(${tasks.ownerId} = ${userId} or exists (select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${userId}))`;
+}
+
+export async function findVisibleTask(userId: string, taskId: string, database: Db = db()): Promise<TaskRecord | null> {
+  const [row] = await selectRecords(database)
+    .where(and(eq(tasks.id, taskId), visibleTo(userId)))
+    .limit(1);
+  return row ? toRecord(row) : null;
+}
+
+export async function findTaskRecord(taskId: string, database: Db = db()): Promise<TaskRecord | null> {
+  const [row] = await selectRecords(database).where(eq(tasks.id, taskId)).limit(1);
+  return row ? toRecord(row) : null;
+}
+
+/** The same task, locked until the transaction ends (writes to one task happen one at a time). */
+export async function lockTask(taskId: string, database: Db): Promise<void> {
+  await database.execute(sql`select 1 from ${tasks} where ${tasks.id} = ${taskId} for update`);
+}
+
+export interface ListFilter {
+  statuses?: readonly string[];
+  groupId?: string;
+  projectId?: string;
+  assigneeId?: string;
+  dueBefore?: Date;
+  dueAfter?: Date;
+  words?: readonly string[];
+  tag?: string;
+}
+
+function filterConditions(userId: string, filter: ListFilter): SQL[] {
+  const conditions: SQL[] = [visibleTo(userId)];
+  if (filter.statuses?.length) conditions.push(inArray(tasks.status, [...filter.statuses] as TaskRow["status"][]));
+  if (filter.groupId) conditions.push(eq(tasks.groupId, filter.groupId));
+  if (filter.projectId) conditions.push(eq(tasks.projectId, filter.projectId));
+  if (filter.assigneeId) {
+    conditions.push(
+      sql`exists (select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${filter.assigneeId})`,
+    );
+  }
+  if (filter.dueBefore) conditions.push(lt(tasks.dueAt, filter.dueBefore));
+  if (filter.dueAfter) conditions.push(gte(tasks.dueAt, filter.dueAfter));
+  for (const word of filter.words ?? []) {
+    const pattern = `%${word.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    conditions.push(sql`(${tasks.title} ilike ${pattern} or ${tasks.description} ilike ${pattern})`);
+  }
+  if (filter.tag) conditions.push(sql`${tasks.tags} @> array[${filter.tag}]::text[]`);
+  return conditions;
+}
+
+/** A sort: the column, its direction, and whether the column can be null (nulls come last either way). */
+export interface SortKey {
+  column: typeof tasks.position | typeof tasks.dueAt | typeof tasks.priority | typeof tasks.createdAt | typeof tasks.updatedAt;
+  descending: boolean;
+  nullable: boolean;
+}
+
+/** Where the previous page ended: the last task's sort value and id. */
+export interface Keyset {
+  value: string | number | Date | null;
+  id: string;
+}
+
+function afterKeyset({ column, descending, nullable }: SortKey, { value, id }: Keyset): SQL {
+  const beyond = descending ? lt : gt;
+  if (value === null) return and(isNull(column), beyond(tasks.id, id))!;
+  const next = or(beyond(column, value), and(eq(column, value), beyond(tasks.id, id)));
+  return nullable ? or(next, isNull(column))! : next!;
+}
+
+export async function listVisibleTasks(
+  userId: string,
+  filter: ListFilter,
+  sort: SortKey,
+  limit: number,
+  after: Keyset | null,
+): Promise<TaskRecord[]> {
+  const conditions = filterConditions(userId, filter);
+  if (after) conditions.push(afterKeyset(sort, after));
+  const direction = sort.descending ? desc : asc;
+  const rows = await selectRecords()
+    .where(and(...conditions))
+    .orderBy(
+      sort.nullable ? sql`${sort.column} ${sql.raw(sort.descending ? "desc" : "asc")} nulls last` : direction(sort.column),
+      direction(tasks.id),
+    )
+    .limit(limit);
+  return rows.map(toRecord);
+}
+
+/** Board columns: each status's first `limit` tasks in position order, and how many it holds. */
+export async function boardColumn(
+  userId: string,
+  status: TaskRow["status"],
+  filter: Pick<ListFilter, "groupId" | "projectId">,
+  limit: number,
+): Promise<{ tasks: TaskRecord[]; total: number }> {
+  const where = and(...filterConditions(userId, { ...filter, statuses: [status] }));
+  const [rows, [count]] = await Promise.all([
+    selectRecords().where(where).orderBy(asc(tasks.position), asc(tasks.id)).limit(limit),
+    db().select({ total: sql<number>`count(*)::int` }).from(tasks).where(where),
+  ]);
+  return { tasks: rows.map(toRecord), total: count?.total ?? 0 };
+}
+
+/** The last position key among a user's own tasks (new tasks go after it). */
+export async function lastPosition(ownerId: string, database: Db = db()): Promise<string | null> {
+  const [row] = await database.select({ last: max(tasks.position) }).from(tasks).where(eq(tasks.ownerId, ownerId));
+  return row?.last ?? null;
+}
+
+/** The first position key after `position` among the tasks a user can see (a drop point's lower neighbour). */
+export async function positionAfter(userId: string, position: string): Promise<string | null> {
+  const [row] = await db()
+    .select({ position: tasks.position })
+    .from(tasks)
+    .where(and(visibleTo(userId), gt(tasks.position, position)))
+    .orderBy(asc(tasks.position))
+    .limit(1);
+  return row?.position ?? null;
+}
+
+/** The last position key before `position` among the tasks a user can see. */
+export async function positionBefore(userId: string, position: string): Promise<string | null> {
+  const [row] = await db()
+    .select({ position: tasks.position })
+    .from(tasks)
+    .where(and(visibleTo(userId), lt(tasks.position, position)))
+    .orderBy(desc(tasks.position))
+    .limit(1);
+  return row?.position ?? null;
+}
+
+export type NewTask = typeof tasks.$inferInsert;
+
+export async function insertTask(task: NewTask, assigneeIds: readonly string[], database: Db): Promise<string> {
+  const [row] = await database.insert(tasks).values(task).returning({ id: tasks.id });
+  if (assigneeIds.length) {
+    await database.insert(taskAssignees).values(assigneeIds.map((userId) => ({ taskId: row!.id, userId })));
+  }
+  return row!.id;
+}
+
+export async function updateTaskRow(taskId: string, patch: Partial<NewTask>, database: Db): Promise<void> {
+  await database.update(tasks).set(patch).where(eq(tasks.id, taskId));
+}
+
+export async function replaceAssignees(taskId: string, userIds: readonly string[], database: Db): Promise<void> {
+  await database.delete(taskAssignees).where(eq(taskAssignees.taskId, taskId));
+  if (userIds.length) await database.insert(taskAssignees).values(userIds.map((userId) => ({ taskId, userId })));
+}
+
+export async function deleteTaskRow(taskId: string, database: Db = db()): Promise<void> {
+  await database.delete(tasks).where(eq(tasks.id, taskId));
+}
+
+/** Everyone who can see these tasks: whose cached lists a change to them makes stale. */
+export async function taskAudience(taskIds: readonly string[], database: Db = db()): Promise<string[]> {
+  if (taskIds.length === 0) return [];
+  const [owners, assignees] = await Promise.all([
+    database.selectDistinct({ userId: tasks.ownerId }).from(tasks).where(inArray(tasks.id, [...taskIds])),
+    database
+      .selectDistinct({ userId: taskAssignees.userId })
+      .from(taskAssignees)
+      .where(inArray(taskAssignees.taskId, [...taskIds])),
+  ]);
+  return [...new Set([...owners, ...assignees].map((row) => row.userId))];
+}
+
+// Subtasks
+
+export async function listSubtasks(taskId: string, database: Db = db()): Promise<SubtaskRow[]> {
+  return database.select().from(subtasks).where(eq(subtasks.taskId, taskId)).orderBy(asc(subtasks.position), asc(subtasks.id));
+}
+
+export async function findSubtask(taskId: string, subtaskId: string, database: Db = db()): Promise<SubtaskRow | null> {
+  const [row] = await database
+    .select()
+    .from(subtasks)
+    .where(and(eq(subtasks.taskId, taskId), eq(subtasks.id, subtaskId)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function insertSubtask(row: typeof subtasks.$inferInsert, database: Db): Promise<SubtaskRow> {
+  const [inserted] = await database.insert(subtasks).values(row).returning();
+  return inserted!;
+}
+
+export async function updateSubtaskRow(
+  subtaskId: string,
+  patch: Partial<typeof subtasks.$inferInsert>,
+  database: Db,
+): Promise<SubtaskRow> {
+  const [row] = await database.update(subtasks).set(patch).where(eq(subtasks.id, subtaskId)).returning();
+  return row!;
+}
+
+export async function deleteSubtaskRow(subtaskId: string, database: Db): Promise<void> {
+  await database.delete(subtasks).where(eq(subtasks.id, subtaskId));
+}
+
+// Workload
+
+export async function workloadCounts(userId: string, now: Date, completedSince: Date | null) {
+  const responsible = sql`(exists (select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${userId})
+    or (${tasks.ownerId} = ${userId} and not exists (select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id})))`;
+  const completedFilter = completedSince ? sql` and ${tasks.completedAt} >= ${completedSince.toISOString()}::timestamptz` : sql``;
+  const [row] = await db()
+    .select({
+      active: sql<number>`count(*) filter (where ${tasks.status} = 'in_progress')::int`,
+      pending: sql<number>`count(*) filter (where ${tasks.status} = 'todo')::int`,
+      completed: sql<number>`count(*) filter (where ${tasks.status} = 'done'${completedFilter})::int`,
+      overdue: sql<number>`count(*) filter (where ${tasks.status} in ('todo', 'in_progress') and ${tasks.dueAt} < ${now.toISOString()}::timestamptz)::int`,
+    })
+    .from(tasks)
+    .where(responsible);
+  return row ?? { active: 0, pending: 0, completed: 0, overdue: 0 };
+}
+
+// Recurrence
+
+/** Recurring tasks whose next occurrence is due to be created, with their owner's time zone. */
+export async function recurrenceCandidates(now: Date, limit: number, database: Db = db()) {
+  return database
+    .select({ id: tasks.id, timeZone: users.timeZone })
+    .from(tasks)
+    .innerJoin(users, eq(users.id, tasks.ownerId))
+    .where(
+      and(
+        sql`${tasks.recurrence} is not null`,
+        eq(tasks.successorCreated, false),
+        or(
+          and(sql`${tasks.recurrence}->>'anchor' = 'scheduled'`, or(lte(tasks.dueAt, now), eq(tasks.status, "done"))),
+          and(sql`${tasks.recurrence}->>'anchor' = 'completion'`, eq(tasks.status, "done")),
+        ),
+      ),
+    )
+    .orderBy(asc(tasks.dueAt))
+    .limit(limit);
+}
+
+/** Locks a recurring task for its runner; null when another runner holds it or has already handled it. */
+export async function claimRecurringTask(taskId: string, database: Db): Promise<TaskRow | null> {
+  const [row] = await database
+    .select()
+    .from(tasks)
+    .where(and(eq(tasks.id, taskId), eq(tasks.successorCreated, false)))
+    .for("update", { skipLocked: true });
+  return row ?? null;
+}
+
+/** Inserts an occurrence unless it exists already (the unique series/occurrence index decides). */
+export async function insertOccurrence(task: NewTask, database: Db): Promise<string | null> {
+  const [row] = await database
+    .insert(tasks)
+    .values(task)
+    .onConflictDoNothing({ target: [tasks.seriesId, tasks.occurrence] })
+    .returning({ id: tasks.id });
+  return row?.id ?? null;
+}
+
+export async function copyAssigneesAndSubtasks(fromTaskId: string, toTaskId: string, now: Date, database: Db): Promise<void> {
+  await database.execute(
+    sql`insert into ${taskAssignees} (task_id, user_id, created_at) select ${toTaskId}, user_id, created_at from ${taskAssignees} where task_id = ${fromTaskId}`,
+  );
+  await database.execute(
+    sql`insert into ${subtasks} (task_id, title, done, position, created_at, updated_at) select ${toTaskId}, title, false, position, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz from ${subtasks} where task_id = ${fromTaskId}`,
+  );
+}

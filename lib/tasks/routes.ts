@@ -1,0 +1,227 @@
+import { z } from "@hono/zod-openapi";
+import { apiRoute, jsonBody, jsonContent, problemResponse } from "../api/route";
+import { createRouter } from "../api/router";
+import {
+  boardOutput,
+  boardQuery,
+  createSubtaskInput,
+  createTaskInput,
+  listTasksQuery,
+  moveTaskInput,
+  reorderInput,
+  subtaskOutput,
+  subtaskParams,
+  taskIdParams,
+  taskListOutput,
+  taskOutput,
+  updateSubtaskInput,
+  updateTaskInput,
+  workloadOutput,
+  workloadQuery,
+} from "./schema";
+import { createTask, deleteTask, getBoard, getTask, getWorkload, listTasks, moveTask, updateTask } from "./service";
+import { addSubtask, getSubtask, getSubtasks, removeSubtask, reorderSubtasks, updateSubtask } from "./subtasks";
+
+const noTask = problemResponse("No such task, or not one you can see");
+const ownerOnly = problemResponse("Only the task's owner may do this");
+
+const listRoute = apiRoute({
+  method: "get",
+  path: "/tasks",
+  tags: ["Tasks"],
+  summary: "Your tasks: filtered, sorted, a page at a time",
+  description:
+    "The tasks you own or are assigned to. Filters combine (AND): `status` is a comma list; `dueAfter` is " +
+    "inclusive and `dueBefore` exclusive; `q` matches every word in the title or description, ignoring case; " +
+    "`tag` is one exact tag. Pages follow `nextCursor`. Answers are cached for 30 seconds per user and query, " +
+    "and `X-Cache` says HIT or MISS; any change to a task drops the cached lists of everyone who can see it.",
+  access: "user",
+  request: { query: listTasksQuery },
+  responses: {
+    200: {
+      ...jsonContent(taskListOutput, "A page of tasks"),
+      headers: z.object({ "X-Cache": z.enum(["HIT", "MISS"]).openapi({ description: "Whether the answer came from the cache" }) }),
+    },
+  },
+});
+
+const createRoute = apiRoute({
+  method: "post",
+  path: "/tasks",
+  tags: ["Tasks"],
+  summary: "Create a task",
+  description: "It goes to the end of the board order. A recurring task needs `dueAt`.",
+  access: "user",
+  request: { body: jsonBody(createTaskInput) },
+  responses: { 201: jsonContent(taskOutput, "The new task") },
+});
+
+const getRoute = apiRoute({
+  method: "get",
+  path: "/tasks/{id}",
+  tags: ["Tasks"],
+  summary: "One task",
+  access: "user",
+  request: { params: taskIdParams },
+  responses: { 200: jsonContent(taskOutput, "The task"), 404: noTask },
+});
+
+const updateRoute = apiRoute({
+  method: "patch",
+  path: "/tasks/{id}",
+  tags: ["Tasks"],
+  summary: "Change a task",
+  description:
+    "Send only the fields to change. Moving to `done` sets completedAt; any other status clears it. Assignees " +
+    "may edit everything but groupId, projectId, assigneeIds and recurrence. Setting `recurrence` (or moving " +
+    "`dueAt` of a recurring task) starts the series again from this task; `recurrence: null` stops it and " +
+    "keeps every task made so far.",
+  access: "user",
+  request: { params: taskIdParams, body: jsonBody(updateTaskInput) },
+  responses: { 200: jsonContent(taskOutput, "The changed task"), 403: ownerOnly, 404: noTask },
+});
+
+const deleteRoute = apiRoute({
+  method: "delete",
+  path: "/tasks/{id}",
+  tags: ["Tasks"],
+  summary: "Delete a task with its subtasks",
+  access: "user",
+  request: { params: taskIdParams },
+  responses: { 204: { description: "Deleted" }, 403: ownerOnly, 404: noTask },
+});
+
+const moveRoute = apiRoute({
+  method: "post",
+  path: "/tasks/{id}/move",
+  tags: ["Board"],
+  summary: "Drag and drop: a new column and a place between two neighbours",
+  description:
+    "`afterId` is the task just above the drop point and `beforeId` the one just below (null for the top or " +
+    "the bottom); with only one of them the task goes right next to it. Only the moved task gets a new " +
+    "position key, between its neighbours': nothing else is renumbered. 409 when the neighbours are no longer " +
+    "in that order (reload the board).",
+  access: "user",
+  request: { params: taskIdParams, body: jsonBody(moveTaskInput) },
+  responses: { 200: jsonContent(taskOutput, "The moved task"), 404: noTask, 409: problemResponse("The board changed") },
+});
+
+const boardRoute = apiRoute({
+  method: "get",
+  path: "/board",
+  tags: ["Board"],
+  summary: "The kanban board: one column per status, tasks in board order",
+  access: "user",
+  request: { query: boardQuery },
+  responses: { 200: jsonContent(boardOutput, "The board") },
+});
+
+const workloadRoute = apiRoute({
+  method: "get",
+  path: "/workload",
+  tags: ["Tasks"],
+  summary: "Your workload: active, pending, completed and overdue counts",
+  access: "user",
+  request: { query: workloadQuery },
+  responses: { 200: jsonContent(workloadOutput, "The counts") },
+});
+
+const listSubtasksRoute = apiRoute({
+  method: "get",
+  path: "/tasks/{id}/subtasks",
+  tags: ["Subtasks"],
+  summary: "A task's subtasks, in order",
+  access: "user",
+  request: { params: taskIdParams },
+  responses: { 200: jsonContent(z.array(subtaskOutput), "The subtasks"), 404: noTask },
+});
+
+const createSubtaskRoute = apiRoute({
+  method: "post",
+  path: "/tasks/{id}/subtasks",
+  tags: ["Subtasks"],
+  summary: "Add a subtask at the end",
+  description: "Adding an open subtask to a task that completed itself reopens it. At most 200 per task.",
+  access: "user",
+  request: { params: taskIdParams, body: jsonBody(createSubtaskInput) },
+  responses: { 201: jsonContent(subtaskOutput, "The new subtask"), 404: noTask, 409: problemResponse("Too many subtasks") },
+});
+
+const reorderSubtasksRoute = apiRoute({
+  method: "put",
+  path: "/tasks/{id}/subtasks/order",
+  tags: ["Subtasks"],
+  summary: "Put the subtasks in a new order",
+  access: "user",
+  request: { params: taskIdParams, body: jsonBody(reorderInput) },
+  responses: { 200: jsonContent(z.array(subtaskOutput), "The subtasks in their new order"), 404: noTask },
+});
+
+const getSubtaskRoute = apiRoute({
+  method: "get",
+  path: "/tasks/{id}/subtasks/{subtaskId}",
+  tags: ["Subtasks"],
+  summary: "One subtask",
+  access: "user",
+  request: { params: subtaskParams },
+  responses: { 200: jsonContent(subtaskOutput, "The subtask"), 404: problemResponse("No such task or subtask") },
+});
+
+const updateSubtaskRoute = apiRoute({
+  method: "patch",
+  path: "/tasks/{id}/subtasks/{subtaskId}",
+  tags: ["Subtasks"],
+  summary: "Rename a subtask or tick it off",
+  description:
+    "When the last open subtask is done the task completes itself; reopening a subtask of a task that " +
+    "completed itself reopens the task (as in_progress). A task completed by hand is left alone.",
+  access: "user",
+  request: { params: subtaskParams, body: jsonBody(updateSubtaskInput) },
+  responses: { 200: jsonContent(subtaskOutput, "The changed subtask"), 404: problemResponse("No such task or subtask") },
+});
+
+const deleteSubtaskRoute = apiRoute({
+  method: "delete",
+  path: "/tasks/{id}/subtasks/{subtaskId}",
+  tags: ["Subtasks"],
+  summary: "Delete a subtask",
+  access: "user",
+  request: { params: subtaskParams },
+  responses: { 204: { description: "Deleted" }, 404: problemResponse("No such task or subtask") },
+});
+
+export const tasksRoutes = createRouter()
+  .openapi(listRoute, async (c) => {
+    const { body, cache } = await listTasks(c.var.actor, c.req.valid("query"));
+    return c.body(body, 200, { "Content-Type": "application/json; charset=utf-8", "X-Cache": cache }) as never;
+  })
+  .openapi(createRoute, async (c) => c.json(await createTask(c.var.actor, c.req.valid("json")), 201))
+  .openapi(boardRoute, async (c) => c.json(await getBoard(c.var.actor, c.req.valid("query")), 200))
+  .openapi(workloadRoute, async (c) => c.json(await getWorkload(c.var.actor, c.req.valid("query").completedSince), 200))
+  .openapi(getRoute, async (c) => c.json(await getTask(c.var.actor, c.req.valid("param").id), 200))
+  .openapi(updateRoute, async (c) => c.json(await updateTask(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200))
+  .openapi(deleteRoute, async (c) => {
+    await deleteTask(c.var.actor, c.req.valid("param").id);
+    return c.body(null, 204);
+  })
+  .openapi(moveRoute, async (c) => c.json(await moveTask(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200))
+  .openapi(listSubtasksRoute, async (c) => c.json(await getSubtasks(c.var.actor, c.req.valid("param").id), 200))
+  .openapi(createSubtaskRoute, async (c) =>
+    c.json(await addSubtask(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 201),
+  )
+  .openapi(reorderSubtasksRoute, async (c) =>
+    c.json(await reorderSubtasks(c.var.actor, c.req.valid("param").id, c.req.valid("json").ids), 200),
+  )
+  .openapi(getSubtaskRoute, async (c) => {
+    const { id, subtaskId } = c.req.valid("param");
+    return c.json(await getSubtask(c.var.actor, id, subtaskId), 200);
+  })
+  .openapi(updateSubtaskRoute, async (c) => {
+    const { id, subtaskId } = c.req.valid("param");
+    return c.json(await updateSubtask(c.var.actor, id, subtaskId, c.req.valid("json")), 200);
+  })
+  .openapi(deleteSubtaskRoute, async (c) => {
+    const { id, subtaskId } = c.req.valid("param");
+    await removeSubtask(c.var.actor, id, subtaskId);
+    return c.body(null, 204);
+  });

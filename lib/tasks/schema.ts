@@ -1,0 +1,215 @@
+import { z } from "@hono/zod-openapi";
+
+export const TASK_STATUSES = ["todo", "in_progress", "done", "cancelled"] as const;
+export const PRIORITIES = ["low", "normal", "high", "urgent"] as const;
+export const LIST_LIMIT_MAX = 200;
+const MAX_TAGS = 20;
+const MAX_ASSIGNEES = 50;
+
+const statusSchema = z.enum(TASK_STATUSES).openapi({
+  description:
+    "`todo`: not started; `in_progress`: being worked on; `done`: finished (sets completedAt); " +
+    "`cancelled`: will not be done (no completedAt, not counted as completed).",
+});
+const prioritySchema = z.enum(PRIORITIES).openapi({ description: "Sorted low < normal < high < urgent" });
+const title = z.string().trim().min(1, "must not be empty").max(500, "must be at most 500 characters");
+const description = z.string().max(20_000, "must be at most 20000 characters");
+const dateTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2026-12-01T09:00:00Z" });
+const localDate = z.iso.date("must be a date such as 2026-12-01");
+const tag = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(50, "must be at most 50 characters")
+  .regex(/^[^,]+$/, "must not contain a comma");
+const tags = z
+  .array(tag)
+  .max(MAX_TAGS, `at most ${MAX_TAGS} tags`)
+  .transform((values) => [...new Set(values)]);
+
+export const recurrenceSchema = z
+  .strictObject({
+    frequency: z.enum(["daily", "weekly", "monthly"]),
+    interval: z.number().int("must be a whole number").min(1).max(365).default(1).openapi({ description: "Every N units" }),
+    anchor: z.enum(["scheduled", "completion"]).default("scheduled").openapi({
+      description:
+        "`scheduled` (default): each occurrence is due N units after the series' previous schedule; " +
+        "`completion`: due N units after the previous occurrence was done.",
+    }),
+    until: localDate.nullable().default(null).openapi({ description: "No occurrence is due after this local date" }),
+    count: z.number().int().min(1).max(10_000).nullable().default(null).openapi({ description: "At most this many occurrences" }),
+  })
+  .openapi("Recurrence", {
+    description:
+      "Computed in the owner's time zone: 09:00 stays 09:00 across DST changes; a monthly series on the 31st " +
+      "falls on the last day of shorter months. A recurring task needs `dueAt`.",
+  });
+
+export const createTaskInput = z
+  .strictObject({
+    title,
+    description: description.optional(),
+    status: statusSchema.optional(),
+    priority: prioritySchema.optional(),
+    dueAt: dateTime.nullable().optional(),
+    startDate: localDate.nullable().optional(),
+    groupId: z.uuid("must be a group id").optional().openapi({ description: "Defaults to your first active group" }),
+    projectId: z.uuid().nullable().optional().openapi({ description: "Projects come with sharing; only null for now" }),
+    assigneeIds: z
+      .array(z.uuid("must be a user id"))
+      .max(MAX_ASSIGNEES)
+      .optional()
+      .openapi({ description: "Yourself, or people already assigned; others join through a collaboration request" }),
+    tags: tags.optional(),
+    recurrence: recurrenceSchema.nullable().optional(),
+  })
+  .openapi("CreateTaskInput");
+export type CreateTaskInput = z.infer<typeof createTaskInput>;
+
+export const updateTaskInput = createTaskInput
+  .partial()
+  .extend({ groupId: z.uuid("must be a group id").optional() })
+  .openapi("UpdateTaskInput");
+export type UpdateTaskInput = z.infer<typeof updateTaskInput>;
+
+export const taskOutput = z
+  .object({
+    id: z.uuid(),
+    ownerId: z.uuid(),
+    groupId: z.uuid(),
+    projectId: z.uuid().nullable(),
+    title: z.string(),
+    description: z.string(),
+    status: statusSchema,
+    priority: prioritySchema,
+    dueAt: z.iso.datetime().nullable(),
+    startDate: z.iso.date().nullable(),
+    tags: z.array(z.string()),
+    assigneeIds: z.array(z.uuid()),
+    position: z.string().openapi({ description: "Board order key: tasks sort by it (bytewise), then by id" }),
+    recurrence: recurrenceSchema.nullable(),
+    seriesId: z.uuid().nullable().openapi({ description: "Shared by every occurrence of a recurring task" }),
+    occurrence: z.number().int().nullable(),
+    subtasks: z.object({ total: z.number().int(), done: z.number().int() }),
+    completedAt: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .openapi("Task");
+export type TaskOutput = z.infer<typeof taskOutput>;
+
+const commaList = <T extends readonly [string, ...string[]]>(values: T) =>
+  z
+    .string()
+    .transform((text) => text.split(","))
+    .pipe(z.array(z.enum(values)));
+
+export const TASK_SORTS = [
+  "position",
+  "dueAt",
+  "-dueAt",
+  "priority",
+  "-priority",
+  "createdAt",
+  "-createdAt",
+  "updatedAt",
+  "-updatedAt",
+] as const;
+export type TaskSort = (typeof TASK_SORTS)[number];
+
+export const listTasksQuery = z
+  .strictObject({
+    status: commaList(TASK_STATUSES).optional().openapi({ type: "string", example: "todo,in_progress" }),
+    groupId: z.uuid().optional(),
+    projectId: z.uuid().optional(),
+    assigneeId: z.uuid().optional(),
+    dueBefore: dateTime.optional(),
+    dueAfter: dateTime.optional(),
+    q: z.string().trim().min(1).max(200).optional().openapi({ description: "Words in the title or description" }),
+    tag: tag.optional(),
+    sort: z.enum(TASK_SORTS).default("position").openapi({
+      description: "A leading `-` sorts descending. Tasks without a due date come last either way.",
+    }),
+    cursor: z.string().max(500).optional().openapi({ description: "`nextCursor` of the previous page" }),
+    limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).default(50),
+  })
+  .openapi("ListTasksQuery");
+export type ListTasksQuery = z.infer<typeof listTasksQuery>;
+
+export const taskListOutput = z
+  .object({
+    items: z.array(taskOutput),
+    nextCursor: z.string().nullable().openapi({ description: "Pass as `cursor` for the next page; null on the last" }),
+  })
+  .openapi("TaskList");
+
+export const taskIdParams = z.object({ id: z.uuid("must be a task id") });
+
+export const subtaskOutput = z
+  .object({
+    id: z.uuid(),
+    taskId: z.uuid(),
+    title: z.string(),
+    done: z.boolean(),
+    position: z.number().int(),
+    completedAt: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .openapi("Subtask");
+export type SubtaskOutput = z.infer<typeof subtaskOutput>;
+
+export const createSubtaskInput = z
+  .strictObject({ title, done: z.boolean().optional() })
+  .openapi("CreateSubtaskInput");
+export const updateSubtaskInput = z
+  .strictObject({ title: title.optional(), done: z.boolean().optional() })
+  .openapi("UpdateSubtaskInput");
+export const reorderInput = z
+  .strictObject({ ids: z.array(z.uuid()).max(500) })
+  .openapi("ReorderInput", { description: "Every id exactly once, in the new order" });
+export const subtaskParams = z.object({ id: z.uuid("must be a task id"), subtaskId: z.uuid("must be a subtask id") });
+
+export const moveTaskInput = z
+  .strictObject({
+    status: statusSchema.optional().openapi({ description: "The column the task is dropped in; default: unchanged" }),
+    afterId: z.uuid().nullable().optional().openapi({ description: "The task just above the drop point (null: top)" }),
+    beforeId: z.uuid().nullable().optional().openapi({ description: "The task just below the drop point (null: bottom)" }),
+  })
+  .openapi("MoveTaskInput");
+export type MoveTaskInput = z.infer<typeof moveTaskInput>;
+
+export const boardQuery = z.strictObject({
+  groupId: z.uuid().optional(),
+  projectId: z.uuid().optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(200).openapi({ description: "Tasks per column" }),
+});
+
+export const boardOutput = z
+  .object({
+    columns: z.array(
+      z.object({
+        status: statusSchema,
+        tasks: z.array(taskOutput),
+        total: z.number().int().openapi({ description: "Tasks in the column (may exceed `limit`)" }),
+      }),
+    ),
+  })
+  .openapi("Board");
+
+export const workloadOutput = z
+  .object({
+    userId: z.uuid(),
+    active: z.number().int(),
+    pending: z.number().int(),
+    completed: z.number().int(),
+    overdue: z.number().int(),
+  })
+  .openapi("Workload", {
+    description:
+      "Counts over the tasks the user is responsible for: assigned to them, or owned by them with nobody " +
+      "assigned. `active`: in_progress; `pending`: todo; `completed`: done (since `completedSince` when given); " +
+      "`overdue`: todo or in_progress with a due time in the past. Cancelled tasks count nowhere.",
+  });
+
+export const workloadQuery = z.strictObject({ completedSince: dateTime.optional() });

@@ -1,0 +1,357 @@
+import { randomUUID } from "node:crypto";
+import { generateKeyBetween } from "fractional-indexing";
+import { AppError, invalidField } from "../api/app-error";
+import type { Actor } from "../auth/actor";
+import { nowDate } from "../clock";
+import { db } from "../db/client";
+import type { Recurrence, TaskRow } from "../db/schema/tasks";
+import { findOwnGroup, firstActiveGroupId } from "../groups/repo";
+import { invalidateTaskLists, lookupTaskList, storeTaskList } from "./list-cache";
+import {
+  boardColumn,
+  deleteTaskRow,
+  findVisibleTask,
+  insertTask,
+  lastPosition,
+  listVisibleTasks,
+  lockTask,
+  positionAfter,
+  positionBefore,
+  replaceAssignees,
+  taskAudience,
+  updateTaskRow,
+  workloadCounts,
+  type Db,
+  type Keyset,
+  type NewTask,
+  type SortKey,
+  type TaskRecord,
+} from "./repo";
+import {
+  PRIORITIES,
+  TASK_STATUSES,
+  type CreateTaskInput,
+  type ListTasksQuery,
+  type MoveTaskInput,
+  type TaskOutput,
+  type TaskSort,
+  type UpdateTaskInput,
+} from "./schema";
+import { tasks } from "../db/schema/tasks";
+
+export function toTaskOutput(task: TaskRecord): TaskOutput {
+  return {
+    id: task.id,
+    ownerId: task.ownerId,
+    groupId: task.groupId,
+    projectId: task.projectId,
+    title: task.title,
+    description: task.description,
+    status: task.status,
+    priority: PRIORITIES[task.priority] ?? "normal",
+    dueAt: task.dueAt?.toISOString() ?? null,
+    startDate: task.startDate,
+    tags: task.tags,
+    assigneeIds: task.assigneeIds,
+    position: task.position,
+    recurrence: task.recurrence,
+    seriesId: task.seriesId,
+    occurrence: task.occurrence,
+    subtasks: { total: task.subtaskTotal, done: task.subtaskDone },
+    completedAt: task.completedAt?.toISOString() ?? null,
+    createdAt: task.createdAt.toISOString(),
+    updatedAt: task.updatedAt.toISOString(),
+  };
+}
+
+const notFound = () => new AppError("not_found", "No such task");
+
+/** A task the actor can see, or 404 (also for another user's task: never a hint that it exists). */
+export async function getVisibleTask(actor: Actor, taskId: string, database?: Db): Promise<TaskRecord> {
+  const task = await findVisibleTask(actor.userId, taskId, database);
+  if (!task) throw notFound();
+  return task;
+}
+
+/** Dates are kept to the millisecond, as JavaScript has them: list cursors compare them exactly. */
+const toDate = (value: string) => new Date(value);
+
+/** Status changes: done sets completedAt (once), anything else clears it. */
+function statusPatch(current: Pick<TaskRow, "status" | "completedAt"> | null, status: TaskRow["status"], now: Date) {
+  if (status === "done") return { status, completedAt: current?.status === "done" ? current.completedAt : now, autoCompleted: false };
+  return { status, completedAt: null, autoCompleted: false };
+}
+
+/** A recurrence starts (or restarts) a series at the task's due time. */
+function seriesPatch(recurrence: Recurrence | null, dueAt: Date | null) {
+  if (!recurrence) return { recurrence: null };
+  if (!dueAt) throw invalidField("body", "/dueAt", "is required for a recurring task");
+  return { recurrence, seriesId: randomUUID(), occurrence: 1, seriesStartAt: dueAt, successorCreated: false };
+}
+
+async function groupFor(actor: Actor, groupId: string | undefined): Promise<string> {
+  if (groupId !== undefined) {
+    if (!(await findOwnGroup(actor.userId, groupId))) throw invalidField("body", "/groupId", "is not one of your groups");
+    return groupId;
+  }
+  const first = await firstActiveGroupId(actor.userId);
+  if (!first) throw invalidField("body", "/groupId", "is required: you have no active group");
+  return first;
+}
+
+function checkProject(projectId: string | null | undefined) {
+  if (projectId) throw invalidField("body", "/projectId", "no such project");
+}
+
+/**
+ * Assignees set through the task itself: its owner may assign themself and keep or remove people already
+ * assigned. Anyone else joins through a collaboration request, which they accept.
+ */
+function checkAssignees(actor: Actor, requested: readonly string[], current: readonly string[]): string[] {
+  const unique = [...new Set(requested)];
+  unique.forEach((userId, index) => {
+    if (userId !== actor.userId && !current.includes(userId)) {
+      throw invalidField("body", `/assigneeIds/${index}`, "you can assign yourself; ask others with a collaboration request");
+    }
+  });
+  return unique;
+}
+
+export async function createTask(actor: Actor, input: CreateTaskInput): Promise<TaskOutput> {
+  const groupId = await groupFor(actor, input.groupId);
+  checkProject(input.projectId);
+  const assigneeIds = checkAssignees(actor, input.assigneeIds ?? [], []);
+  const now = nowDate();
+  const dueAt = input.dueAt ? toDate(input.dueAt) : null;
+  const row: NewTask = {
+    ownerId: actor.userId,
+    groupId,
+    title: input.title,
+    description: input.description ?? "",
+    priority: PRIORITIES.indexOf(input.priority ?? "normal"),
+    dueAt,
+    startDate: input.startDate ?? null,
+    tags: input.tags ?? [],
+    position: "",
+    ...statusPatch(null, input.status ?? "todo", now),
+    ...seriesPatch(input.recurrence ?? null, dueAt),
+    createdAt: now,
+    updatedAt: now,
+  };
+  const id = await db().transaction(async (tx) => {
+    row.position = generateKeyBetween(await lastPosition(actor.userId, tx), null);
+    return insertTask(row, assigneeIds, tx);
+  });
+  await invalidateTaskLists([actor.userId, ...assigneeIds]);
+  return toTaskOutput(await getVisibleTask(actor, id));
+}
+
+export async function getTask(actor: Actor, taskId: string): Promise<TaskOutput> {
+  return toTaskOutput(await getVisibleTask(actor, taskId));
+}
+
+/** Fields only the owner may change; an assignee may edit the rest. */
+const OWNER_FIELDS = ["groupId", "projectId", "assigneeIds", "recurrence"] as const;
+
+export async function updateTask(actor: Actor, taskId: string, input: UpdateTaskInput): Promise<TaskOutput> {
+  const audience = await db().transaction(async (tx) => {
+    await lockTask(taskId, tx);
+    const task = await getVisibleTask(actor, taskId, tx);
+    const isOwner = task.ownerId === actor.userId;
+    for (const field of OWNER_FIELDS) {
+      if (!isOwner && input[field] !== undefined) {
+        throw new AppError("forbidden", `Only the task's owner can change ${field}`);
+      }
+    }
+    const now = nowDate();
+    const patch: Partial<NewTask> = { updatedAt: now };
+    if (input.title !== undefined) patch.title = input.title;
+    if (input.description !== undefined) patch.description = input.description;
+    if (input.priority !== undefined) patch.priority = PRIORITIES.indexOf(input.priority);
+    if (input.startDate !== undefined) patch.startDate = input.startDate;
+    if (input.tags !== undefined) patch.tags = input.tags;
+    if (input.dueAt !== undefined) patch.dueAt = input.dueAt ? toDate(input.dueAt) : null;
+    if (input.groupId !== undefined) patch.groupId = await groupFor(actor, input.groupId);
+    if (input.projectId !== undefined) checkProject(input.projectId);
+    if (input.status !== undefined && input.status !== task.status) Object.assign(patch, statusPatch(task, input.status, now));
+    const dueAt = patch.dueAt === undefined ? task.dueAt : patch.dueAt;
+    if (input.recurrence !== undefined) Object.assign(patch, seriesPatch(input.recurrence, dueAt));
+    else if (task.recurrence && patch.dueAt !== undefined && !task.successorCreated) {
+      // A recurring task moved to another time: the series goes on from there.
+      Object.assign(patch, seriesPatch(task.recurrence, dueAt));
+    }
+    await updateTaskRow(taskId, patch, tx);
+    const assigneeIds = input.assigneeIds === undefined ? task.assigneeIds : checkAssignees(actor, input.assigneeIds, task.assigneeIds);
+    if (input.assigneeIds !== undefined) await replaceAssignees(taskId, assigneeIds, tx);
+    return [task.ownerId, ...task.assigneeIds, ...assigneeIds];
+  });
+  await invalidateTaskLists(audience);
+  return getTask(actor, taskId);
+}
+
+export async function deleteTask(actor: Actor, taskId: string): Promise<void> {
+  const task = await getVisibleTask(actor, taskId);
+  if (task.ownerId !== actor.userId) throw new AppError("forbidden", "Only the task's owner can delete it");
+  await deleteTaskRow(taskId);
+  await invalidateTaskLists([task.ownerId, ...task.assigneeIds]);
+}
+
+// The list
+
+const SORT_KEYS: Record<TaskSort, SortKey> = {
+  position: { column: tasks.position, descending: false, nullable: false },
+  dueAt: { column: tasks.dueAt, descending: false, nullable: true },
+  "-dueAt": { column: tasks.dueAt, descending: true, nullable: true },
+  priority: { column: tasks.priority, descending: false, nullable: false },
+  "-priority": { column: tasks.priority, descending: true, nullable: false },
+  createdAt: { column: tasks.createdAt, descending: false, nullable: false },
+  "-createdAt": { column: tasks.createdAt, descending: true, nullable: false },
+  updatedAt: { column: tasks.updatedAt, descending: false, nullable: false },
+  "-updatedAt": { column: tasks.updatedAt, descending: true, nullable: false },
+};
+
+function sortValue(task: TaskRecord, sort: TaskSort): string | number | null {
+  switch (sort.replace("-", "")) {
+    case "position":
+      return task.position;
+    case "dueAt":
+      return task.dueAt?.toISOString() ?? null;
+    case "priority":
+      return task.priority;
+    case "createdAt":
+      return task.createdAt.toISOString();
+    default:
+      return task.updatedAt.toISOString();
+  }
+}
+
+function encodeCursor(sort: TaskSort, task: TaskRecord): string {
+  return Buffer.from(JSON.stringify([sort, sortValue(task, sort), task.id])).toString("base64url");
+}
+
+const badCursor = () => invalidField("query", "/cursor", "is not a cursor of this list and sort; start again without it");
+
+function decodeCursor(cursor: string, sort: TaskSort): Keyset {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString());
+  } catch {
+    throw badCursor();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 3 || parsed[0] !== sort || typeof parsed[2] !== "string") throw badCursor();
+  const [, value, id] = parsed as [string, unknown, string];
+  if (!/^[0-9a-f-]{36}$/.test(id)) throw badCursor();
+  const column = sort.replace("-", "");
+  if (value === null && column === "dueAt") return { value: null, id };
+  if (column === "position" && typeof value === "string") return { value, id };
+  if (column === "priority" && typeof value === "number") return { value, id };
+  if (typeof value === "string" && !Number.isNaN(Date.parse(value)) && column !== "position" && column !== "priority") {
+    return { value: new Date(value), id };
+  }
+  throw badCursor();
+}
+
+/** The cache key of a list query: its validated values in a fixed order. */
+function queryKey(query: ListTasksQuery): string {
+  return JSON.stringify([
+    query.status?.toSorted() ?? null,
+    query.groupId ?? null,
+    query.projectId ?? null,
+    query.assigneeId ?? null,
+    query.dueBefore ? toDate(query.dueBefore).getTime() : null,
+    query.dueAfter ? toDate(query.dueAfter).getTime() : null,
+    query.q ?? null,
+    query.tag ?? null,
+    query.sort,
+    query.cursor ?? null,
+    query.limit,
+  ]);
+}
+
+/**
+ * `GET /tasks`: the answer body (JSON text) and whether it came from the 30-second cache. The body is
+ * cached as text, so that a hit costs no database work and no serialising.
+ */
+export async function listTasks(actor: Actor, query: ListTasksQuery): Promise<{ body: string; cache: "HIT" | "MISS" }> {
+  const key = queryKey(query);
+  const cached = await lookupTaskList(actor.userId, key);
+  if (cached.hit) return { body: cached.body, cache: "HIT" };
+  const after = query.cursor ? decodeCursor(query.cursor, query.sort) : null;
+  const rows = await listVisibleTasks(
+    actor.userId,
+    {
+      statuses: query.status,
+      groupId: query.groupId,
+      projectId: query.projectId,
+      assigneeId: query.assigneeId,
+      dueBefore: query.dueBefore ? toDate(query.dueBefore) : undefined,
+      dueAfter: query.dueAfter ? toDate(query.dueAfter) : undefined,
+      words: query.q?.split(/\s+/),
+      tag: query.tag,
+    },
+    SORT_KEYS[query.sort],
+    query.limit + 1,
+    after,
+  );
+  const page = rows.slice(0, query.limit);
+  const nextCursor = rows.length > query.limit ? encodeCursor(query.sort, page.at(-1)!) : null;
+  const body = JSON.stringify({ items: page.map(toTaskOutput), nextCursor });
+  await storeTaskList(actor.userId, key, cached.generation, body);
+  return { body, cache: "MISS" };
+}
+
+// The board
+
+export async function getBoard(actor: Actor, filter: { groupId?: string; projectId?: string; limit: number }) {
+  const columns = [];
+  for (const status of TASK_STATUSES) {
+    const column = await boardColumn(actor.userId, status, filter, filter.limit);
+    columns.push({ status, tasks: column.tasks.map(toTaskOutput), total: column.total });
+  }
+  return { columns };
+}
+
+/**
+ * Drops a task between two neighbours (and into a column). Only the moved task gets a new position key,
+ * between its neighbours' keys: the rest of the column is never renumbered.
+ */
+export async function moveTask(actor: Actor, taskId: string, input: MoveTaskInput): Promise<TaskOutput> {
+  const task = await getVisibleTask(actor, taskId);
+  const neighbour = async (id: string | null | undefined, pointer: string) => {
+    if (!id) return null;
+    if (id === taskId) throw invalidField("body", pointer, "is the task being moved");
+    const found = await findVisibleTask(actor.userId, id);
+    if (!found) throw invalidField("body", pointer, "no such task");
+    return found.position;
+  };
+  let lower = await neighbour(input.afterId, "/afterId");
+  let upper = await neighbour(input.beforeId, "/beforeId");
+  // One neighbour given: the drop point is next to it, before whatever already follows (or precedes) it.
+  if (lower !== null && input.beforeId === undefined) upper = await positionAfter(actor.userId, lower);
+  if (upper !== null && input.afterId === undefined) lower = await positionBefore(actor.userId, upper);
+  if (lower !== null && upper !== null && lower === upper) upper = await positionAfter(actor.userId, lower);
+  if (lower !== null && upper !== null && lower > upper) {
+    throw new AppError("conflict", "afterId must be above beforeId: the board changed, reload it");
+  }
+  const now = nowDate();
+  const patch: Partial<NewTask> = { updatedAt: now };
+  if (input.afterId !== undefined || input.beforeId !== undefined) {
+    patch.position = generateKeyBetween(lower === upper ? null : lower, upper);
+  }
+  if (input.status !== undefined && input.status !== task.status) Object.assign(patch, statusPatch(task, input.status, now));
+  await updateTaskRow(taskId, patch, db());
+  await invalidateTaskLists([task.ownerId, ...task.assigneeIds]);
+  return getTask(actor, taskId);
+}
+
+// Workload
+
+export async function getWorkload(actor: Actor, completedSince: string | undefined) {
+  const counts = await workloadCounts(actor.userId, nowDate(), completedSince ? toDate(completedSince) : null);
+  return { userId: actor.userId, ...counts };
+}
+
+/** Invalidates the cached lists of everyone who can see these tasks (after a change outside this module). */
+export async function invalidateListsForTasks(taskIds: readonly string[], database?: Db): Promise<void> {
+  await invalidateTaskLists(await taskAudience(taskIds, database));
+}

@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { boardOutput, subtaskOutput } from "../../lib/tasks/schema";
+import { expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+async function createTask(token: string, fields: Record<string, unknown> = {}) {
+  const response = await server.request("/tasks", { token, json: { title: "A task", ...fields } });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body as { id: string; title: string; position: string; status: string };
+}
+
+async function addSubtask(token: string, taskId: string, title: string) {
+  const response = await server.request(`/tasks/${taskId}/subtasks`, { token, json: { title } });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return expectShape(subtaskOutput, response.body);
+}
+
+const tick = (token: string, taskId: string, subtaskId: string, done: boolean) =>
+  server.request(`/tasks/${taskId}/subtasks/${subtaskId}`, { method: "PATCH", token, json: { done } });
+const taskOf = async (token: string, taskId: string) => (await server.request(`/tasks/${taskId}`, { token })).body;
+
+describe("subtasks", () => {
+  test("CRUD in order, with counts on the parent", async () => {
+    const { token } = await registerUser(server);
+    const task = await createTask(token);
+    const one = await addSubtask(token, task.id, "One");
+    const two = await addSubtask(token, task.id, "Two");
+    const three = await addSubtask(token, task.id, "Three");
+    const listed = await server.request(`/tasks/${task.id}/subtasks`, { token });
+    expect(listed.body.map((subtask: { title: string }) => subtask.title)).toEqual(["One", "Two", "Three"]);
+
+    const renamed = await server.request(`/tasks/${task.id}/subtasks/${two.id}`, { method: "PATCH", token, json: { title: "Deux" } });
+    expect(renamed.body).toMatchObject({ title: "Deux", done: false });
+    expect((await server.request(`/tasks/${task.id}/subtasks/${two.id}`, { token })).body.title).toBe("Deux");
+
+    const reordered = await server.request(`/tasks/${task.id}/subtasks/order`, {
+      method: "PUT",
+      token,
+      json: { ids: [three.id, one.id, two.id] },
+    });
+    expect(reordered.body.map((subtask: { title: string }) => subtask.title)).toEqual(["Three", "One", "Deux"]);
+    const again = await server.request(`/tasks/${task.id}/subtasks`, { token });
+    expect(again.body.map((subtask: { title: string }) => subtask.title)).toEqual(["Three", "One", "Deux"]);
+
+    const partial = expectProblem(
+      await server.request(`/tasks/${task.id}/subtasks/order`, { method: "PUT", token, json: { ids: [three.id, one.id] } }),
+      400,
+      "validation_failed",
+    );
+    expect(partial.errors?.[0]).toMatchObject({ in: "body", pointer: "/ids" });
+
+    expect((await server.request(`/tasks/${task.id}/subtasks/${one.id}`, { method: "DELETE", token })).status).toBe(204);
+    expectProblem(await server.request(`/tasks/${task.id}/subtasks/${one.id}`, { token }), 404, "not_found");
+    expect((await taskOf(token, task.id)).subtasks).toEqual({ total: 2, done: 0 });
+
+    const empty = expectProblem(await server.request(`/tasks/${task.id}/subtasks`, { token, json: { title: " " } }), 400, "validation_failed");
+    expect(empty.errors?.[0]).toMatchObject({ pointer: "/title" });
+  });
+
+  test("ticking off the last open subtask completes the parent; reopening one reopens it", async () => {
+    const { token } = await registerUser(server);
+    const task = await createTask(token);
+    const one = await addSubtask(token, task.id, "One");
+    const two = await addSubtask(token, task.id, "Two");
+
+    await tick(token, task.id, one.id, true);
+    expect(await taskOf(token, task.id)).toMatchObject({ status: "todo", subtasks: { total: 2, done: 1 } });
+
+    const last = await tick(token, task.id, two.id, true);
+    expect(last.body).toMatchObject({ done: true });
+    expect(last.body.completedAt).not.toBeNull();
+    const completed = await taskOf(token, task.id);
+    expect(completed).toMatchObject({ status: "done", subtasks: { total: 2, done: 2 } });
+    expect(completed.completedAt).not.toBeNull();
+
+    await tick(token, task.id, one.id, false);
+    expect(await taskOf(token, task.id)).toMatchObject({ status: "in_progress", completedAt: null });
+
+    // Done again, then a new open subtask: the task is not finished any more.
+    await tick(token, task.id, one.id, true);
+    expect((await taskOf(token, task.id)).status).toBe("done");
+    await addSubtask(token, task.id, "Three");
+    expect((await taskOf(token, task.id)).status).toBe("in_progress");
+  });
+
+  test("a parent completed or cancelled by hand is left alone", async () => {
+    const { token } = await registerUser(server);
+    const task = await createTask(token);
+    const one = await addSubtask(token, task.id, "One");
+    await server.request(`/tasks/${task.id}`, { method: "PATCH", token, json: { status: "done" } });
+    await tick(token, task.id, one.id, true);
+    await tick(token, task.id, one.id, false);
+    expect((await taskOf(token, task.id)).status).toBe("done");
+
+    const cancelled = await createTask(token, { status: "cancelled" });
+    const step = await addSubtask(token, cancelled.id, "Step");
+    await tick(token, cancelled.id, step.id, true);
+    expect((await taskOf(token, cancelled.id)).status).toBe("cancelled");
+  });
+});
+
+describe("kanban", () => {
+  async function board(token: string, query = "") {
+    const response = await server.request(`/api/v1/board${query}`, { token });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return expectShape(boardOutput, response.body);
+  }
+  const column = (view: Awaited<ReturnType<typeof board>>, status: string) =>
+    view.columns.find((each) => each.status === status)!.tasks.map((task) => task.title);
+
+  test("columns by status in position order, filtered by group", async () => {
+    const { token } = await registerUser(server);
+    const groups = (await server.request("/groups", { token })).body.items as { id: string; key: string }[];
+    const home = groups.find((group) => group.key === "home")!.id;
+    await createTask(token, { title: "A" });
+    await createTask(token, { title: "B", status: "in_progress" });
+    await createTask(token, { title: "C", groupId: home });
+    await createTask(token, { title: "D", status: "done" });
+    const view = await board(token);
+    expect(view.columns.map((each) => each.status)).toEqual(["todo", "in_progress", "done", "cancelled"]);
+    expect(column(view, "todo")).toEqual(["A", "C"]);
+    expect(column(view, "in_progress")).toEqual(["B"]);
+    expect(column(view, "done")).toEqual(["D"]);
+    expect(column(await board(token, `?groupId=${home}`), "todo")).toEqual(["C"]);
+    expect(view.columns[0]!.total).toBe(2);
+    expect((await board(token, "?limit=1")).columns[0]).toMatchObject({ total: 2, tasks: [expect.objectContaining({ title: "A" })] });
+  });
+
+  test("moves keep a stable order, touch only the moved task, and survive a reload", async () => {
+    const { token } = await registerUser(server);
+    const created = [];
+    for (const title of ["A", "B", "C", "D"]) created.push(await createTask(token, { title }));
+    const [taskA, taskB, taskC, taskD] = created as [(typeof created)[0], (typeof created)[0], (typeof created)[0], (typeof created)[0]];
+    const positionsBefore = await server.sql<{ id: string; position: string }>("select id, position from tasks where id = any($1)", [
+      created.map((task) => task.id),
+    ]);
+
+    // D between A and B.
+    const moved = await server.request(`/tasks/${taskD.id}/move`, { token, json: { afterId: taskA.id, beforeId: taskB.id } });
+    expect(moved.status).toBe(200);
+    expect(column(await board(token), "todo")).toEqual(["A", "D", "B", "C"]);
+    const positionsAfter = await server.sql<{ id: string; position: string }>("select id, position from tasks where id = any($1)", [
+      created.map((task) => task.id),
+    ]);
+    const changed = positionsAfter.filter((row) => positionsBefore.find((old) => old.id === row.id)!.position !== row.position);
+    expect(changed.map((row) => row.id)).toEqual([taskD.id]);
+
+    // To the top, to the bottom, next to one neighbour only.
+    await server.request(`/tasks/${taskC.id}/move`, { token, json: { afterId: null, beforeId: taskA.id } });
+    expect(column(await board(token), "todo")).toEqual(["C", "A", "D", "B"]);
+    await server.request(`/tasks/${taskC.id}/move`, { token, json: { afterId: taskB.id, beforeId: null } });
+    expect(column(await board(token), "todo")).toEqual(["A", "D", "B", "C"]);
+    await server.request(`/tasks/${taskB.id}/move`, { token, json: { afterId: taskA.id } });
+    expect(column(await board(token), "todo")).toEqual(["A", "B", "D", "C"]);
+
+    // Into another column, between nobody: it becomes in_progress; to done sets completedAt.
+    const toColumn = await server.request(`/tasks/${taskA.id}/move`, { token, json: { status: "in_progress" } });
+    expect(toColumn.body.status).toBe("in_progress");
+    const done = await server.request(`/tasks/${taskA.id}/move`, { token, json: { status: "done", afterId: null, beforeId: null } });
+    expect(done.body.completedAt).not.toBeNull();
+    const view = await board(token);
+    expect(column(view, "todo")).toEqual(["B", "D", "C"]);
+    expect(column(view, "done")).toEqual(["A"]);
+
+    // Fifty drops into the same gap, C and D swapping places each time: the order stays exact and keys short.
+    for (let index = 0; index < 50; index++) {
+      const response = await server.request(`/tasks/${index % 2 ? taskC.id : taskD.id}/move`, {
+        token,
+        json: { afterId: taskB.id, beforeId: index % 2 ? taskD.id : taskC.id },
+      });
+      expect(response.status).toBe(200);
+    }
+    const final = await board(token);
+    expect(column(final, "todo")).toEqual(["B", "C", "D"]);
+    expect(Math.max(...final.columns.flatMap((each) => each.tasks.map((task) => task.position.length)))).toBeLessThan(20);
+  });
+
+  test("neighbours out of order answer 409; a bad neighbour 400", async () => {
+    const { token } = await registerUser(server);
+    const a = await createTask(token, { title: "A" });
+    const b = await createTask(token, { title: "B" });
+    expectProblem(await server.request(`/tasks/${a.id}/move`, { token, json: { afterId: b.id, beforeId: a.id } }), 400, "validation_failed");
+    const c = await createTask(token, { title: "C" });
+    expectProblem(await server.request(`/tasks/${c.id}/move`, { token, json: { afterId: b.id, beforeId: a.id } }), 409, "conflict");
+    const bad = expectProblem(await server.request(`/tasks/${c.id}/move`, { token, json: { status: "doing" } }), 400, "validation_failed");
+    expect(bad.errors?.[0]).toMatchObject({ pointer: "/status" });
+  });
+});
