@@ -135,6 +135,57 @@ describe("server.ts", () => {
     90_000,
   );
 
+  test.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
+    "PostgreSQL + Redis: a write through one process refreshes the lists and sessions the other serves",
+    async () => {
+      const base = process.env.DATABASE_URL!;
+      const name = `spolu_pair_${randomUUID().replaceAll("-", "")}`;
+      await withAdminClient(base, (client) => client.query(`create database ${name} template ${TEMPLATE_DATABASE}`));
+      try {
+        const env = {
+          DATABASE_URL: adminUrl(base, name),
+          JWT_SECRET: "y".repeat(40),
+          DATA_DIR: tmpdir(),
+          REDIS_PREFIX: `spolu-pair-${randomUUID()}:`,
+          RUN_JOBS: "false",
+        };
+        const servers = [spawnServer(env), spawnServer(env)];
+        const [first, second] = await Promise.all(servers.map((s) => s.ready));
+        const account = { email: "pair@example.com", password: "two processes" };
+        const { token } = (await post(`${first}/auth/register`, account)).body;
+        const list = async (url: string, bearer = token) => {
+          const response = await fetch(`${url}/tasks`, { headers: { Authorization: `Bearer ${bearer}` } });
+          return { status: response.status, cache: response.headers.get("x-cache"), body: await response.json() };
+        };
+        expect((await list(second!)).cache).toBe("MISS");
+        expect((await list(second!)).cache).toBe("HIT");
+        const created = await fetch(`${first}/tasks`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+          body: JSON.stringify({ title: "Written through the first process" }),
+        });
+        expect(created.status).toBe(201);
+        const fresh = await list(second!);
+        expect(fresh.cache).toBe("MISS");
+        expect(fresh.body.items.map((task: { title: string }) => task.title)).toEqual(["Written through the first process"]);
+
+        // A password change through one process revokes the old token on the other at once.
+        const changed = await fetch(`${first}/auth/change-password`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+          body: JSON.stringify({ currentPassword: account.password, newPassword: "a brand new secret" }),
+        });
+        expect(changed.status).toBe(200);
+        expect((await list(second!)).status).toBe(401);
+        servers.forEach((s) => s.child.kill("SIGTERM"));
+        await Promise.all(servers.map((s) => s.exited));
+      } finally {
+        await withAdminClient(base, (client) => client.query(`drop database if exists ${name} with (force)`));
+      }
+    },
+    90_000,
+  );
+
   test.runIf(process.env.DATABASE_URL)("PostgreSQL without JWT_SECRET refuses to start, naming it", async () => {
     const { exited } = spawnServer({ DATABASE_URL: adminUrl(process.env.DATABASE_URL!, TEMPLATE_DATABASE), JWT_SECRET: "" });
     const { code, output } = await exited;
