@@ -1,4 +1,4 @@
-import { AppError } from "../api/app-error";
+import { AppError, invalidField } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import type { TaskGroupRow } from "../db/schema/tasks";
 import { LOCALES, type Locale } from "../i18n/locales";
@@ -45,9 +45,6 @@ export function toGroupOutput(group: TaskGroupRow, lang: Locale): GroupOutput {
 }
 
 const groupNotFound = () => new AppError("not_found", "Group not found");
-
-const invalidField = (location: "body" | "query", pointer: string, detail: string) =>
-  new AppError("validation_failed", `${pointer.slice(1)}: ${detail}`, { errors: [{ in: location, pointer, detail }] });
 
 async function getOwnGroupOrThrow(actor: Actor, groupId: string): Promise<TaskGroupRow> {
   const group = await findOwnGroup(actor.userId, groupId);

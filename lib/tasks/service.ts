@@ -4,7 +4,7 @@ import { AppError, invalidField } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
 import { db } from "../db/client";
-import type { Recurrence, TaskRow } from "../db/schema/tasks";
+import { tasks, type Recurrence, type TaskRow } from "../db/schema/tasks";
 import { findOwnGroup, firstActiveGroupId } from "../groups/repo";
 import { invalidateTaskLists, lookupTaskList, storeTaskList } from "./list-cache";
 import {
@@ -37,7 +37,6 @@ import {
   type TaskSort,
   type UpdateTaskInput,
 } from "./schema";
-import { tasks } from "../db/schema/tasks";
 
 export function toTaskOutput(task: TaskRecord): TaskOutput {
   return {
@@ -123,7 +122,7 @@ export async function createTask(actor: Actor, input: CreateTaskInput): Promise<
   const assigneeIds = checkAssignees(actor, input.assigneeIds ?? [], []);
   const now = nowDate();
   const dueAt = input.dueAt ? toDate(input.dueAt) : null;
-  const row: NewTask = {
+  const row: Omit<NewTask, "position"> = {
     ownerId: actor.userId,
     groupId,
     title: input.title,
@@ -132,16 +131,14 @@ export async function createTask(actor: Actor, input: CreateTaskInput): Promise<
     dueAt,
     startDate: input.startDate ?? null,
     tags: input.tags ?? [],
-    position: "",
     ...statusPatch(null, input.status ?? "todo", now),
     ...seriesPatch(input.recurrence ?? null, dueAt),
     createdAt: now,
     updatedAt: now,
   };
-  const id = await db().transaction(async (tx) => {
-    row.position = generateKeyBetween(await lastPosition(actor.userId, tx), null);
-    return insertTask(row, assigneeIds, tx);
-  });
+  const id = await db().transaction(async (tx) =>
+    insertTask({ ...row, position: generateKeyBetween(await lastPosition(actor.userId, tx), null) }, assigneeIds, tx),
+  );
   await invalidateTaskLists([actor.userId, ...assigneeIds]);
   return toTaskOutput(await getVisibleTask(actor, id));
 }
