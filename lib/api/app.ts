@@ -1,5 +1,4 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import { accountsRoutes } from "../accounts/routes";
 import { config } from "../config";
 import { openDatabase } from "../db/client";
@@ -10,7 +9,7 @@ import { healthRoutes } from "../health/routes";
 import { tasksRoutes } from "../tasks/routes";
 import { AppError } from "./app-error";
 import type { ApiEnv } from "./env";
-import { rateLimit, requireJsonBody, responseHeaders } from "./middleware";
+import { jsonBodyOnly, rateLimit, responseHeaders } from "./middleware";
 import { API_PREFIX } from "./paths";
 import { problemResponse, toAppError } from "./problem";
 
@@ -47,13 +46,7 @@ export function createApiApp() {
   });
   app.use(
     `${API_PREFIX}/*`,
-    bodyLimit({
-      maxSize: config().BODY_LIMIT_BYTES,
-      onError: () => {
-        throw new AppError("payload_too_large", `The request body is larger than ${config().BODY_LIMIT_BYTES} bytes`);
-      },
-    }),
-    requireJsonBody,
+    jsonBodyOnly(config().BODY_LIMIT_BYTES),
     rateLimit("general"),
   );
 

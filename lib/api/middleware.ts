@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { actorFromClaims, tokenFromRequest, type Actor } from "../auth/actor";
@@ -48,15 +49,28 @@ export const responseHeaders: MiddlewareHandler<ApiEnv> = (c, next) => {
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 
-/** A request that carries a body must say it is JSON: anything else is 415, before any handler runs. */
-export const requireJsonBody = createMiddleware<ApiEnv>(async (c, next) => {
-  const length = requestHeader(c, "content-length");
-  const hasBody = (length !== undefined && length !== "0") || requestHeader(c, "transfer-encoding") !== undefined;
-  if (hasBody && !JSON_TYPE.test(requestHeader(c, "content-type") ?? "")) {
-    throw new AppError("unsupported_media_type", "Send the request body as application/json");
-  }
-  await next();
-});
+/**
+ * A request that carries a body must say it is JSON (else 415) and stay within `maxSize` bytes (else 413),
+ * before any handler runs. Requests without a body pass straight on: Hono's bodyLimit would build a whole
+ * Fetch Request just to find that out.
+ */
+export function jsonBodyOnly(maxSize: number): MiddlewareHandler<ApiEnv> {
+  const limit = bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new AppError("payload_too_large", `The request body is larger than ${maxSize} bytes`);
+    },
+  });
+  return (c, next) => {
+    const length = requestHeader(c, "content-length");
+    const hasBody = (length !== undefined && length !== "0") || requestHeader(c, "transfer-encoding") !== undefined;
+    if (!hasBody) return next();
+    if (!JSON_TYPE.test(requestHeader(c, "content-type") ?? "")) {
+      throw new AppError("unsupported_media_type", "Send the request body as application/json");
+    }
+    return limit(c, next);
+  };
+}
 
 /** The verified claims of the request's session token (checked once per request), or null. */
 function sessionClaims(c: Parameters<MiddlewareHandler<ApiEnv>>[0]): Promise<SessionClaims | null> {
