@@ -14,14 +14,14 @@ export const TASK_LIST_TTL_MS = 30_000;
  * queries the database, so an answer computed while a write happened is stored under the old generation and
  * is dead on arrival: a user never sees their own write go missing.
  *
- * One process keeps everything in memory; with REDIS_URL every process shares Redis, so that a write
+ * Answers are kept as encoded bytes, so that a hit is written out as it is. One process keeps everything in memory; with REDIS_URL every process shares Redis, so that a write
  * through one process is seen by the lists the others serve.
  */
-export type CacheLookup = { hit: true; body: string } | { hit: false; generation: number };
+export type CacheLookup = { hit: true; body: Buffer } | { hit: false; generation: number };
 
 interface Store {
   get(userId: string, query: string): Promise<CacheLookup>;
-  set(userId: string, query: string, generation: number, body: string): Promise<void>;
+  set(userId: string, query: string, generation: number, body: Buffer): Promise<void>;
   invalidate(userIds: string[]): Promise<void>;
 }
 
@@ -29,7 +29,7 @@ interface Store {
 const MEMORY_MAX_ENTRIES = 20_000;
 
 function memoryStore(): Store {
-  const users = new Map<string, { generation: number; answers: Map<string, { body: string; expiresAt: number }> }>();
+  const users = new Map<string, { generation: number; answers: Map<string, { body: Buffer; expiresAt: number }> }>();
   let entries = 0;
   const userState = (userId: string) => {
     let state = users.get(userId);
@@ -81,20 +81,23 @@ function redisStore(): Store {
     `${prefix}list:${userId}:${createHash("sha1").update(query).digest("base64url")}`;
   return {
     async get(userId, query) {
-      const [generationText, stored] = await redis()!.mget(generationKey(userId), answerKey(userId, query));
-      const generation = Number(generationText ?? 0);
+      const [generationBytes, stored] = await redis()!.mgetBuffer(generationKey(userId), answerKey(userId, query));
+      const generation = Number(generationBytes?.toString() ?? 0);
       if (stored) {
         // "<generation> <expires at ms> <body>": expiry is decided by our clock, Redis's TTL only collects garbage.
         const first = stored.indexOf(" ");
         const second = stored.indexOf(" ", first + 1);
-        if (Number(stored.slice(0, first)) === generation && Number(stored.slice(first + 1, second)) > now()) {
-          return { hit: true, body: stored.slice(second + 1) };
+        if (
+          Number(stored.toString("latin1", 0, first)) === generation &&
+          Number(stored.toString("latin1", first + 1, second)) > now()
+        ) {
+          return { hit: true, body: stored.subarray(second + 1) };
         }
       }
       return { hit: false, generation };
     },
     async set(userId, query, generation, body) {
-      const value = `${generation} ${now() + TASK_LIST_TTL_MS} ${body}`;
+      const value = Buffer.concat([Buffer.from(`${generation} ${now() + TASK_LIST_TTL_MS} `), body]);
       await redis()!.set(answerKey(userId, query), value, "PX", TASK_LIST_TTL_MS);
     },
     async invalidate(userIds) {
@@ -117,7 +120,7 @@ export function lookupTaskList(userId: string, query: string): Promise<CacheLook
   return store().get(userId, query);
 }
 
-export function storeTaskList(userId: string, query: string, generation: number, body: string): Promise<void> {
+export function storeTaskList(userId: string, query: string, generation: number, body: Buffer): Promise<void> {
   return store().set(userId, query, generation, body);
 }
 

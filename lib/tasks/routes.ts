@@ -192,8 +192,10 @@ const deleteSubtaskRoute = apiRoute({
 
 export const tasksRoutes = createRouter()
   .openapi(listRoute, async (c) => {
+    // The body is already JSON bytes (cached as they are sent): no c.json, which would serialise again.
     const { body, cache } = await listTasks(c.var.actor, c.req.valid("query"));
-    return c.body(body, 200, { "Content-Type": "application/json; charset=utf-8", "X-Cache": cache }) as never;
+    const headers = { "Content-Type": "application/json; charset=utf-8", "X-Cache": cache };
+    return c.body(body as Uint8Array<ArrayBuffer>, 200, headers) as never;
   })
   .openapi(createRoute, async (c) => c.json(await createTask(c.var.actor, c.req.valid("json")), 201))
   .openapi(boardRoute, async (c) => c.json(await getBoard(c.var.actor, c.req.valid("query")), 200))

@@ -266,10 +266,10 @@ function queryKey(query: ListTasksQuery): string {
 }
 
 /**
- * `GET /tasks`: the answer body (JSON text) and whether it came from the 30-second cache. The body is
- * cached as text, so that a hit costs no database work and no serialising.
+ * `GET /tasks`: the answer body (UTF-8 JSON) and whether it came from the 30-second cache. The body is
+ * cached as bytes, so that a hit costs no database work, no serialising and no encoding.
  */
-export async function listTasks(actor: Actor, query: ListTasksQuery): Promise<{ body: string; cache: "HIT" | "MISS" }> {
+export async function listTasks(actor: Actor, query: ListTasksQuery): Promise<{ body: Buffer; cache: "HIT" | "MISS" }> {
   const key = queryKey(query);
   const cached = await lookupTaskList(actor.userId, key);
   if (cached.hit) return { body: cached.body, cache: "HIT" };
@@ -292,7 +292,7 @@ export async function listTasks(actor: Actor, query: ListTasksQuery): Promise<{ 
   );
   const page = rows.slice(0, query.limit);
   const nextCursor = rows.length > query.limit ? encodeCursor(query.sort, page.at(-1)!) : null;
-  const body = JSON.stringify({ items: page.map(toTaskOutput), nextCursor });
+  const body = Buffer.from(JSON.stringify({ items: page.map(toTaskOutput), nextCursor }));
   await storeTaskList(actor.userId, key, cached.generation, body);
   return { body, cache: "MISS" };
 }

@@ -352,7 +352,7 @@ describe("DELETE /groups/{id}", () => {
     await server.sql("insert into task_assignees (task_id, user_id) values ($1, $2)", [task, assignee.user.id]);
     const cache = async (userId: string) => {
       const lookup = await lookupTaskList(userId, "q");
-      if (!lookup.hit) await storeTaskList(userId, "q", lookup.generation, "[]");
+      if (!lookup.hit) await storeTaskList(userId, "q", lookup.generation, Buffer.from("[]"));
     };
     for (const id of [user.id, assignee.user.id, bystander.user.id]) await cache(id);
     expect((await lookupTaskList(user.id, "q")).hit).toBe(true);
