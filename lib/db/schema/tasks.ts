@@ -113,7 +113,7 @@ export const tasks = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    index("tasks_owner_position_idx").on(table.ownerId, table.position),
+    index("tasks_owner_position_idx").on(table.ownerId, table.position, table.id),
     index("tasks_group_idx").on(table.groupId),
     index("tasks_owner_due_idx").on(table.ownerId, table.dueAt),
     uniqueIndex("tasks_series_occurrence_key").on(table.seriesId, table.occurrence),
