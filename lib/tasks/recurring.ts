@@ -9,7 +9,7 @@ import {
   claimRecurringTask,
   copyAssigneesAndSubtasks,
   insertOccurrence,
-  lastPosition,
+  lockedLastPosition,
   recurrenceCandidates,
   taskAudience,
   updateTaskRow,
@@ -34,7 +34,7 @@ export async function createDueOccurrences(now: Date = nowDate()): Promise<numbe
     const candidates = await recurrenceCandidates(now, BATCH);
     let handled = 0;
     for (const candidate of candidates) {
-      const result = await createNextOccurrence(candidate.id, candidate.timeZone, now).catch((error: unknown) => {
+      const result = await createNextOccurrence(candidate, now).catch((error: unknown) => {
         log.error("Could not create the next occurrence of a recurring task", { taskId: candidate.id, error: String(error) });
         return null;
       });
@@ -47,8 +47,12 @@ export async function createDueOccurrences(now: Date = nowDate()): Promise<numbe
 }
 
 /** true: created; false: nothing to create (series ended, or it existed); null: another runner has it. */
-async function createNextOccurrence(taskId: string, timeZone: string, now: Date): Promise<boolean | null> {
+async function createNextOccurrence(
+  { id: taskId, ownerId, timeZone }: { id: string; ownerId: string; timeZone: string },
+  now: Date,
+): Promise<boolean | null> {
   const outcome = await db().transaction(async (tx) => {
+    const last = await lockedLastPosition(ownerId, tx);
     const task = await claimRecurringTask(taskId, tx);
     if (!task?.recurrence || task.seriesStartAt === null || task.occurrence === null) return null;
     const next = nextAhead(task, timeZone, now);
@@ -66,7 +70,7 @@ async function createNextOccurrence(taskId: string, timeZone: string, now: Date)
           tags: task.tags,
           dueAt: next.dueAt,
           startDate: task.startDate ? shiftDate(task.startDate, shift) : null,
-          position: generateKeyBetween(await lastPosition(task.ownerId, tx), null),
+          position: generateKeyBetween(last, null),
           recurrence: task.recurrence,
           seriesId: task.seriesId,
           occurrence: next.occurrence,

@@ -173,8 +173,13 @@ export async function boardColumn(
   return { tasks: rows, total: count?.total ?? 0 };
 }
 
-/** The last position key among a user's own tasks (new tasks go after it). */
-export async function lastPosition(ownerId: string, database: Db = db()): Promise<string | null> {
+/**
+ * The last position key among a user's own tasks (new tasks go after it). Call it in the transaction that
+ * inserts the task: the owner's row stays locked until it ends, so that tasks created at the same moment get
+ * distinct keys. Whoever also locks a task of the owner locks the owner first (no deadlock).
+ */
+export async function lockedLastPosition(ownerId: string, database: Db): Promise<string | null> {
+  await database.execute(sql`select 1 from ${users} where ${users.id} = ${ownerId} for update`);
   const [row] = await database.select({ last: max(tasks.position) }).from(tasks).where(eq(tasks.ownerId, ownerId));
   return row?.last ?? null;
 }
@@ -293,7 +298,7 @@ export async function workloadCounts(userId: string, now: Date, completedSince: 
 /** Recurring tasks whose next occurrence is due to be created, with their owner's time zone. */
 export async function recurrenceCandidates(now: Date, limit: number, database: Db = db()) {
   return database
-    .select({ id: tasks.id, timeZone: users.timeZone })
+    .select({ id: tasks.id, ownerId: tasks.ownerId, timeZone: users.timeZone })
     .from(tasks)
     .innerJoin(users, eq(users.id, tasks.ownerId))
     .where(

@@ -12,7 +12,7 @@ import {
   deleteTaskRow,
   findVisibleTask,
   insertTask,
-  lastPosition,
+  lockedLastPosition,
   listVisibleTasks,
   lockTask,
   positionAfter,
@@ -137,7 +137,7 @@ export async function createTask(actor: Actor, input: CreateTaskInput): Promise<
     updatedAt: now,
   };
   const id = await db().transaction(async (tx) =>
-    insertTask({ ...row, position: generateKeyBetween(await lastPosition(actor.userId, tx), null) }, assigneeIds, tx),
+    insertTask({ ...row, position: generateKeyBetween(await lockedLastPosition(actor.userId, tx), null) }, assigneeIds, tx),
   );
   await invalidateTaskLists([actor.userId, ...assigneeIds]);
   return toTaskOutput(await getVisibleTask(actor, id));

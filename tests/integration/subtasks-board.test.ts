@@ -180,6 +180,12 @@ describe("kanban", () => {
     expect(Math.max(...final.columns.flatMap((each) => each.tasks.map((task) => task.position.length)))).toBeLessThan(20);
   });
 
+  test("tasks created at the same moment get distinct positions", async () => {
+    const { token } = await registerUser(server);
+    const created = await Promise.all(Array.from({ length: 20 }, (_, index) => createTask(token, { title: `T${index}` })));
+    expect(new Set(created.map((task) => task.position)).size).toBe(20);
+  });
+
   test("neighbours out of order answer 409; a bad neighbour 400", async () => {
     const { token } = await registerUser(server);
     const a = await createTask(token, { title: "A" });
