@@ -11,3 +11,10 @@ export function requestHeader(c: Context<ApiEnv>, name: Lowercase<string>): stri
   const value = incoming.headers[name];
   return Array.isArray(value) ? value.join(", ") : value;
 }
+
+/** The request's query string as sent (without the `?`), read without building a URL on the fast path. */
+export function requestQueryString(c: Context<ApiEnv>): string {
+  const url = c.env?.incoming?.url ?? c.req.url;
+  const start = url.indexOf("?");
+  return start === -1 ? "" : url.slice(start + 1);
+}

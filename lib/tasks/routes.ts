@@ -1,5 +1,8 @@
 import { z } from "@hono/zod-openapi";
+import type { Context, MiddlewareHandler } from "hono";
 import { apiRoute, jsonBody, jsonContent, problemResponse } from "../api/route";
+import type { ApiEnv } from "../api/env";
+import { requestQueryString } from "../api/request-header";
 import { createRouter } from "../api/router";
 import {
   boardOutput,
@@ -19,11 +22,37 @@ import {
   workloadOutput,
   workloadQuery,
 } from "./schema";
-import { createTask, deleteTask, getBoard, getTask, getWorkload, listTasks, moveTask, updateTask } from "./service";
+import {
+  cachedTaskList,
+  createTask,
+  deleteTask,
+  getBoard,
+  getTask,
+  getWorkload,
+  listTasks,
+  moveTask,
+  updateTask,
+} from "./service";
 import { addSubtask, getSubtask, getSubtasks, removeSubtask, reorderSubtasks, updateSubtask } from "./subtasks";
 
 const noTask = problemResponse("No such task, or not one you can see");
 const ownerOnly = problemResponse("Only the task's owner may do this");
+
+/**
+ * A cache hit is answered before the query string is validated (zod and Hono's query parsing are most of the
+ * work left on a hit); only validated queries are ever stored.
+ */
+const answerFromCache: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  const body = await cachedTaskList(c.var.actor, requestQueryString(c));
+  if (body) return listAnswer(c, body, "HIT");
+  await next();
+};
+
+function listAnswer(c: Context<ApiEnv>, body: Buffer, cache: "HIT" | "MISS") {
+  // The body is already JSON bytes (cached as they are sent): no c.json, which would serialise again.
+  const headers = { "Content-Type": "application/json; charset=utf-8", "X-Cache": cache };
+  return c.body(body as Uint8Array<ArrayBuffer>, 200, headers);
+}
 
 const listRoute = apiRoute({
   method: "get",
@@ -33,9 +62,10 @@ const listRoute = apiRoute({
   description:
     "The tasks you own or are assigned to. Filters combine (AND): `status` is a comma list; `dueAfter` is " +
     "inclusive and `dueBefore` exclusive; `q` matches every word in the title or description, ignoring case; " +
-    "`tag` is one exact tag. Pages follow `nextCursor`. Answers are cached for 30 seconds per user and query, " +
+    "`tag` is one exact tag. Pages follow `nextCursor`. Answers are cached for 30 seconds per user and query string, " +
     "and `X-Cache` says HIT or MISS; any change to a task drops the cached lists of everyone who can see it.",
   access: "user",
+  middleware: [answerFromCache],
   request: { query: listTasksQuery },
   responses: {
     200: {
@@ -192,10 +222,8 @@ const deleteSubtaskRoute = apiRoute({
 
 export const tasksRoutes = createRouter()
   .openapi(listRoute, async (c) => {
-    // The body is already JSON bytes (cached as they are sent): no c.json, which would serialise again.
-    const { body, cache } = await listTasks(c.var.actor, c.req.valid("query"));
-    const headers = { "Content-Type": "application/json; charset=utf-8", "X-Cache": cache };
-    return c.body(body as Uint8Array<ArrayBuffer>, 200, headers) as never;
+    const { body, cache } = await listTasks(c.var.actor, c.req.valid("query"), requestQueryString(c));
+    return listAnswer(c, body, cache) as never;
   })
   .openapi(createRoute, async (c) => c.json(await createTask(c.var.actor, c.req.valid("json")), 201))
   .openapi(boardRoute, async (c) => c.json(await getBoard(c.var.actor, c.req.valid("query")), 200))

@@ -248,30 +248,26 @@ function decodeCursor(cursor: string, sort: TaskSort): Keyset {
   throw badCursor();
 }
 
-/** The cache key of a list query: its validated values in a fixed order. */
-function queryKey(query: ListTasksQuery): string {
-  return JSON.stringify([
-    query.status?.toSorted() ?? null,
-    query.groupId ?? null,
-    query.projectId ?? null,
-    query.assigneeId ?? null,
-    query.dueBefore ? toDate(query.dueBefore).getTime() : null,
-    query.dueAfter ? toDate(query.dueAfter).getTime() : null,
-    query.q ?? null,
-    query.tag ?? null,
-    query.sort,
-    query.cursor ?? null,
-    query.limit,
-  ]);
+/**
+ * A cached answer of `GET /tasks` for this exact query string, or null. Answers are stored under the query
+ * string of a request that passed validation, so the caller may look here before validating.
+ */
+export async function cachedTaskList(actor: Actor, queryString: string): Promise<Buffer | null> {
+  const cached = await lookupTaskList(actor.userId, queryString);
+  return cached.hit ? cached.body : null;
 }
 
 /**
- * `GET /tasks`: the answer body (UTF-8 JSON) and whether it came from the 30-second cache. The body is
- * cached as bytes, so that a hit costs no database work, no serialising and no encoding.
+ * `GET /tasks`: the answer body (UTF-8 JSON) and whether it came from the 30-second cache, kept per user and
+ * query string. The body is cached as bytes, so that a hit costs no database work, no serialising and no
+ * encoding.
  */
-export async function listTasks(actor: Actor, query: ListTasksQuery): Promise<{ body: Buffer; cache: "HIT" | "MISS" }> {
-  const key = queryKey(query);
-  const cached = await lookupTaskList(actor.userId, key);
+export async function listTasks(
+  actor: Actor,
+  query: ListTasksQuery,
+  queryString: string,
+): Promise<{ body: Buffer; cache: "HIT" | "MISS" }> {
+  const cached = await lookupTaskList(actor.userId, queryString);
   if (cached.hit) return { body: cached.body, cache: "HIT" };
   const after = query.cursor ? decodeCursor(query.cursor, query.sort) : null;
   const rows = await listVisibleTasks(
@@ -293,7 +289,7 @@ export async function listTasks(actor: Actor, query: ListTasksQuery): Promise<{ 
   const page = rows.slice(0, query.limit);
   const nextCursor = rows.length > query.limit ? encodeCursor(query.sort, page.at(-1)!) : null;
   const body = Buffer.from(JSON.stringify({ items: page.map(toTaskOutput), nextCursor }));
-  await storeTaskList(actor.userId, key, cached.generation, body);
+  await storeTaskList(actor.userId, queryString, cached.generation, body);
   return { body, cache: "MISS" };
 }
 

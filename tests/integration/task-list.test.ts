@@ -115,8 +115,10 @@ describe("the 30-second cache", () => {
     expect((await list(token, "?status=todo")).cache).toBe("MISS");
     expect((await list(token, "?status=done")).cache).toBe("MISS");
     expect((await list(token, "?status=todo")).cache).toBe("HIT");
-    // The same query written differently is the same entry.
-    expect((await list(token, "?limit=50&sort=position&status=todo")).cache).toBe("HIT");
+    expect((await list(token, "?status=todo&limit=1")).cache).toBe("MISS");
+    // An invalid query is refused whatever was cached, and never cached itself.
+    expectProblem(await server.request("/tasks?status=todo&limit=0", { token }), 400, "validation_failed");
+    expectProblem(await server.request("/tasks?status=todo&limit=0", { token }), 400, "validation_failed");
   });
 
   test("an answer expires after 30 seconds (moving the clock, not sleeping)", async () => {
