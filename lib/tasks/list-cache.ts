@@ -27,13 +27,17 @@ interface Store {
 
 /** At most this many cached answers in memory; the oldest users' answers go first. */
 const MEMORY_MAX_ENTRIES = 20_000;
+const PRUNE_EVERY_MS = 5_000;
 
 function memoryStore(): Store {
-  const users = new Map<string, { generation: number; answers: Map<string, { body: Buffer; expiresAt: number }> }>();
+  const users = new Map<
+    string,
+    { generation: number; prunedAt: number; answers: Map<string, { body: Buffer; expiresAt: number }> }
+  >();
   let entries = 0;
   const userState = (userId: string) => {
     let state = users.get(userId);
-    if (!state) users.set(userId, (state = { generation: 0, answers: new Map() }));
+    if (!state) users.set(userId, (state = { generation: 0, prunedAt: now(), answers: new Map() }));
     return state;
   };
   return {
@@ -47,10 +51,14 @@ function memoryStore(): Store {
       const state = userState(userId);
       if (state.generation !== generation) return;
       const time = now();
-      for (const [key, answer] of state.answers) {
-        if (answer.expiresAt <= time) {
-          state.answers.delete(key);
-          entries--;
+      // Expired answers go at most every few seconds (a scan on every store would cost more the more a user asks).
+      if (time - state.prunedAt > PRUNE_EVERY_MS) {
+        state.prunedAt = time;
+        for (const [key, answer] of state.answers) {
+          if (answer.expiresAt <= time) {
+            state.answers.delete(key);
+            entries--;
+          }
         }
       }
       while (entries >= MEMORY_MAX_ENTRIES) {

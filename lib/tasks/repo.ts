@@ -14,35 +14,25 @@ export interface TaskRecord extends TaskRow {
   subtaskDone: number;
 }
 
-/** Adds who is assigned and how far the subtasks are to task rows (two queries for the whole page). */
+/**
+ * Adds who is assigned and how far the subtasks are to task rows: one query for the whole page, its ids sent
+ * as one array literal (uuids need no quoting).
+ */
 async function withDetails(rows: TaskRow[], database: Db = db()): Promise<TaskRecord[]> {
   if (rows.length === 0) return [];
-  const ids = rows.map((row) => row.id);
-  const [assignees, counts] = await Promise.all([
-    database
-      .select({ taskId: taskAssignees.taskId, userId: taskAssignees.userId })
-      .from(taskAssignees)
-      .where(inArray(taskAssignees.taskId, ids))
-      .orderBy(asc(taskAssignees.createdAt), asc(taskAssignees.userId)),
-    database
-      .select({
-        taskId: subtasks.taskId,
-        total: sql<number>`count(*)::int`,
-        done: sql<number>`(count(*) filter (where ${subtasks.done}))::int`,
-      })
-      .from(subtasks)
-      .where(inArray(subtasks.taskId, ids))
-      .groupBy(subtasks.taskId),
-  ]);
-  const assigneeIds = new Map<string, string[]>();
-  for (const { taskId, userId } of assignees) assigneeIds.set(taskId, [...(assigneeIds.get(taskId) ?? []), userId]);
-  const subtaskCounts = new Map(counts.map((count) => [count.taskId, count]));
-  return rows.map((row) => ({
-    ...row,
-    assigneeIds: assigneeIds.get(row.id) ?? [],
-    subtaskTotal: subtaskCounts.get(row.id)?.total ?? 0,
-    subtaskDone: subtaskCounts.get(row.id)?.done ?? 0,
-  }));
+  const result = (await database.execute(sql`
+    select t.id,
+      coalesce((select array_agg(a.user_id order by a.created_at, a.user_id) from ${taskAssignees} a where a.task_id = t.id), '{}') as assignee_ids,
+      (select count(*)::int from ${subtasks} s where s.task_id = t.id) as total,
+      (select count(*)::int from ${subtasks} s where s.task_id = t.id and s.done) as done
+    from unnest(${`{${rows.map((row) => row.id).join(",")}}`}::uuid[]) as t(id)`)) as unknown as {
+    rows: { id: string; assignee_ids: string[]; total: number; done: number }[];
+  };
+  const details = new Map(result.rows.map((row) => [row.id, row]));
+  return rows.map((row) => {
+    const detail = details.get(row.id);
+    return { ...row, assigneeIds: detail?.assignee_ids ?? [], subtaskTotal: detail?.total ?? 0, subtaskDone: detail?.done ?? 0 };
+  });
 }
 
 /**
