@@ -110,25 +110,15 @@ function afterKeyset({ column, descending, nullable }: SortKey, { value, id }: K
 }
 
 /**
- * A page of the tasks a user can see. Written as two ordered, limited branches (the tasks they own, through the
- * (owner, position) and (owner, due) indexes, and the tasks assigned to them) merged by the same order:
- * PostgreSQL reads about one page from each instead of every visible task (0.5 ms against 4 ms for a user
- * with 10,000 tasks).
+ * A page of the tasks a user can see, as a query. Written as two ordered, limited branches (the tasks they own,
+ * through the (owner, position, id) and (owner, due) indexes, and the tasks assigned to them) merged by the same
+ * order: PostgreSQL reads about one page from each instead of every visible task (0.3 ms against 32-68 ms for a
+ * user with 10,000 tasks).
  */
-export async function listVisibleTasks(
-  userId: string,
-  filter: ListFilter,
-  sort: SortKey,
-  limit: number,
-  after: Keyset | null,
-): Promise<TaskRecord[]> {
+function visiblePage(userId: string, filter: ListFilter, sort: SortKey, limit: number, after: Keyset | null) {
   const conditions = filterConditions(filter);
   if (after) conditions.push(afterKeyset(sort, after));
-  const direction = sort.descending ? desc : asc;
-  const order = [
-    sort.nullable ? sql`${sort.column} ${sql.raw(sort.descending ? "desc" : "asc")} nulls last` : direction(sort.column),
-    direction(tasks.id),
-  ];
+  const order = orderOf(sort);
   const assignedToUser = db().select({ taskId: taskAssignees.taskId }).from(taskAssignees).where(eq(taskAssignees.userId, userId));
   const owned = db()
     .select()
@@ -142,7 +132,63 @@ export async function listVisibleTasks(
     .where(and(ne(tasks.ownerId, userId), inArray(tasks.id, assignedToUser), ...conditions))
     .orderBy(...order)
     .limit(limit);
-  return withDetails(await unionAll(owned, assigned).orderBy(...order).limit(limit));
+  return unionAll(owned, assigned).orderBy(...order).limit(limit);
+}
+
+function orderOf(sort: SortKey): SQL[] {
+  const direction = sort.descending ? desc : asc;
+  return [
+    sort.nullable ? sql`${sort.column} ${sql.raw(sort.descending ? "desc" : "asc")} nulls last` : direction(sort.column),
+    direction(tasks.id),
+  ];
+}
+
+export async function listVisibleTasks(
+  userId: string,
+  filter: ListFilter,
+  sort: SortKey,
+  limit: number,
+  after: Keyset | null,
+): Promise<TaskRecord[]> {
+  return withDetails(await visiblePage(userId, filter, sort, limit, after));
+}
+
+const isoTime = (column: string) => sql.raw(`to_char(t.${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+/**
+ * A page of the tasks a user can see, each already in its answer's JSON (the `Task` shape of lib/tasks/schema.ts,
+ * as `toTaskOutput` makes it), built by PostgreSQL in one round trip: the list is the one read that must be fast,
+ * and mapping rows in Node and serialising them again cost it more than the query.
+ */
+export async function listVisibleTaskAnswers(
+  userId: string,
+  filter: ListFilter,
+  sort: SortKey,
+  limit: number,
+  after: Keyset | null,
+): Promise<string[]> {
+  const page = visiblePage(userId, filter, sort, limit, after);
+  const result = (await db().execute(sql`
+    select row_to_json(x)::text as json from (
+      select t.id, t.owner_id as "ownerId", t.group_id as "groupId", t.project_id as "projectId", t.title,
+        t.description, t.status, (array['low', 'normal', 'high', 'urgent'])[t.priority + 1] as priority,
+        ${isoTime("due_at")} as "dueAt", to_char(t.start_date, 'YYYY-MM-DD') as "startDate", t.tags,
+        coalesce((select array_agg(a.user_id order by a.created_at, a.user_id) from ${taskAssignees} a where a.task_id = t.id), '{}') as "assigneeIds",
+        t.position, t.recurrence, t.series_id as "seriesId", t.occurrence,
+        (select row_to_json(c) from (select count(*)::int as total, (count(*) filter (where s.done))::int as done
+          from ${subtasks} s where s.task_id = t.id) c) as subtasks,
+        ${isoTime("completed_at")} as "completedAt", ${isoTime("created_at")} as "createdAt",
+        ${isoTime("updated_at")} as "updatedAt"
+      from (${page}) t
+      order by ${sql.raw(outerOrder(sort))}
+    ) x`)) as unknown as { rows: { json: string }[] };
+  return result.rows.map((row) => row.json);
+}
+
+/** The page's order again, on the union's own column names. */
+function outerOrder(sort: SortKey): string {
+  const direction = sort.descending ? "desc" : "asc";
+  return `t.${sort.column.name} ${direction}${sort.nullable ? " nulls last" : ""}, t.id ${direction}`;
 }
 
 /** Board columns: each status's first `limit` tasks in position order, and how many it holds. */

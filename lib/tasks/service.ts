@@ -13,7 +13,7 @@ import {
   findVisibleTask,
   insertTask,
   lockedLastPosition,
-  listVisibleTasks,
+  listVisibleTaskAnswers,
   lockTask,
   positionAfter,
   positionBefore,
@@ -207,22 +207,23 @@ const SORT_KEYS: Record<TaskSort, SortKey> = {
   "-updatedAt": { column: tasks.updatedAt, descending: true, nullable: false },
 };
 
-function sortValue(task: TaskRecord, sort: TaskSort): string | number | null {
+/** The value a page's last task has in the sort's column, as the cursor keeps it. */
+function sortValue(task: TaskOutput, sort: TaskSort): string | number | null {
   switch (sort.replace("-", "")) {
     case "position":
       return task.position;
     case "dueAt":
-      return task.dueAt?.toISOString() ?? null;
+      return task.dueAt;
     case "priority":
-      return task.priority;
+      return PRIORITIES.indexOf(task.priority);
     case "createdAt":
-      return task.createdAt.toISOString();
+      return task.createdAt;
     default:
-      return task.updatedAt.toISOString();
+      return task.updatedAt;
   }
 }
 
-function encodeCursor(sort: TaskSort, task: TaskRecord): string {
+function encodeCursor(sort: TaskSort, task: TaskOutput): string {
   return Buffer.from(JSON.stringify([sort, sortValue(task, sort), task.id])).toString("base64url");
 }
 
@@ -270,7 +271,7 @@ export async function listTasks(
   const cached = await lookupTaskList(actor.userId, queryString);
   if (cached.hit) return { body: cached.body, cache: "HIT" };
   const after = query.cursor ? decodeCursor(query.cursor, query.sort) : null;
-  const rows = await listVisibleTasks(
+  const answers = await listVisibleTaskAnswers(
     actor.userId,
     {
       statuses: query.status,
@@ -286,9 +287,9 @@ export async function listTasks(
     query.limit + 1,
     after,
   );
-  const page = rows.slice(0, query.limit);
-  const nextCursor = rows.length > query.limit ? encodeCursor(query.sort, page.at(-1)!) : null;
-  const body = Buffer.from(JSON.stringify({ items: page.map(toTaskOutput), nextCursor }));
+  const page = answers.slice(0, query.limit);
+  const nextCursor = answers.length > query.limit ? encodeCursor(query.sort, JSON.parse(page.at(-1)!) as TaskOutput) : null;
+  const body = Buffer.from(`{"items":[${page.join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`);
   await storeTaskList(actor.userId, queryString, cached.generation, body);
   return { body, cache: "MISS" };
 }

@@ -78,6 +78,31 @@ describe("GET /tasks filters and sorts", () => {
   });
 });
 
+describe("the list's items", () => {
+  test("are exactly the tasks as GET /tasks/{id} answers them", async () => {
+    const { token, user } = await registerUser(server);
+    const rich = await createTask(token, {
+      title: "Rich",
+      description: "with \"quotes\", emoji 🎉 and a\nnew line",
+      status: "done",
+      priority: "urgent",
+      dueAt: "2026-12-24T17:30:00.123Z",
+      startDate: "2026-12-20",
+      tags: ["home", "q4"],
+      assigneeIds: [user.id],
+      recurrence: { frequency: "monthly", interval: 2, until: "2027-12-31" },
+    });
+    await server.request(`/tasks/${rich.id}/subtasks`, { token, json: { title: "one", done: true } });
+    await server.request(`/tasks/${rich.id}/subtasks`, { token, json: { title: "two" } });
+    const plain = await createTask(token, { title: "Plain" });
+    const listed = await list(token);
+    for (const task of [rich, plain]) {
+      const single = (await server.request(`/tasks/${task.id}`, { token })).body;
+      expect(listed.items.find((item) => item.id === task.id)).toEqual(single);
+    }
+  });
+});
+
 describe("the 30-second cache", () => {
   test("MISS, then HIT, then MISS after a write, and the write is in the answer", async () => {
     const { token } = await registerUser(server);
