@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, max, ne, or, sql, type SQL } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/pg-core";
-import { db } from "../db/client";
+import { db, preparedRows } from "../db/client";
 import { subtasks, taskAssignees, tasks, type SubtaskRow, type TaskRow } from "../db/schema/tasks";
 import { users } from "../db/schema/users";
 
@@ -168,7 +168,7 @@ export async function listVisibleTaskAnswers(
   after: Keyset | null,
 ): Promise<string[]> {
   const page = visiblePage(userId, filter, sort, limit, after);
-  const result = (await db().execute(sql`
+  const rows = await preparedRows<{ json: string }>(sql`
     select row_to_json(x)::text as json from (
       select t.id, t.owner_id as "ownerId", t.group_id as "groupId", t.project_id as "projectId", t.title,
         t.description, t.status, (array['low', 'normal', 'high', 'urgent'])[t.priority + 1] as priority,
@@ -181,8 +181,8 @@ export async function listVisibleTaskAnswers(
         ${isoTime("updated_at")} as "updatedAt"
       from (${page}) t
       order by ${sql.raw(outerOrder(sort))}
-    ) x`)) as unknown as { rows: { json: string }[] };
-  return result.rows.map((row) => row.json);
+    ) x`);
+  return rows.map((row) => row.json);
 }
 
 /** The page's order again, on the union's own column names. */
