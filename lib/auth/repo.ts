@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { config } from "../config";
-import { db } from "../db/client";
+import { db, type Executor } from "../db/client";
 import { users } from "../db/schema/users";
 import { redis } from "../redis/client";
 
@@ -56,4 +56,13 @@ async function readSessionUser(id: string): Promise<SessionUser | null> {
     .where(eq(users.id, id))
     .limit(1);
   return row ?? null;
+}
+
+/**
+ * Locks a user's row until the transaction ends: changes that must see one user's data as it really is (their
+ * set of groups, the last task position) take it first, so that they happen one at a time. `no key update`
+ * leaves rows that merely reference the user (a new task's foreign key) free to be written.
+ */
+export async function lockUserRow(tx: Executor, userId: string): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("no key update");
 }

@@ -15,6 +15,9 @@ import * as schema from "./schema/all";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** The database or an open transaction: repo functions that take one work inside either. */
+export type Executor = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+
 export interface Database {
   readonly kind: "pglite" | "postgres";
   readonly db: Db;

@@ -1,25 +1,14 @@
 import { and, asc, count, eq, isNull, max, sql } from "drizzle-orm";
 import { nowDate } from "../clock";
-import { db, type Db } from "../db/client";
+import { lockUserRow } from "../auth/repo";
+import { db, type Executor } from "../db/client";
 import { taskAssignees, taskGroups, tasks, type GroupNames, type GroupSettings, type TaskGroupRow } from "../db/schema/tasks";
-import { users } from "../db/schema/users";
 import type { Locale } from "../i18n/locales";
 import { DEFAULT_GROUPS } from "./defaults";
-
-/** The database or an open transaction (registration creates the default groups in its own). */
-export type Executor = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ownGroup = (ownerId: string, groupId: string) => and(eq(taskGroups.id, groupId), eq(taskGroups.ownerId, ownerId));
 const byPosition = [asc(taskGroups.position), asc(taskGroups.createdAt), asc(taskGroups.id)];
-
-/**
- * Serialises the changes to one user's set of groups (create, reorder, delete), so that the cap, the
- * list of ids and a delete's target are checked against what is really there.
- */
-async function lockOwner(tx: Executor, ownerId: string): Promise<void> {
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, ownerId)).for("no key update");
-}
 
 /** Gives a new user the default groups, positions 0 to 7. */
 export async function insertDefaultGroups(ownerId: string, executor: Executor = db()): Promise<void> {
@@ -61,7 +50,7 @@ export async function insertOwnGroup(
   limit: number,
 ): Promise<TaskGroupRow | null> {
   return db().transaction(async (tx) => {
-    await lockOwner(tx, ownerId);
+    await lockUserRow(tx, ownerId);
     const [held] = await tx
       .select({ count: count(), last: max(taskGroups.position) })
       .from(taskGroups)
@@ -119,7 +108,7 @@ export async function updateGroupSettings(
  */
 export async function reorderOwnGroups(ownerId: string, ids: string[]): Promise<TaskGroupRow[] | null> {
   return db().transaction(async (tx) => {
-    await lockOwner(tx, ownerId);
+    await lockUserRow(tx, ownerId);
     const held = await tx.select({ id: taskGroups.id }).from(taskGroups).where(eq(taskGroups.ownerId, ownerId));
     const wanted = new Set(ids);
     if (held.length !== wanted.size || held.some(({ id }) => !wanted.has(id))) return null;
@@ -150,7 +139,7 @@ export async function deleteOwnGroup(
   tasksGo: { moveTo?: string; deleteTasks?: boolean },
 ): Promise<DeleteGroupOutcome> {
   return db().transaction(async (tx): Promise<DeleteGroupOutcome> => {
-    await lockOwner(tx, ownerId);
+    await lockUserRow(tx, ownerId);
     const [group] = await tx.select({ id: taskGroups.id }).from(taskGroups).where(ownGroup(ownerId, groupId)).for("update");
     if (!group) return { outcome: "not_found" };
     if (tasksGo.moveTo) {

@@ -1,11 +1,10 @@
 import { and, asc, desc, eq, gt, gte, inArray, isNull, lt, lte, max, ne, or, sql, type SQL } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/pg-core";
-import { db, preparedRows } from "../db/client";
+import { lockUserRow } from "../auth/repo";
+import { db, preparedRows, type Executor } from "../db/client";
 import { subtasks, taskAssignees, tasks, type SubtaskRow, type TaskRow } from "../db/schema/tasks";
 import { users } from "../db/schema/users";
 
-/** A database handle or a transaction: repo functions work inside either. */
-export type Db = Pick<ReturnType<typeof db>, "select" | "selectDistinct" | "insert" | "update" | "delete" | "execute">;
 
 /** A task row with what its answer also shows: who is assigned and how far its subtasks are. */
 export interface TaskRecord extends TaskRow {
@@ -18,7 +17,7 @@ export interface TaskRecord extends TaskRow {
  * Adds who is assigned and how far the subtasks are to task rows: one query for the whole page, its ids sent
  * as one array literal (uuids need no quoting).
  */
-async function withDetails(rows: TaskRow[], database: Db = db()): Promise<TaskRecord[]> {
+async function withDetails(rows: TaskRow[], database: Executor = db()): Promise<TaskRecord[]> {
   if (rows.length === 0) return [];
   const result = (await database.execute(sql`
     select t.id,
@@ -43,7 +42,7 @@ export function visibleTo(userId: string): SQL {
   return sql`(${tasks.ownerId} = ${userId} or exists (select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${userId}))`;
 }
 
-export async function findVisibleTask(userId: string, taskId: string, database: Db = db()): Promise<TaskRecord | null> {
+export async function findVisibleTask(userId: string, taskId: string, database: Executor = db()): Promise<TaskRecord | null> {
   const rows = await database
     .select()
     .from(tasks)
@@ -54,7 +53,7 @@ export async function findVisibleTask(userId: string, taskId: string, database: 
 }
 
 /** The same task, locked until the transaction ends (writes to one task happen one at a time). */
-export async function lockTask(taskId: string, database: Db): Promise<void> {
+export async function lockTask(taskId: string, database: Executor): Promise<void> {
   await database.execute(sql`select 1 from ${tasks} where ${tasks.id} = ${taskId} for update`);
 }
 
@@ -214,8 +213,8 @@ export async function boardColumn(
  * inserts the task: the owner's row stays locked until it ends, so that tasks created at the same moment get
  * distinct keys. Whoever also locks a task of the owner locks the owner first (no deadlock).
  */
-export async function lockedLastPosition(ownerId: string, database: Db): Promise<string | null> {
-  await database.execute(sql`select 1 from ${users} where ${users.id} = ${ownerId} for update`);
+export async function lockedLastPosition(ownerId: string, database: Executor): Promise<string | null> {
+  await lockUserRow(database, ownerId);
   const [row] = await database.select({ last: max(tasks.position) }).from(tasks).where(eq(tasks.ownerId, ownerId));
   return row?.last ?? null;
 }
@@ -244,7 +243,7 @@ export async function positionBefore(userId: string, position: string): Promise<
 
 export type NewTask = typeof tasks.$inferInsert;
 
-export async function insertTask(task: NewTask, assigneeIds: readonly string[], database: Db): Promise<string> {
+export async function insertTask(task: NewTask, assigneeIds: readonly string[], database: Executor): Promise<string> {
   const [row] = await database.insert(tasks).values(task).returning({ id: tasks.id });
   if (assigneeIds.length) {
     await database.insert(taskAssignees).values(assigneeIds.map((userId) => ({ taskId: row!.id, userId })));
@@ -252,21 +251,21 @@ export async function insertTask(task: NewTask, assigneeIds: readonly string[], 
   return row!.id;
 }
 
-export async function updateTaskRow(taskId: string, patch: Partial<NewTask>, database: Db): Promise<void> {
+export async function updateTaskRow(taskId: string, patch: Partial<NewTask>, database: Executor): Promise<void> {
   await database.update(tasks).set(patch).where(eq(tasks.id, taskId));
 }
 
-export async function replaceAssignees(taskId: string, userIds: readonly string[], database: Db): Promise<void> {
+export async function replaceAssignees(taskId: string, userIds: readonly string[], database: Executor): Promise<void> {
   await database.delete(taskAssignees).where(eq(taskAssignees.taskId, taskId));
   if (userIds.length) await database.insert(taskAssignees).values(userIds.map((userId) => ({ taskId, userId })));
 }
 
-export async function deleteTaskRow(taskId: string, database: Db = db()): Promise<void> {
+export async function deleteTaskRow(taskId: string, database: Executor = db()): Promise<void> {
   await database.delete(tasks).where(eq(tasks.id, taskId));
 }
 
 /** Everyone who can see these tasks: whose cached lists a change to them makes stale. */
-export async function taskAudience(taskIds: readonly string[], database: Db = db()): Promise<string[]> {
+export async function taskAudience(taskIds: readonly string[], database: Executor = db()): Promise<string[]> {
   if (taskIds.length === 0) return [];
   const [owners, assignees] = await Promise.all([
     database.selectDistinct({ userId: tasks.ownerId }).from(tasks).where(inArray(tasks.id, [...taskIds])),
@@ -280,11 +279,11 @@ export async function taskAudience(taskIds: readonly string[], database: Db = db
 
 // Subtasks
 
-export async function listSubtasks(taskId: string, database: Db = db()): Promise<SubtaskRow[]> {
+export async function listSubtasks(taskId: string, database: Executor = db()): Promise<SubtaskRow[]> {
   return database.select().from(subtasks).where(eq(subtasks.taskId, taskId)).orderBy(asc(subtasks.position), asc(subtasks.id));
 }
 
-export async function findSubtask(taskId: string, subtaskId: string, database: Db = db()): Promise<SubtaskRow | null> {
+export async function findSubtask(taskId: string, subtaskId: string, database: Executor = db()): Promise<SubtaskRow | null> {
   const [row] = await database
     .select()
     .from(subtasks)
@@ -293,7 +292,7 @@ export async function findSubtask(taskId: string, subtaskId: string, database: D
   return row ?? null;
 }
 
-export async function insertSubtask(row: typeof subtasks.$inferInsert, database: Db): Promise<SubtaskRow> {
+export async function insertSubtask(row: typeof subtasks.$inferInsert, database: Executor): Promise<SubtaskRow> {
   const [inserted] = await database.insert(subtasks).values(row).returning();
   return inserted!;
 }
@@ -301,13 +300,13 @@ export async function insertSubtask(row: typeof subtasks.$inferInsert, database:
 export async function updateSubtaskRow(
   subtaskId: string,
   patch: Partial<typeof subtasks.$inferInsert>,
-  database: Db,
+  database: Executor,
 ): Promise<SubtaskRow> {
   const [row] = await database.update(subtasks).set(patch).where(eq(subtasks.id, subtaskId)).returning();
   return row!;
 }
 
-export async function deleteSubtaskRow(subtaskId: string, database: Db): Promise<void> {
+export async function deleteSubtaskRow(subtaskId: string, database: Executor): Promise<void> {
   await database.delete(subtasks).where(eq(subtasks.id, subtaskId));
 }
 
@@ -332,7 +331,7 @@ export async function workloadCounts(userId: string, now: Date, completedSince: 
 // Recurrence
 
 /** Recurring tasks whose next occurrence is due to be created, with their owner's time zone. */
-export async function recurrenceCandidates(now: Date, limit: number, database: Db = db()) {
+export async function recurrenceCandidates(now: Date, limit: number, database: Executor = db()) {
   return database
     .select({ id: tasks.id, ownerId: tasks.ownerId, timeZone: users.timeZone })
     .from(tasks)
@@ -352,7 +351,7 @@ export async function recurrenceCandidates(now: Date, limit: number, database: D
 }
 
 /** Locks a recurring task for its runner; null when another runner holds it or has already handled it. */
-export async function claimRecurringTask(taskId: string, database: Db): Promise<TaskRow | null> {
+export async function claimRecurringTask(taskId: string, database: Executor): Promise<TaskRow | null> {
   const [row] = await database
     .select()
     .from(tasks)
@@ -362,7 +361,7 @@ export async function claimRecurringTask(taskId: string, database: Db): Promise<
 }
 
 /** Inserts an occurrence unless it exists already (the unique series/occurrence index decides). */
-export async function insertOccurrence(task: NewTask, database: Db): Promise<string | null> {
+export async function insertOccurrence(task: NewTask, database: Executor): Promise<string | null> {
   const [row] = await database
     .insert(tasks)
     .values(task)
@@ -371,7 +370,7 @@ export async function insertOccurrence(task: NewTask, database: Db): Promise<str
   return row?.id ?? null;
 }
 
-export async function copyAssigneesAndSubtasks(fromTaskId: string, toTaskId: string, now: Date, database: Db): Promise<void> {
+export async function copyAssigneesAndSubtasks(fromTaskId: string, toTaskId: string, now: Date, database: Executor): Promise<void> {
   await database.execute(
     sql`insert into ${taskAssignees} (task_id, user_id, created_at) select ${toTaskId}, user_id, created_at from ${taskAssignees} where task_id = ${fromTaskId}`,
   );

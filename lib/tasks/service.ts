@@ -3,7 +3,7 @@ import { generateKeyBetween } from "fractional-indexing";
 import { AppError, invalidField } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
-import { db } from "../db/client";
+import { db, type Executor } from "../db/client";
 import { tasks, type Recurrence, type TaskRow } from "../db/schema/tasks";
 import { findOwnGroup, firstActiveGroupId } from "../groups/repo";
 import { invalidateTaskLists, lookupTaskList, storeTaskList } from "./list-cache";
@@ -21,7 +21,6 @@ import {
   taskAudience,
   updateTaskRow,
   workloadCounts,
-  type Db,
   type Keyset,
   type NewTask,
   type SortKey,
@@ -66,7 +65,7 @@ export function toTaskOutput(task: TaskRecord): TaskOutput {
 const notFound = () => new AppError("not_found", "No such task");
 
 /** A task the actor can see, or 404 (also for another user's task: never a hint that it exists). */
-export async function getVisibleTask(actor: Actor, taskId: string, database?: Db): Promise<TaskRecord> {
+export async function getVisibleTask(actor: Actor, taskId: string, database?: Executor): Promise<TaskRecord> {
   const task = await findVisibleTask(actor.userId, taskId, database);
   if (!task) throw notFound();
   return task;
@@ -346,6 +345,6 @@ export async function getWorkload(actor: Actor, completedSince: string | undefin
 }
 
 /** Invalidates the cached lists of everyone who can see these tasks (after a change outside this module). */
-export async function invalidateListsForTasks(taskIds: readonly string[], database?: Db): Promise<void> {
+export async function invalidateListsForTasks(taskIds: readonly string[], database?: Executor): Promise<void> {
   await invalidateTaskLists(await taskAudience(taskIds, database));
 }

@@ -1,7 +1,7 @@
 import { AppError, invalidField } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
-import { db } from "../db/client";
+import { db, type Executor } from "../db/client";
 import type { SubtaskRow } from "../db/schema/tasks";
 import { invalidateTaskLists } from "./list-cache";
 import {
@@ -12,7 +12,6 @@ import {
   lockTask,
   updateSubtaskRow,
   updateTaskRow,
-  type Db,
   type TaskRecord,
 } from "./repo";
 import type { SubtaskOutput } from "./schema";
@@ -42,7 +41,7 @@ function toSubtaskOutput(subtask: SubtaskRow): SubtaskOutput {
 async function changeSubtasks<T>(
   actor: Actor,
   taskId: string,
-  change: (task: TaskRecord, tx: Db) => Promise<T>,
+  change: (task: TaskRecord, tx: Executor) => Promise<T>,
 ): Promise<T> {
   const { result, audience } = await db().transaction(async (tx) => {
     await lockTask(taskId, tx);
@@ -67,7 +66,7 @@ export async function getSubtasks(actor: Actor, taskId: string): Promise<Subtask
   return (await listSubtasks(taskId)).map(toSubtaskOutput);
 }
 
-async function subtaskOf(taskId: string, subtaskId: string, database?: Db): Promise<SubtaskRow> {
+async function subtaskOf(taskId: string, subtaskId: string, database?: Executor): Promise<SubtaskRow> {
   const subtask = await findSubtask(taskId, subtaskId, database);
   if (!subtask) throw new AppError("not_found", "No such subtask");
   return subtask;
