@@ -11,6 +11,7 @@ import pg from "pg";
 import { expect, inject } from "vitest";
 import type { z } from "zod";
 import { loadConfig } from "../../lib/config";
+import { taskOutput } from "../../lib/tasks/schema";
 import { startServer } from "../../server";
 import { TEMPLATE_DATABASE, adminUrl, withAdminClient } from "./postgres";
 
@@ -116,6 +117,13 @@ export async function registerUser(server: TestServer, overrides: Record<string,
   const response = await server.request("/auth/register", { json: { email, password, name: "Test User", ...overrides } });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return { email: response.body.user.email as string, password, token: response.body.token as string, user: response.body.user };
+}
+
+/** Creates a task through the API (titled "A task" unless `fields` says otherwise); answers it, checked against the Task schema. */
+export async function createTask(server: TestServer, token: string, fields: Record<string, unknown> = {}) {
+  const response = await server.request("/tasks", { token, json: { title: "A task", ...fields } });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return expectShape(taskOutput, response.body);
 }
 
 /** Asserts an RFC 9457 problem answer with the given status and code; answers the body. */

@@ -1,18 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { boardOutput, subtaskOutput } from "../../lib/tasks/schema";
-import { expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
+import { createTask, expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
 });
 afterAll(() => server.close());
-
-async function createTask(token: string, fields: Record<string, unknown> = {}) {
-  const response = await server.request("/tasks", { token, json: { title: "A task", ...fields } });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body as { id: string; title: string; position: string; status: string };
-}
 
 async function addSubtask(token: string, taskId: string, title: string) {
   const response = await server.request(`/tasks/${taskId}/subtasks`, { token, json: { title } });
@@ -27,7 +21,7 @@ const taskOf = async (token: string, taskId: string) => (await server.request(`/
 describe("subtasks", () => {
   test("CRUD in order, with counts on the parent", async () => {
     const { token } = await registerUser(server);
-    const task = await createTask(token);
+    const task = await createTask(server, token);
     const one = await addSubtask(token, task.id, "One");
     const two = await addSubtask(token, task.id, "Two");
     const three = await addSubtask(token, task.id, "Three");
@@ -64,7 +58,7 @@ describe("subtasks", () => {
 
   test("ticking off the last open subtask completes the parent; reopening one reopens it", async () => {
     const { token } = await registerUser(server);
-    const task = await createTask(token);
+    const task = await createTask(server, token);
     const one = await addSubtask(token, task.id, "One");
     const two = await addSubtask(token, task.id, "Two");
 
@@ -90,14 +84,14 @@ describe("subtasks", () => {
 
   test("a parent completed or cancelled by hand is left alone", async () => {
     const { token } = await registerUser(server);
-    const task = await createTask(token);
+    const task = await createTask(server, token);
     const one = await addSubtask(token, task.id, "One");
     await server.request(`/tasks/${task.id}`, { method: "PATCH", token, json: { status: "done" } });
     await tick(token, task.id, one.id, true);
     await tick(token, task.id, one.id, false);
     expect((await taskOf(token, task.id)).status).toBe("done");
 
-    const cancelled = await createTask(token, { status: "cancelled" });
+    const cancelled = await createTask(server, token, { status: "cancelled" });
     const step = await addSubtask(token, cancelled.id, "Step");
     await tick(token, cancelled.id, step.id, true);
     expect((await taskOf(token, cancelled.id)).status).toBe("cancelled");
@@ -117,10 +111,10 @@ describe("kanban", () => {
     const { token } = await registerUser(server);
     const groups = (await server.request("/groups", { token })).body.items as { id: string; key: string }[];
     const home = groups.find((group) => group.key === "home")!.id;
-    await createTask(token, { title: "A" });
-    await createTask(token, { title: "B", status: "in_progress" });
-    await createTask(token, { title: "C", groupId: home });
-    await createTask(token, { title: "D", status: "done" });
+    await createTask(server, token, { title: "A" });
+    await createTask(server, token, { title: "B", status: "in_progress" });
+    await createTask(server, token, { title: "C", groupId: home });
+    await createTask(server, token, { title: "D", status: "done" });
     const view = await board(token);
     expect(view.columns.map((each) => each.status)).toEqual(["todo", "in_progress", "done", "cancelled"]);
     expect(column(view, "todo")).toEqual(["A", "C"]);
@@ -134,7 +128,7 @@ describe("kanban", () => {
   test("moves keep a stable order, touch only the moved task, and survive a reload", async () => {
     const { token } = await registerUser(server);
     const created = [];
-    for (const title of ["A", "B", "C", "D"]) created.push(await createTask(token, { title }));
+    for (const title of ["A", "B", "C", "D"]) created.push(await createTask(server, token, { title }));
     const [taskA, taskB, taskC, taskD] = created as [(typeof created)[0], (typeof created)[0], (typeof created)[0], (typeof created)[0]];
     const positionsBefore = await server.sql<{ id: string; position: string }>("select id, position from tasks where id = any($1)", [
       created.map((task) => task.id),
@@ -182,16 +176,16 @@ describe("kanban", () => {
 
   test("tasks created at the same moment get distinct positions", async () => {
     const { token } = await registerUser(server);
-    const created = await Promise.all(Array.from({ length: 20 }, (_, index) => createTask(token, { title: `T${index}` })));
+    const created = await Promise.all(Array.from({ length: 20 }, (_, index) => createTask(server, token, { title: `T${index}` })));
     expect(new Set(created.map((task) => task.position)).size).toBe(20);
   });
 
   test("neighbours out of order answer 409; a bad neighbour 400", async () => {
     const { token } = await registerUser(server);
-    const a = await createTask(token, { title: "A" });
-    const b = await createTask(token, { title: "B" });
+    const a = await createTask(server, token, { title: "A" });
+    const b = await createTask(server, token, { title: "B" });
     expectProblem(await server.request(`/tasks/${a.id}/move`, { token, json: { afterId: b.id, beforeId: a.id } }), 400, "validation_failed");
-    const c = await createTask(token, { title: "C" });
+    const c = await createTask(server, token, { title: "C" });
     expectProblem(await server.request(`/tasks/${c.id}/move`, { token, json: { afterId: b.id, beforeId: a.id } }), 409, "conflict");
     const bad = expectProblem(await server.request(`/tasks/${c.id}/move`, { token, json: { status: "doing" } }), 400, "validation_failed");
     expect(bad.errors?.[0]).toMatchObject({ pointer: "/status" });

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { advanceClock, resetClock } from "../../lib/clock";
 import { taskListOutput } from "../../lib/tasks/schema";
-import { expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
+import { createTask, expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -9,12 +9,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 afterEach(() => resetClock());
-
-async function createTask(token: string, fields: Record<string, unknown> = {}) {
-  const response = await server.request("/tasks", { token, json: { title: "A task", ...fields } });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return response.body as { id: string; title: string; position: string };
-}
 
 async function list(token: string, query = "") {
   const response = await server.request(`/tasks${query}`, { token });
@@ -32,10 +26,10 @@ describe("GET /tasks filters and sorts", () => {
     token = user.token;
     groups = (await server.request("/groups", { token })).body.items;
     const work = groups.find((group) => group.key === "work")!.id;
-    await createTask(token, { title: "Buy milk", tags: ["shop"], dueAt: "2026-12-02T10:00:00Z", priority: "low" });
-    await createTask(token, { title: "Pay rent", status: "done", dueAt: "2026-12-01T10:00:00Z", priority: "urgent" });
-    await createTask(token, { title: "Quarterly report", description: "numbers for the board", groupId: work, tags: ["q4", "shop"] });
-    await createTask(token, { title: "Call 100% of clients", status: "in_progress", dueAt: "2026-12-03T10:00:00Z", priority: "high" });
+    await createTask(server, token, { title: "Buy milk", tags: ["shop"], dueAt: "2026-12-02T10:00:00Z", priority: "low" });
+    await createTask(server, token, { title: "Pay rent", status: "done", dueAt: "2026-12-01T10:00:00Z", priority: "urgent" });
+    await createTask(server, token, { title: "Quarterly report", description: "numbers for the board", groupId: work, tags: ["q4", "shop"] });
+    await createTask(server, token, { title: "Call 100% of clients", status: "in_progress", dueAt: "2026-12-03T10:00:00Z", priority: "high" });
   });
 
   test("by status, group, tag, due window and words", async () => {
@@ -81,7 +75,7 @@ describe("GET /tasks filters and sorts", () => {
 describe("the list's items", () => {
   test("are exactly the tasks as GET /tasks/{id} answers them", async () => {
     const { token, user } = await registerUser(server);
-    const rich = await createTask(token, {
+    const rich = await createTask(server, token, {
       title: "Rich",
       description: "with \"quotes\", emoji 🎉 and a\nnew line",
       status: "done",
@@ -94,7 +88,7 @@ describe("the list's items", () => {
     });
     await server.request(`/tasks/${rich.id}/subtasks`, { token, json: { title: "one", done: true } });
     await server.request(`/tasks/${rich.id}/subtasks`, { token, json: { title: "two" } });
-    const plain = await createTask(token, { title: "Plain" });
+    const plain = await createTask(server, token, { title: "Plain" });
     const listed = await list(token);
     for (const task of [rich, plain]) {
       const single = (await server.request(`/tasks/${task.id}`, { token })).body;
@@ -106,13 +100,13 @@ describe("the list's items", () => {
 describe("the 30-second cache", () => {
   test("MISS, then HIT, then MISS after a write, and the write is in the answer", async () => {
     const { token } = await registerUser(server);
-    await createTask(token, { title: "First" });
+    await createTask(server, token, { title: "First" });
     expect((await list(token)).cache).toBe("MISS");
     const hit = await list(token);
     expect(hit.cache).toBe("HIT");
     expect(titles(hit)).toEqual(["First"]);
 
-    const second = await createTask(token, { title: "Second" });
+    const second = await createTask(server, token, { title: "Second" });
     const afterCreate = await list(token);
     expect(afterCreate.cache).toBe("MISS");
     expect(titles(afterCreate)).toEqual(["First", "Second"]);
@@ -136,7 +130,7 @@ describe("the 30-second cache", () => {
 
   test("each query is cached on its own", async () => {
     const { token } = await registerUser(server);
-    await createTask(token);
+    await createTask(server, token);
     expect((await list(token, "?status=todo")).cache).toBe("MISS");
     expect((await list(token, "?status=done")).cache).toBe("MISS");
     expect((await list(token, "?status=todo")).cache).toBe("HIT");
@@ -148,7 +142,7 @@ describe("the 30-second cache", () => {
 
   test("an answer expires after 30 seconds (moving the clock, not sleeping)", async () => {
     const { token } = await registerUser(server);
-    await createTask(token);
+    await createTask(server, token);
     expect((await list(token)).cache).toBe("MISS");
     advanceClock(29_000);
     expect((await list(token)).cache).toBe("HIT");
@@ -161,7 +155,7 @@ describe("the 30-second cache", () => {
     const owner = await registerUser(server);
     const assignee = await registerUser(server);
     const bystander = await registerUser(server);
-    const task = await createTask(owner.token, { title: "Shared" });
+    const task = await createTask(server, owner.token, { title: "Shared" });
     await server.sql("insert into task_assignees (task_id, user_id) values ($1, $2)", [task.id, assignee.user.id]);
     for (const user of [owner, assignee, bystander]) await list(user.token);
     for (const user of [owner, assignee, bystander]) expect((await list(user.token)).cache).toBe("HIT");
@@ -183,10 +177,10 @@ describe("the 30-second cache", () => {
 
   test("a list read while a write happens is not served after it", async () => {
     const { token } = await registerUser(server);
-    await createTask(token, { title: "Before" });
+    await createTask(server, token, { title: "Before" });
     // Many reads racing with a write: whatever they stored, the next read shows the write.
     const reads = Array.from({ length: 5 }, () => server.request("/tasks", { token }));
-    const write = createTask(token, { title: "During" });
+    const write = createTask(server, token, { title: "During" });
     await Promise.all([...reads, write]);
     expect(titles(await list(token))).toEqual(["Before", "During"]);
   });

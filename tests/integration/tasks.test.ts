@@ -1,19 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { taskOutput } from "../../lib/tasks/schema";
-import { expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
+import { createTask, expectProblem, registerUser, startTestServer, type TestServer } from "./harness";
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
 });
 afterAll(() => server.close());
-
-async function createTask(token: string, fields: Record<string, unknown> = {}) {
-  const response = await server.request("/tasks", { token, json: { title: "A task", ...fields } });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
-  return expectShape(taskOutput, response.body);
-}
 
 /** Makes `userId` an assignee the way an accepted collaboration request will (that API comes with sharing). */
 async function assign(taskId: string, userId: string) {
@@ -25,7 +18,7 @@ describe("task CRUD", () => {
     const { token, user } = await registerUser(server);
     const groups = await server.request("/groups", { token });
     const work = groups.body.items.find((group: { key: string }) => group.key === "work");
-    const task = await createTask(token, {
+    const task = await createTask(server, token, {
       title: "  Write the report  ",
       description: "Quarterly numbers",
       status: "in_progress",
@@ -54,7 +47,7 @@ describe("task CRUD", () => {
     expect(read.status).toBe(200);
     expect(read.body).toEqual(task);
 
-    const plain = await createTask(token);
+    const plain = await createTask(server, token);
     const first = groups.body.items.find((group: { archived: boolean }) => !group.archived);
     expect(plain.groupId).toBe(first.id);
     expect(plain.position > task.position).toBe(true);
@@ -62,7 +55,7 @@ describe("task CRUD", () => {
 
   test("done sets completedAt, reopening clears it; PATCH changes only what is sent", async () => {
     const { token } = await registerUser(server);
-    const task = await createTask(token, { description: "keep me" });
+    const task = await createTask(server, token, { description: "keep me" });
     const done = await server.request(`/tasks/${task.id}`, { method: "PATCH", token, json: { status: "done" } });
     expect(done.status).toBe(200);
     expect(done.body.completedAt).not.toBeNull();
@@ -71,13 +64,13 @@ describe("task CRUD", () => {
     expect(again.body.completedAt).toBe(done.body.completedAt);
     const reopened = await server.request(`/tasks/${task.id}`, { method: "PATCH", token, json: { status: "todo" } });
     expect(reopened.body).toMatchObject({ status: "todo", completedAt: null, title: "Renamed", description: "keep me" });
-    const cancelled = await createTask(token, { status: "cancelled" });
+    const cancelled = await createTask(server, token, { status: "cancelled" });
     expect(cancelled.completedAt).toBeNull();
   });
 
   test("deletes a task with its subtasks", async () => {
     const { token } = await registerUser(server);
-    const task = await createTask(token);
+    const task = await createTask(server, token);
     await server.request(`/tasks/${task.id}/subtasks`, { token, json: { title: "step" } });
     expect((await server.request(`/tasks/${task.id}`, { method: "DELETE", token })).status).toBe(204);
     expectProblem(await server.request(`/tasks/${task.id}`, { token }), 404, "not_found");
@@ -87,7 +80,7 @@ describe("task CRUD", () => {
   test("an assignee sees and edits the task but cannot delete it or change its owner's settings", async () => {
     const owner = await registerUser(server);
     const helper = await registerUser(server);
-    const task = await createTask(owner.token);
+    const task = await createTask(server, owner.token);
     await assign(task.id, helper.user.id);
     const edited = await server.request(`/tasks/${task.id}`, { method: "PATCH", token: helper.token, json: { status: "in_progress" } });
     expect(edited.body.status).toBe("in_progress");
@@ -140,9 +133,9 @@ describe("validation", () => {
   test("another user's task answers 404 on every task, subtask and board route, and is left unchanged", async () => {
     const owner = await registerUser(server);
     const stranger = await registerUser(server);
-    const task = await createTask(owner.token, { title: "Private" });
+    const task = await createTask(server, owner.token, { title: "Private" });
     const subtask = (await server.request(`/tasks/${task.id}/subtasks`, { token: owner.token, json: { title: "step" } })).body;
-    const mine = await createTask(stranger.token);
+    const mine = await createTask(server, stranger.token);
     const routes: [string, string, unknown?][] = [
       ["GET", `/tasks/${task.id}`],
       ["PATCH", `/tasks/${task.id}`, { title: "Hacked" }],
@@ -182,16 +175,16 @@ describe("workload", () => {
   test("counts active, pending, completed and overdue tasks the user is responsible for", async () => {
     const me = await registerUser(server);
     const colleague = await registerUser(server);
-    await createTask(me.token, { status: "in_progress" });
-    await createTask(me.token, { status: "todo", dueAt: "2020-01-01T00:00:00Z" });
-    await createTask(me.token, { status: "todo" });
-    await createTask(me.token, { status: "done" });
-    await createTask(me.token, { status: "cancelled" });
+    await createTask(server, me.token, { status: "in_progress" });
+    await createTask(server, me.token, { status: "todo", dueAt: "2020-01-01T00:00:00Z" });
+    await createTask(server, me.token, { status: "todo" });
+    await createTask(server, me.token, { status: "done" });
+    await createTask(server, me.token, { status: "cancelled" });
     // Assigned to a colleague: theirs, not mine.
-    const delegated = await createTask(me.token, { status: "in_progress" });
+    const delegated = await createTask(server, me.token, { status: "in_progress" });
     await assign(delegated.id, colleague.user.id);
     // The colleague's task assigned to me: mine.
-    const theirs = await createTask(colleague.token, { status: "todo" });
+    const theirs = await createTask(server, colleague.token, { status: "todo" });
     await assign(theirs.id, me.user.id);
 
     const mine = await server.request("/api/v1/workload", { token: me.token });
