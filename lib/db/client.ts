@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { sql, type SQL } from "drizzle-orm";
+import { fillPlaceholders, sql, type SQL } from "drizzle-orm";
 import { PgDialect, type PgDatabase, type PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -28,11 +28,8 @@ export interface Database {
    * advisory lock); answers whether it ran. PGlite has one process, so it always runs there.
    */
   runExclusive(name: string, task: () => Promise<void>): Promise<boolean>;
-  /**
-   * Runs a statement and answers its raw rows. On PostgreSQL it is a prepared statement named by its text, parsed
-   * and planned once per connection: for the hottest reads, whose planning costs more than running them.
-   */
-  preparedRows<T>(statement: SQL): Promise<T[]>;
+  /** Runs a compiled statement (see `statementRows`) and answers its raw rows. */
+  preparedRows<T>(statement: CompiledStatement, params: unknown[]): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -103,9 +100,8 @@ async function openPglite(client?: PGlite): Promise<Database> {
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
   return {
     kind: "pglite",
-    async preparedRows<T>(statement: SQL) {
-      const query = dialect.sqlToQuery(statement);
-      return (await pglite.query<T>(query.sql, query.params)).rows;
+    async preparedRows<T>(statement: CompiledStatement, params: unknown[]) {
+      return (await pglite.query<T>(statement.text, params)).rows;
     },
     db,
     check: () => checkDb(db),
@@ -135,10 +131,8 @@ async function openPostgres(url: string): Promise<Database> {
   }
   return {
     kind: "postgres",
-    async preparedRows<T>(statement: SQL) {
-      const query = dialect.sqlToQuery(statement);
-      const name = `q_${createHash("sha1").update(query.sql).digest("base64url")}`;
-      return (await pool.query({ name, text: query.sql, values: query.params })).rows as T[];
+    async preparedRows<T>(statement: CompiledStatement, params: unknown[]) {
+      return (await pool.query({ name: statement.name, text: statement.text, values: params })).rows as T[];
     },
     db,
     check: () => checkDb(db),
@@ -186,11 +180,41 @@ export function openDatabase(options: { pglite?: PGlite } = {}): Promise<Databas
   return entry.opening;
 }
 
-/** Runs a statement as the open database's prepared statement (see Database.preparedRows), for repo.ts files. */
-export function preparedRows<T>(statement: SQL): Promise<T[]> {
+/** A statement's SQL text, its parameters (values or `sql.placeholder`s) and the name it is prepared under. */
+export interface CompiledStatement {
+  readonly text: string;
+  readonly params: readonly unknown[];
+  readonly name: string;
+}
+
+const compiledStatements = new Map<string, CompiledStatement>();
+/** Shapes are few (a list query's filters and sort); the bound only guards against a caller's mistake. */
+const MAX_COMPILED_STATEMENTS = 1000;
+
+function compile(build: () => SQL): CompiledStatement {
+  const query = dialect.sqlToQuery(build());
+  return { text: query.sql, params: query.params, name: `q_${createHash("sha1").update(query.sql).digest("base64url")}` };
+}
+
+/**
+ * Runs the hottest reads: `build` makes the statement with `sql.placeholder(name)` for every value and is called
+ * once per `shape` (a key naming everything that changes the SQL text); each call then only fills in `values`.
+ * Drizzle spends more CPU building a large statement than PostgreSQL spends running it, and on PostgreSQL the
+ * statement is prepared (parsed and planned once per connection) under a name derived from its text.
+ * Tests rebuild the statement every time and fail if the shape missed a difference in the text.
+ */
+export function statementRows<T>(shape: string, build: () => SQL, values: Record<string, unknown>): Promise<T[]> {
   const open = holder[DATABASE]?.open;
   if (!open) throw new Error("The database is not open: await openDatabase() first");
-  return open.preparedRows<T>(statement);
+  let statement = compiledStatements.get(shape);
+  if (!statement) {
+    if (compiledStatements.size >= MAX_COMPILED_STATEMENTS) compiledStatements.clear();
+    statement = compile(build);
+    compiledStatements.set(shape, statement);
+  } else if (config().NODE_ENV === "test" && compile(build).text !== statement.text) {
+    throw new Error(`Statement shape ${shape} has more than one SQL text`);
+  }
+  return open.preparedRows<T>(statement, fillPlaceholders(statement.params as unknown[], values));
 }
 
 /** The open database's Drizzle handle, for repo.ts files. The API awaits openDatabase() before any route. */

@@ -299,7 +299,7 @@ export async function getBoard(actor: Actor, filter: { groupId?: string; project
   const columns = [];
   for (const status of TASK_STATUSES) {
     const column = await boardColumn(actor.userId, status, filter, filter.limit);
-    columns.push({ status, tasks: column.tasks.map(toTaskOutput), total: column.total });
+    columns.push({ status, tasks: column.tasks.map((answer) => JSON.parse(answer) as TaskOutput), total: column.total });
   }
   return { columns };
 }
