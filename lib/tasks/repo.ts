@@ -6,33 +6,11 @@ import { subtasks, taskAssignees, tasks, type SubtaskRow, type TaskRow } from ".
 import { users } from "../db/schema/users";
 
 
-/** A task row with what its answer also shows: who is assigned and how far its subtasks are. */
-export interface TaskRecord extends TaskRow {
-  assigneeIds: string[];
-  subtaskTotal: number;
-  subtaskDone: number;
-}
-
 /**
- * Adds who is assigned and how far the subtasks are to task rows: one query for the whole page, its ids sent
- * as one array literal (uuids need no quoting).
+ * A task as the service reads it. Who is assigned and how far its subtasks are come with the row: database
+ * triggers keep `assigneeIds`, `subtaskTotal` and `subtaskDone` in step with task_assignees and subtasks.
  */
-async function withDetails(rows: TaskRow[], database: Executor = db()): Promise<TaskRecord[]> {
-  if (rows.length === 0) return [];
-  const result = (await database.execute(sql`
-    select t.id,
-      coalesce((select array_agg(a.user_id order by a.created_at, a.user_id) from ${taskAssignees} a where a.task_id = t.id), '{}') as assignee_ids,
-      (select count(*)::int from ${subtasks} s where s.task_id = t.id) as total,
-      (select count(*)::int from ${subtasks} s where s.task_id = t.id and s.done) as done
-    from unnest(${`{${rows.map((row) => row.id).join(",")}}`}::uuid[]) as t(id)`)) as unknown as {
-    rows: { id: string; assignee_ids: string[]; total: number; done: number }[];
-  };
-  const details = new Map(result.rows.map((row) => [row.id, row]));
-  return rows.map((row) => {
-    const detail = details.get(row.id);
-    return { ...row, assigneeIds: detail?.assignee_ids ?? [], subtaskTotal: detail?.total ?? 0, subtaskDone: detail?.done ?? 0 };
-  });
-}
+export type TaskRecord = TaskRow;
 
 /**
  * Who can see a task today: its owner and its assignees. Sharing (user groups, projects, the family
@@ -43,13 +21,12 @@ export function visibleTo(userId: string | Placeholder): SQL {
 }
 
 export async function findVisibleTask(userId: string, taskId: string, database: Executor = db()): Promise<TaskRecord | null> {
-  const rows = await database
+  const [row] = await database
     .select()
     .from(tasks)
     .where(and(eq(tasks.id, taskId), visibleTo(userId)))
     .limit(1);
-  const [record] = await withDetails(rows, database);
-  return record ?? null;
+  return row ?? null;
 }
 
 /** The same task, locked until the transaction ends (writes to one task happen one at a time). */
@@ -141,9 +118,10 @@ function afterKeyset({ column, descending, nullable }: SortKey, values: ListValu
  * A page of the tasks a user can see, as a query. Written as two ordered, limited branches (the tasks they own,
  * through the (owner, position, id) and (owner, due) indexes, and the tasks assigned to them) merged by the same
  * order: PostgreSQL reads about one page from each instead of every visible task (0.3 ms against 32-68 ms for a
- * user with 10,000 tasks). The limit stays a parameter: PostgreSQL then keeps planning each run with the values
- * (a custom plan), because which index serves best depends on how selective the filters are; with the limit in the
- * text it settled on a generic plan after five runs, which read and sorted all 10,000 tasks (3 ms a run).
+ * user with 10,000 tasks). The limit stays a parameter, although the statement is prepared: with the limit in
+ * the text, PostgreSQL costed a generic plan (one for any values) as cheap on a freshly filled table and kept it
+ * after five runs, and that plan read and sorted all 10,000 tasks (3 ms a run); with the parameter it plans for
+ * the values until the table's statistics make a generic plan as good.
  */
 function visiblePage(values: ListValues, sort: SortKey) {
   const conditions = filterConditions(values);
@@ -202,10 +180,8 @@ export async function listVisibleTaskAnswers(
       select t.id, t.owner_id as "ownerId", t.group_id as "groupId", t.project_id as "projectId", t.title,
         t.description, t.status, (array['low', 'normal', 'high', 'urgent'])[t.priority + 1] as priority,
         ${isoTime("due_at")} as "dueAt", to_char(t.start_date, 'YYYY-MM-DD') as "startDate", t.tags,
-        coalesce((select array_agg(a.user_id order by a.created_at, a.user_id) from ${taskAssignees} a where a.task_id = t.id), '{}') as "assigneeIds",
-        t.position, t.recurrence, t.series_id as "seriesId", t.occurrence,
-        (select row_to_json(c) from (select count(*)::int as total, (count(*) filter (where s.done))::int as done
-          from ${subtasks} s where s.task_id = t.id) c) as subtasks,
+        t.assignee_ids as "assigneeIds", t.position, t.recurrence, t.series_id as "seriesId", t.occurrence,
+        json_build_object('total', t.subtask_total, 'done', t.subtask_done) as subtasks,
         ${isoTime("completed_at")} as "completedAt", ${isoTime("created_at")} as "createdAt",
         ${isoTime("updated_at")} as "updatedAt"
       from (${visiblePage(values, sort)}) t
@@ -283,7 +259,8 @@ export async function positionBefore(userId: string, position: string): Promise<
   return row?.position ?? null;
 }
 
-export type NewTask = typeof tasks.$inferInsert;
+/** A task to insert or a change to one; the columns the triggers keep are not the application's to write. */
+export type NewTask = Omit<typeof tasks.$inferInsert, "assigneeIds" | "subtaskTotal" | "subtaskDone">;
 
 export async function insertTask(task: NewTask, assigneeIds: readonly string[], database: Executor): Promise<string> {
   const [row] = await database.insert(tasks).values(task).returning({ id: tasks.id });

@@ -111,6 +111,13 @@ export const tasks = pgTable(
     completedAt: timestamp("completed_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    // Kept by database triggers (migration 0003) from task_assignees and subtasks, which stay the truth: the
+    // task list reads them with the task instead of looking up two tables for every task on the page.
+    // Never written by the application.
+    /** The assignees' user ids, in the order they were assigned. */
+    assigneeIds: uuid("assignee_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    subtaskTotal: integer("subtask_total").notNull().default(0),
+    subtaskDone: integer("subtask_done").notNull().default(0),
   },
   (table) => [
     index("tasks_owner_position_idx").on(table.ownerId, table.position, table.id),
