@@ -7,6 +7,7 @@ import { recordServerError } from "../errors/service";
 import { groupsRoutes } from "../groups/routes";
 import { healthRoutes } from "../health/routes";
 import { tasksRoutes } from "../tasks/routes";
+import { teamsRoutes } from "../teams/routes";
 import { AppError } from "./app-error";
 import type { ApiEnv } from "./env";
 import { jsonBodyOnly, rateLimit, responseHeaders } from "./middleware";
@@ -53,6 +54,7 @@ export function createApiApp() {
   app.route(API_PREFIX, accountsRoutes);
   app.route(API_PREFIX, errorsRoutes);
   app.route(API_PREFIX, groupsRoutes);
+  app.route(API_PREFIX, teamsRoutes);
   app.route(API_PREFIX, tasksRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {

@@ -2,3 +2,4 @@
 export * from "./users";
 export * from "./error-logs";
 export * from "./tasks";
+export * from "./teams";

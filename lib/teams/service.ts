@@ -1,0 +1,203 @@
+import { AppError } from "../api/app-error";
+import type { Actor } from "../auth/actor";
+import { db, type Executor } from "../db/client";
+import type { UserGroupRole } from "../db/schema/teams";
+import {
+  countOwners,
+  deleteMember,
+  deleteUserGroupRow,
+  findMember,
+  findMemberGroup,
+  findMemberRole,
+  findUserId,
+  insertMember,
+  insertUserGroup,
+  listMemberGroups,
+  listMembers,
+  lockUserGroup,
+  memberWorkloadCounts,
+  updateMemberRole,
+  updateUserGroupRow,
+  type MemberGroup,
+  type MemberRecord,
+} from "./repo";
+import type {
+  AddMemberInput,
+  ChangeRoleInput,
+  CreateUserGroupInput,
+  MemberListOutput,
+  MemberOutput,
+  TeamWorkloadOutput,
+  UpdateUserGroupInput,
+  UserGroupListOutput,
+  UserGroupOutput,
+} from "./schema";
+
+/*
+ * The rules. Only members see a group: to anyone else every route answers 404. Owners and admins rename it and
+ * manage members (add, remove, change roles); a plain member gets 403 there. Only an owner deletes the group,
+ * grants or takes the owner role, or removes an owner. A group always keeps an owner: the last one cannot leave,
+ * be removed or be demoted (409) until they hand over ownership. Anyone may leave.
+ */
+
+const groupNotFound = () => new AppError("not_found", "User group not found");
+const memberNotFound = () => new AppError("not_found", "No such member in this group");
+const userNotFound = () => new AppError("not_found", "No such user");
+const managersOnly = () => new AppError("forbidden", "Only the group's owners and admins can do this");
+const ownersOnly = (what: string) => new AppError("forbidden", `Only an owner can ${what}`);
+const lastOwner = (who: "you" | "member") =>
+  new AppError(
+    "conflict",
+    `${who === "you" ? "You are" : "This member is"} the group's last owner: hand over ownership first ` +
+      "(make another member owner), or delete the group",
+  );
+
+const isManager = (role: UserGroupRole) => role === "owner" || role === "admin";
+
+function toUserGroupOutput(group: MemberGroup): UserGroupOutput {
+  return {
+    id: group.id,
+    name: group.name,
+    description: group.description,
+    role: group.role,
+    memberCount: group.memberCount,
+    createdBy: group.createdBy,
+    createdAt: group.createdAt.toISOString(),
+    updatedAt: group.updatedAt.toISOString(),
+  };
+}
+
+function toMemberOutput(member: MemberRecord): MemberOutput {
+  return { ...member, joinedAt: member.joinedAt.toISOString() };
+}
+
+async function getMemberGroupOrThrow(actor: Actor, groupId: string, executor?: Executor): Promise<MemberGroup> {
+  const group = await findMemberGroup(actor.userId, groupId, executor);
+  if (!group) throw groupNotFound();
+  return group;
+}
+
+/** The actor's role in the group; 404 when they are not a member. */
+async function getRoleOrThrow(actor: Actor, groupId: string): Promise<UserGroupRole> {
+  const role = await findMemberRole(groupId, actor.userId);
+  if (!role) throw groupNotFound();
+  return role;
+}
+
+/** Runs a membership change with the group locked (see `lockUserGroup`), given the actor's role. */
+async function changeMembership<T>(actor: Actor, groupId: string, change: (tx: Executor, role: UserGroupRole) => Promise<T>) {
+  return db().transaction(async (tx) => {
+    const role = (await lockUserGroup(tx, groupId)) ? await findMemberRole(groupId, actor.userId, tx) : null;
+    if (!role) throw groupNotFound();
+    return change(tx, role);
+  });
+}
+
+async function getMemberOrThrow(groupId: string, userId: string, executor?: Executor): Promise<MemberRecord> {
+  const member = await findMember(groupId, userId, executor);
+  if (!member) throw memberNotFound();
+  return member;
+}
+
+// Groups
+
+export async function listUserGroups(actor: Actor): Promise<UserGroupListOutput> {
+  return { items: (await listMemberGroups(actor.userId)).map(toUserGroupOutput) };
+}
+
+export async function getUserGroup(actor: Actor, groupId: string): Promise<UserGroupOutput> {
+  return toUserGroupOutput(await getMemberGroupOrThrow(actor, groupId));
+}
+
+/** Creates a group; its creator is its owner. */
+export async function createUserGroup(actor: Actor, input: CreateUserGroupInput): Promise<UserGroupOutput> {
+  const groupId = await insertUserGroup(actor.userId, { name: input.name, description: input.description ?? "" });
+  return getUserGroup(actor, groupId);
+}
+
+/** Renames the group or changes its description: owners and admins. */
+export async function updateUserGroup(actor: Actor, groupId: string, input: UpdateUserGroupInput): Promise<UserGroupOutput> {
+  if (!isManager(await getRoleOrThrow(actor, groupId))) throw managersOnly();
+  await updateUserGroupRow(groupId, { name: input.name, description: input.description });
+  return getUserGroup(actor, groupId);
+}
+
+/** Deletes the group and every membership in it: owners only. */
+export async function deleteUserGroup(actor: Actor, groupId: string): Promise<void> {
+  if ((await getRoleOrThrow(actor, groupId)) !== "owner") throw ownersOnly("delete the group");
+  await deleteUserGroupRow(groupId);
+}
+
+// Members
+
+export async function listUserGroupMembers(actor: Actor, groupId: string): Promise<MemberListOutput> {
+  await getRoleOrThrow(actor, groupId);
+  return { items: (await listMembers(groupId)).map(toMemberOutput) };
+}
+
+/**
+ * Adds an existing account, by id or by email, as `member` unless `role` says otherwise. An unknown id or email
+ * is a 404 that says nothing more; someone already in the group is a 409.
+ */
+export async function addUserGroupMember(actor: Actor, groupId: string, input: AddMemberInput): Promise<MemberOutput> {
+  return changeMembership(actor, groupId, async (tx, actorRole) => {
+    if (!isManager(actorRole)) throw managersOnly();
+    const role = input.role ?? "member";
+    if (role === "owner" && actorRole !== "owner") throw ownersOnly("make someone an owner");
+    const userId = await findUserId(input, tx);
+    if (!userId) throw userNotFound();
+    if (!(await insertMember(groupId, userId, role, tx))) throw new AppError("conflict", "This user is already a member of the group");
+    return toMemberOutput(await getMemberOrThrow(groupId, userId, tx));
+  });
+}
+
+/**
+ * Changes a member's role: owners and admins; only an owner grants or takes the owner role, and the last owner
+ * cannot be demoted.
+ */
+export async function changeUserGroupMemberRole(
+  actor: Actor,
+  groupId: string,
+  userId: string,
+  input: ChangeRoleInput,
+): Promise<MemberOutput> {
+  return changeMembership(actor, groupId, async (tx, actorRole) => {
+    if (!isManager(actorRole)) throw managersOnly();
+    const current = (await getMemberOrThrow(groupId, userId, tx)).role;
+    if ((current === "owner" || input.role === "owner") && actorRole !== "owner") {
+      throw ownersOnly(current === "owner" ? "change an owner's role" : "make someone an owner");
+    }
+    if (current === "owner" && input.role !== "owner" && (await countOwners(groupId, tx)) === 1) {
+      throw lastOwner(userId === actor.userId ? "you" : "member");
+    }
+    if (current !== input.role) await updateMemberRole(groupId, userId, input.role, tx);
+    return toMemberOutput(await getMemberOrThrow(groupId, userId, tx));
+  });
+}
+
+/** Removes a member: owners and admins; only an owner removes an owner. Removing yourself is leaving. */
+export async function removeUserGroupMember(actor: Actor, groupId: string, userId: string): Promise<void> {
+  if (userId === actor.userId) return leaveUserGroup(actor, groupId);
+  await changeMembership(actor, groupId, async (tx, actorRole) => {
+    if (!isManager(actorRole)) throw managersOnly();
+    const target = (await getMemberOrThrow(groupId, userId, tx)).role;
+    if (target === "owner" && actorRole !== "owner") throw ownersOnly("remove an owner");
+    await deleteMember(groupId, userId, tx);
+  });
+}
+
+/** Any member may leave, except the last owner. */
+export async function leaveUserGroup(actor: Actor, groupId: string): Promise<void> {
+  await changeMembership(actor, groupId, async (tx, actorRole) => {
+    if (actorRole === "owner" && (await countOwners(groupId, tx)) === 1) throw lastOwner("you");
+    await deleteMember(groupId, actor.userId, tx);
+  });
+}
+
+// Workload
+
+/** Every member's active (in_progress), pending (todo) and completed (done) tasks: those assigned to them. */
+export async function getTeamWorkload(actor: Actor, groupId: string): Promise<TeamWorkloadOutput> {
+  await getRoleOrThrow(actor, groupId);
+  return { groupId, items: await memberWorkloadCounts(groupId) };
+}
