@@ -16,7 +16,8 @@ async function waitFor(check: () => Promise<boolean>) {
   for (let attempt = 0; attempt < 100 && !(await check()); attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
-test("the embedded database gathers planner statistics on a schedule and vacuums every so many runs", async () => {
+// Starting PGlite takes a few seconds, more on a busy machine: a longer limit than vitest's 5 s.
+test("the embedded database gathers planner statistics on a schedule and vacuums every so many runs", { timeout: 30_000 }, async () => {
   const pglite = new PGlite();
   await pglite.exec("create table items (id int primary key); insert into items select generate_series(1, 5000)");
   // Never analysed: PostgreSQL does not know the row count (-1) and would plan as if the table were tiny.
