@@ -12,5 +12,10 @@ export interface ApiEnv {
     actor: Actor;
     /** The session token's verified claims, checked once per request (see middleware.ts). */
     sessionClaims?: Promise<SessionClaims | null>;
+    /**
+     * `GET /tasks` on a cache miss: the list cache's generation for the user, noted by the route's cache
+     * middleware before the database is read (lib/tasks/list-cache.ts), so that the handler need not look again.
+     */
+    taskListGeneration?: number;
   };
 }

@@ -43,8 +43,9 @@ const ownerOnly = problemResponse("Only the task's owner may do this");
  * work left on a hit); only validated queries are ever stored.
  */
 const answerFromCache: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  const body = await cachedTaskList(c.var.actor, requestQueryString(c));
-  if (body) return listAnswer(c, body, "HIT");
+  const cached = await cachedTaskList(c.var.actor, requestQueryString(c));
+  if (cached.hit) return listAnswer(c, cached.body, "HIT");
+  c.set("taskListGeneration", cached.generation);
   await next();
 };
 
@@ -222,7 +223,7 @@ const deleteSubtaskRoute = apiRoute({
 
 export const tasksRoutes = createRouter()
   .openapi(listRoute, async (c) => {
-    const { body, cache } = await listTasks(c.var.actor, c.req.valid("query"), requestQueryString(c));
+    const { body, cache } = await listTasks(c.var.actor, c.req.valid("query"), requestQueryString(c), c.var.taskListGeneration);
     return listAnswer(c, body, cache) as never;
   })
   .openapi(createRoute, async (c) => c.json(await createTask(c.var.actor, c.req.valid("json")), 201))

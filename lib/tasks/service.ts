@@ -6,7 +6,7 @@ import { nowDate } from "../clock";
 import { db, type Executor } from "../db/client";
 import { tasks, type Recurrence, type TaskRow } from "../db/schema/tasks";
 import { findOwnGroup, firstActiveGroupId } from "../groups/repo";
-import { invalidateTaskLists, lookupTaskList, storeTaskList } from "./list-cache";
+import { invalidateTaskLists, lookupTaskList, storeTaskList, type CacheLookup } from "./list-cache";
 import {
   boardColumn,
   deleteTaskRow,
@@ -249,25 +249,28 @@ function decodeCursor(cursor: string, sort: TaskSort): Keyset {
 }
 
 /**
- * A cached answer of `GET /tasks` for this exact query string, or null. Answers are stored under the query
- * string of a request that passed validation, so the caller may look here before validating.
+ * The cached answer of `GET /tasks` for this exact query string, or on a miss the generation to pass on to
+ * `listTasks`. Answers are stored under the query string of a request that passed validation, so the caller may
+ * look here before validating.
  */
-export async function cachedTaskList(actor: Actor, queryString: string): Promise<Buffer | null> {
-  const cached = await lookupTaskList(actor.userId, queryString);
-  return cached.hit ? cached.body : null;
+export function cachedTaskList(actor: Actor, queryString: string): Promise<CacheLookup> {
+  return lookupTaskList(actor.userId, queryString);
 }
 
 /**
  * `GET /tasks`: the answer body (UTF-8 JSON) and whether it came from the 30-second cache, kept per user and
  * query string. The body is cached as bytes, so that a hit costs no database work, no serialising and no
- * encoding.
+ * encoding. `missedGeneration` is what `cachedTaskList` answered on a miss for this request (the cache is then
+ * not asked twice).
  */
 export async function listTasks(
   actor: Actor,
   query: ListTasksQuery,
   queryString: string,
+  missedGeneration?: number,
 ): Promise<{ body: Buffer; cache: "HIT" | "MISS" }> {
-  const cached = await lookupTaskList(actor.userId, queryString);
+  const cached: CacheLookup =
+    missedGeneration === undefined ? await lookupTaskList(actor.userId, queryString) : { hit: false, generation: missedGeneration };
   if (cached.hit) return { body: cached.body, cache: "HIT" };
   const after = query.cursor ? decodeCursor(query.cursor, query.sort) : null;
   const answers = await listVisibleTaskAnswers(
