@@ -1,0 +1,181 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createTask, registerUser, startTestServer, type TestServer } from "./harness";
+
+/*
+ * The authorization matrix, generated from the OpenAPI document: every route that names a resource in its path
+ * is called by a signed-in stranger with another user's ids, and must answer 404 without a word of that user's
+ * data and without changing anything. A new route with a path parameter fails here until it is given a body
+ * below (if it takes one) and, for a new kind of parameter, an id to try.
+ */
+
+interface Operation {
+  method: string;
+  path: string;
+  authenticated: boolean;
+  hasBody: boolean;
+}
+
+let server: TestServer;
+let operations: Operation[];
+
+interface OwnerData {
+  token: string;
+  userId: string;
+  email: string;
+  taskId: string;
+  subtaskId: string;
+  groupId: string;
+  userGroupId: string;
+  /** Texts only the owner's answers may contain. */
+  secrets: string[];
+}
+let owner: OwnerData;
+let stranger: { token: string; userId: string };
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const document = (await server.request("/api/v1/openapi.json")).body as {
+    paths: Record<string, Record<string, { security?: unknown[]; requestBody?: unknown }>>;
+  };
+  operations = Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({
+      method: method.toUpperCase(),
+      path,
+      authenticated: Boolean(operation.security?.length),
+      hasBody: Boolean(operation.requestBody),
+    })),
+  );
+
+  const marker = randomUUID().slice(0, 8);
+  const email = `owner-${marker}@example.com`;
+  const { token, user } = await registerUser(server, { email, name: `Owner ${marker}` });
+  const task = await createTask(server, token, { title: `Secret task ${marker}`, description: `Secret notes ${marker}` });
+  const subtask = await server.request(`/tasks/${task.id}/subtasks`, { token, json: { title: `Secret step ${marker}` } });
+  const group = await server.request("/groups", { token, json: { names: { en: `Secret group ${marker}` } } });
+  const team = await server.request("/api/v1/user-groups", { token, json: { name: `Secret team ${marker}` } });
+  expect([subtask.status, group.status, team.status]).toEqual([201, 201, 201]);
+  owner = {
+    token,
+    userId: user.id,
+    email,
+    taskId: task.id,
+    subtaskId: subtask.body.id,
+    groupId: group.body.id,
+    userGroupId: team.body.id,
+    secrets: [marker, email, task.id, subtask.body.id, group.body.id, team.body.id],
+  };
+  const other = await registerUser(server);
+  stranger = { token: other.token, userId: other.user.id };
+});
+afterAll(() => server.close());
+
+/** The owner's id for each path parameter, by the path it appears in. */
+function pathFor(path: string): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (name === "subtaskId") return owner.subtaskId;
+    if (name === "userId") return owner.userId;
+    if (name === "id" && path.startsWith("/api/v1/tasks/")) return owner.taskId;
+    if (name === "id" && path.startsWith("/api/v1/groups/")) return owner.groupId;
+    if (name === "id" && path.startsWith("/api/v1/user-groups/")) return owner.userGroupId;
+    throw new Error(`No id to try for {${name}} in ${path}: add one to pathFor`);
+  });
+}
+
+/** A valid body for every operation on a named resource that takes one (so that validation is not what stops it). */
+function bodyFor({ method, path }: Operation): unknown {
+  const bodies: Record<string, unknown> = {
+    "PATCH /api/v1/groups/{id}": { names: { en: "Taken over" }, archived: true },
+    "PUT /api/v1/groups/{id}/schedule": { timeZones: ["Europe/Prague"], locations: [] },
+    "PATCH /api/v1/user-groups/{id}": { name: "Taken over" },
+    "POST /api/v1/user-groups/{id}/members": { userId: stranger.userId },
+    "PATCH /api/v1/user-groups/{id}/members/{userId}": { role: "member" },
+    "PATCH /api/v1/tasks/{id}": { title: "Taken over", status: "done" },
+    "POST /api/v1/tasks/{id}/move": { status: "done" },
+    "POST /api/v1/tasks/{id}/subtasks": { title: "Taken over" },
+    "PUT /api/v1/tasks/{id}/subtasks/order": { ids: [owner.subtaskId] },
+    "PATCH /api/v1/tasks/{id}/subtasks/{subtaskId}": { title: "Taken over", done: true },
+  };
+  const key = `${method} ${path}`;
+  if (!(key in bodies)) throw new Error(`No body for ${key}: add a valid one to bodyFor`);
+  return bodies[key];
+}
+
+/** Checks an answer for the owner's data; a problem's `instance` only echoes the path the caller sent. */
+function expectNoSecrets(answer: unknown, what: string) {
+  const { instance: _echoed, ...rest } = (answer ?? {}) as Record<string, unknown>;
+  const text = JSON.stringify(rest);
+  for (const secret of owner.secrets) expect(text, `${what} reveals ${secret}`).not.toContain(secret);
+}
+
+describe("authorization matrix", () => {
+  test("the document lists the routes the matrix expects to cover", () => {
+    const named = operations.filter((operation) => operation.path.includes("{"));
+    expect(named.length).toBeGreaterThanOrEqual(20);
+    expect(operations.filter((operation) => operation.authenticated).length).toBeGreaterThan(named.length);
+  });
+
+  test("a stranger gets 404 on every route that names another user's resource, learns nothing and changes nothing", async () => {
+    const named = operations.filter((operation) => operation.path.includes("{") && operation.authenticated);
+    for (const operation of named) {
+      const response = await server.request(pathFor(operation.path), {
+        method: operation.method,
+        token: stranger.token,
+        ...(operation.hasBody ? { json: bodyFor(operation) } : {}),
+      });
+      expect(response.status, `${operation.method} ${operation.path}: ${JSON.stringify(response.body)}`).toBe(404);
+      expect(response.body.code).toBe("not_found");
+      expectNoSecrets(response.body, `${operation.method} ${operation.path}`);
+    }
+
+    // Everything is as the owner left it.
+    const task = await server.request(`/tasks/${owner.taskId}`, { token: owner.token });
+    expect(task.body).toMatchObject({ title: expect.stringMatching(/^Secret task /), status: "todo", subtasks: { total: 1, done: 0 } });
+    const group = await server.request(`/groups/${owner.groupId}?lang=en`, { token: owner.token });
+    expect(group.body.name).toMatch(/^Secret group /);
+    const members = await server.request(`/api/v1/user-groups/${owner.userGroupId}/members`, { token: owner.token });
+    expect(members.body.items.map((member: { userId: string }) => member.userId)).toEqual([owner.userId]);
+  });
+
+  test("every list a stranger can read leaves out everything of the owner's", async () => {
+    const lists = operations.filter((operation) => operation.method === "GET" && operation.authenticated && !operation.path.includes("{"));
+    expect(lists.length).toBeGreaterThanOrEqual(5);
+    for (const operation of lists) {
+      const response = await server.request(operation.path, { token: stranger.token });
+      expect([200, 403], `${operation.path}: ${response.status}`).toContain(response.status);
+      expectNoSecrets(response.body, `GET ${operation.path}`);
+    }
+  });
+
+  test("without a session every signed-in route is a 401 and reveals nothing", async () => {
+    for (const operation of operations.filter((candidate) => candidate.authenticated)) {
+      const path = operation.path.includes("{") ? pathFor(operation.path) : operation.path;
+      const response = await server.request(path, {
+        method: operation.method,
+        ...(operation.hasBody ? { json: operation.path.includes("{") ? bodyFor(operation) : {} } : {}),
+      });
+      expect(response.status, `${operation.method} ${operation.path}`).toBe(401);
+      expectNoSecrets(response.body, `${operation.method} ${operation.path} without a session`);
+    }
+  });
+
+  test("another user's ids inside a body are refused without revealing them", async () => {
+    const attempts = [
+      { path: "/tasks", json: { title: "Mine", groupId: owner.groupId } },
+      { path: `/tasks`, json: { title: "Mine", assigneeIds: [owner.userId] } },
+    ];
+    for (const attempt of attempts) {
+      const response = await server.request(attempt.path, { token: stranger.token, json: attempt.json });
+      expect(response.status, JSON.stringify(response.body)).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+      expect(JSON.stringify(response.body)).not.toContain(owner.email);
+    }
+    const mine = await createTask(server, stranger.token);
+    const move = await server.request(`/tasks/${mine.id}/move`, { token: stranger.token, json: { afterId: owner.taskId } });
+    expect(move.status).toBe(400);
+    expectNoSecrets({ ...move.body, errors: move.body.errors?.map((error: { detail: string }) => error.detail) }, "move next to another user's task");
+    const order = await server.request("/groups/order", { method: "PUT", token: stranger.token, json: { ids: [owner.groupId] } });
+    expect(order.status).toBeGreaterThanOrEqual(400);
+    expect(order.status).toBeLessThan(500);
+  });
+});
