@@ -26,9 +26,9 @@ export async function listOwnGroups(ownerId: string, includeArchived: boolean): 
 }
 
 /** The owner's group of that id (archived or not), or null: also for another user's group or a malformed id. */
-export async function findOwnGroup(ownerId: string, groupId: string): Promise<TaskGroupRow | null> {
+export async function findOwnGroup(ownerId: string, groupId: string, database: Executor = db()): Promise<TaskGroupRow | null> {
   if (!UUID.test(groupId)) return null;
-  const [row] = await db().select().from(taskGroups).where(ownGroup(ownerId, groupId)).limit(1);
+  const [row] = await database.select().from(taskGroups).where(ownGroup(ownerId, groupId)).limit(1);
   return row ?? null;
 }
 

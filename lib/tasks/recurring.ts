@@ -64,6 +64,7 @@ async function createNextOccurrence(
           ownerId: task.ownerId,
           groupId: task.groupId,
           projectId: task.projectId,
+          userGroupId: task.userGroupId,
           title: task.title,
           description: task.description,
           priority: task.priority,

@@ -3,6 +3,7 @@ import { unionAll } from "drizzle-orm/pg-core";
 import { lockUserRow } from "../auth/repo";
 import { db, statementRows, type Executor } from "../db/client";
 import { subtasks, taskAssignees, tasks, type SubtaskRow, type TaskRow } from "../db/schema/tasks";
+import { userGroupMembers } from "../db/schema/teams";
 import { users } from "../db/schema/users";
 
 
@@ -13,11 +14,23 @@ import { users } from "../db/schema/users";
 export type TaskRecord = TaskRow;
 
 /**
- * Who can see a task today: its owner and its assignees. Sharing (user groups, projects, the family
- * workspace) widens this in one place: lib/tasks/access.ts builds on this condition.
+ * Who can see a task: its owner, its assignees, and every member of the user group it is assigned to. Sharing
+ * (projects, the family workspace, collaborators) widens this here and in `visiblePage`'s branches.
  */
 export function visibleTo(userId: string | Placeholder): SQL {
-  return sql`(${tasks.ownerId} = ${userId} or exists (select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${userId}))`;
+  return sql`(${tasks.ownerId} = ${userId}
+    or exists (select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${userId})
+    or ${tasks.userGroupId} in (select ${userGroupMembers.groupId} from ${userGroupMembers} where ${userGroupMembers.userId} = ${userId}))`;
+}
+
+/** Whether a user belongs to a user group (a task may be assigned only to a group its owner belongs to). */
+export async function isUserGroupMember(userId: string, userGroupId: string, database: Executor = db()): Promise<boolean> {
+  const [row] = await database
+    .select({ one: sql`1` })
+    .from(userGroupMembers)
+    .where(and(eq(userGroupMembers.groupId, userGroupId), eq(userGroupMembers.userId, userId)))
+    .limit(1);
+  return row !== undefined;
 }
 
 export async function findVisibleTask(userId: string, taskId: string, database: Executor = db()): Promise<TaskRecord | null> {
@@ -141,7 +154,21 @@ function visiblePage(values: ListValues, sort: SortKey) {
     .where(and(sql`${tasks.ownerId} <> ${userId}`, inArray(tasks.id, assignedToUser), ...conditions))
     .orderBy(...order)
     .limit(bind("limit"));
-  return unionAll(owned, assigned).orderBy(...order).limit(bind("limit"));
+  // Tasks of the user's teams that are neither theirs nor assigned to them (those come from the branches above).
+  const ofTheirTeams = db()
+    .select()
+    .from(tasks)
+    .where(
+      and(
+        sql`${tasks.ownerId} <> ${userId}`,
+        sql`${tasks.userGroupId} in (select ${userGroupMembers.groupId} from ${userGroupMembers} where ${userGroupMembers.userId} = ${userId})`,
+        sql`not exists (select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${userId})`,
+        ...conditions,
+      ),
+    )
+    .orderBy(...order)
+    .limit(bind("limit"));
+  return unionAll(owned, assigned, ofTheirTeams).orderBy(...order).limit(bind("limit"));
 }
 
 function orderOf(sort: SortKey): SQL[] {
@@ -177,7 +204,8 @@ export async function listVisibleTaskAnswers(
     shapeOf("task-answers", values, sort),
     () => sql`
     select row_to_json(x)::text as json from (
-      select t.id, t.owner_id as "ownerId", t.group_id as "groupId", t.project_id as "projectId", t.title,
+      select t.id, t.owner_id as "ownerId", t.group_id as "groupId", t.project_id as "projectId",
+        t.user_group_id as "userGroupId", t.title,
         t.description, t.status, (array['low', 'normal', 'high', 'urgent'])[t.priority + 1] as priority,
         ${isoTime("due_at")} as "dueAt", to_char(t.start_date, 'YYYY-MM-DD') as "startDate", t.tags,
         t.assignee_ids as "assigneeIds", t.position, t.recurrence, t.series_id as "seriesId", t.occurrence,
@@ -283,17 +311,19 @@ export async function deleteTaskRow(taskId: string, database: Executor = db()): 
   await database.delete(tasks).where(eq(tasks.id, taskId));
 }
 
-/** Everyone who can see these tasks: whose cached lists a change to them makes stale. */
+/** Everyone who can see these tasks (see `visibleTo`): whose cached lists a change to them makes stale. */
 export async function taskAudience(taskIds: readonly string[], database: Executor = db()): Promise<string[]> {
   if (taskIds.length === 0) return [];
-  const [owners, assignees] = await Promise.all([
-    database.selectDistinct({ userId: tasks.ownerId }).from(tasks).where(inArray(tasks.id, [...taskIds])),
-    database
-      .selectDistinct({ userId: taskAssignees.userId })
-      .from(taskAssignees)
-      .where(inArray(taskAssignees.taskId, [...taskIds])),
-  ]);
-  return [...new Set([...owners, ...assignees].map((row) => row.userId))];
+  const ids = `{${taskIds.join(",")}}`;
+  const result = (await database.execute(sql`
+    select t.owner_id as user_id from ${tasks} t where t.id = any(${ids}::uuid[])
+    union
+    select a.user_id from ${taskAssignees} a where a.task_id = any(${ids}::uuid[])
+    union
+    select m.user_id from ${tasks} t join ${userGroupMembers} m on m.group_id = t.user_group_id where t.id = any(${ids}::uuid[])`)) as unknown as {
+    rows: { user_id: string }[];
+  };
+  return result.rows.map((row) => row.user_id);
 }
 
 // Subtasks

@@ -61,7 +61,8 @@ const listRoute = apiRoute({
   tags: ["Tasks"],
   summary: "Your tasks: filtered, sorted, a page at a time",
   description:
-    "The tasks you own or are assigned to. Filters combine (AND): `status` is a comma list; `dueAfter` is " +
+    "The tasks you own, are assigned to, or that are assigned to a user group you belong to. Filters combine " +
+    "(AND): `status` is a comma list; `dueAfter` is " +
     "inclusive and `dueBefore` exclusive; `q` matches every word in the title or description, ignoring case; " +
     "`tag` is one exact tag. Pages follow `nextCursor`. Answers are cached for 30 seconds per user and query string, " +
     "and `X-Cache` says HIT or MISS; any change to a task drops the cached lists of everyone who can see it.",
@@ -104,7 +105,8 @@ const updateRoute = apiRoute({
   summary: "Change a task",
   description:
     "Send only the fields to change. Moving to `done` sets completedAt; any other status clears it. Assignees " +
-    "may edit everything but groupId, projectId, assigneeIds and recurrence. Setting `recurrence` (or moving " +
+    "may edit everything but groupId, projectId, userGroupId, assigneeIds and recurrence; members of the task's " +
+    "user group see it but may not change it (403). Setting `recurrence` (or moving " +
     "`dueAt` of a recurring task) starts the series again from this task; `recurrence: null` stops it and " +
     "keeps every task made so far.",
   access: "user",

@@ -55,6 +55,11 @@ export const createTaskInput = z
     startDate: localDate.nullable().optional(),
     groupId: z.uuid("must be a group id").optional().openapi({ description: "Defaults to your first active group" }),
     projectId: z.uuid().nullable().optional().openapi({ description: "Projects come with sharing; only null for now" }),
+    userGroupId: z
+      .uuid("must be a user group id")
+      .nullable()
+      .optional()
+      .openapi({ description: "Assigns the task to a whole user group you belong to: every member sees it. null: none" }),
     assigneeIds: z
       .array(z.uuid("must be a user id"))
       .max(MAX_ASSIGNEES)
@@ -78,6 +83,7 @@ export const taskOutput = z
     ownerId: z.uuid(),
     groupId: z.uuid(),
     projectId: z.uuid().nullable(),
+    userGroupId: z.uuid().nullable().openapi({ description: "The user group the task is assigned to as a whole" }),
     title: z.string(),
     description: z.string(),
     status: statusSchema,

@@ -12,6 +12,7 @@ import {
   deleteTaskRow,
   findVisibleTask,
   insertTask,
+  isUserGroupMember,
   lockedLastPosition,
   listVisibleTaskAnswers,
   lockTask,
@@ -43,6 +44,7 @@ export function toTaskOutput(task: TaskRecord): TaskOutput {
     ownerId: task.ownerId,
     groupId: task.groupId,
     projectId: task.projectId,
+    userGroupId: task.userGroupId,
     title: task.title,
     description: task.description,
     status: task.status,
@@ -71,6 +73,18 @@ export async function getVisibleTask(actor: Actor, taskId: string, database?: Ex
   return task;
 }
 
+/**
+ * A task the actor may change: its owner's or an assignee's. Members of the user group it is assigned to see it
+ * but do not change it (403: they know it exists); they take it by claiming it.
+ */
+export async function getEditableTask(actor: Actor, taskId: string, database?: Executor): Promise<TaskRecord> {
+  const task = await getVisibleTask(actor, taskId, database);
+  if (task.ownerId !== actor.userId && !task.assigneeIds.includes(actor.userId)) {
+    throw new AppError("forbidden", "Only the task's owner and assignees can change it");
+  }
+  return task;
+}
+
 /** Dates are kept to the millisecond, as JavaScript has them: list cursors compare them exactly. */
 const toDate = (value: string) => new Date(value);
 
@@ -87,9 +101,9 @@ function seriesPatch(recurrence: Recurrence | null, dueAt: Date | null) {
   return { recurrence, seriesId: randomUUID(), occurrence: 1, seriesStartAt: dueAt, successorCreated: false };
 }
 
-async function groupFor(actor: Actor, groupId: string | undefined): Promise<string> {
+async function groupFor(actor: Actor, groupId: string | undefined, database?: Executor): Promise<string> {
   if (groupId !== undefined) {
-    if (!(await findOwnGroup(actor.userId, groupId))) throw invalidField("body", "/groupId", "is not one of your groups");
+    if (!(await findOwnGroup(actor.userId, groupId, database))) throw invalidField("body", "/groupId", "is not one of your groups");
     return groupId;
   }
   const first = await firstActiveGroupId(actor.userId);
@@ -115,10 +129,20 @@ function checkAssignees(actor: Actor, requested: readonly string[], current: rea
   return unique;
 }
 
+/** The user group to assign a task to: one the actor belongs to (anything else is a 400 that reveals nothing). */
+async function userGroupFor(actor: Actor, userGroupId: string | null | undefined, database?: Executor): Promise<string | null> {
+  if (!userGroupId) return null;
+  if (!(await isUserGroupMember(actor.userId, userGroupId, database))) {
+    throw invalidField("body", "/userGroupId", "is not a user group you belong to");
+  }
+  return userGroupId;
+}
+
 export async function createTask(actor: Actor, input: CreateTaskInput): Promise<TaskOutput> {
   const groupId = await groupFor(actor, input.groupId);
   checkProject(input.projectId);
   const assigneeIds = checkAssignees(actor, input.assigneeIds ?? [], []);
+  const userGroupId = await userGroupFor(actor, input.userGroupId);
   const now = nowDate();
   const dueAt = input.dueAt ? toDate(input.dueAt) : null;
   const row: Omit<NewTask, "position"> = {
@@ -130,15 +154,18 @@ export async function createTask(actor: Actor, input: CreateTaskInput): Promise<
     dueAt,
     startDate: input.startDate ?? null,
     tags: input.tags ?? [],
+    userGroupId,
     ...statusPatch(null, input.status ?? "todo", now),
     ...seriesPatch(input.recurrence ?? null, dueAt),
     createdAt: now,
     updatedAt: now,
   };
-  const id = await db().transaction(async (tx) =>
-    insertTask({ ...row, position: generateKeyBetween(await lockedLastPosition(actor.userId, tx), null) }, assigneeIds, tx),
-  );
-  await invalidateTaskLists([actor.userId, ...assigneeIds]);
+  const { id, audience } = await db().transaction(async (tx) => {
+    const position = generateKeyBetween(await lockedLastPosition(actor.userId, tx), null);
+    const inserted = await insertTask({ ...row, position }, assigneeIds, tx);
+    return { id: inserted, audience: await taskAudience([inserted], tx) };
+  });
+  await invalidateTaskLists(audience);
   return toTaskOutput(await getVisibleTask(actor, id));
 }
 
@@ -147,12 +174,14 @@ export async function getTask(actor: Actor, taskId: string): Promise<TaskOutput>
 }
 
 /** Fields only the owner may change; an assignee may edit the rest. */
-const OWNER_FIELDS = ["groupId", "projectId", "assigneeIds", "recurrence"] as const;
+const OWNER_FIELDS = ["groupId", "projectId", "userGroupId", "assigneeIds", "recurrence"] as const;
 
 export async function updateTask(actor: Actor, taskId: string, input: UpdateTaskInput): Promise<TaskOutput> {
   const audience = await db().transaction(async (tx) => {
     await lockTask(taskId, tx);
-    const task = await getVisibleTask(actor, taskId, tx);
+    const task = await getEditableTask(actor, taskId, tx);
+    // Who saw it before the change: a new user group or fewer assignees must not leave their lists stale.
+    const before = await taskAudience([taskId], tx);
     const isOwner = task.ownerId === actor.userId;
     for (const field of OWNER_FIELDS) {
       if (!isOwner && input[field] !== undefined) {
@@ -167,8 +196,10 @@ export async function updateTask(actor: Actor, taskId: string, input: UpdateTask
     if (input.startDate !== undefined) patch.startDate = input.startDate;
     if (input.tags !== undefined) patch.tags = input.tags;
     if (input.dueAt !== undefined) patch.dueAt = input.dueAt ? toDate(input.dueAt) : null;
-    if (input.groupId !== undefined) patch.groupId = await groupFor(actor, input.groupId);
+    // Inside the transaction, read through it: PGlite has one connection, and a read outside would wait forever.
+    if (input.groupId !== undefined) patch.groupId = await groupFor(actor, input.groupId, tx);
     if (input.projectId !== undefined) checkProject(input.projectId);
+    if (input.userGroupId !== undefined) patch.userGroupId = await userGroupFor(actor, input.userGroupId, tx);
     if (input.status !== undefined && input.status !== task.status) Object.assign(patch, statusPatch(task, input.status, now));
     const dueAt = patch.dueAt === undefined ? task.dueAt : patch.dueAt;
     if (input.recurrence !== undefined) Object.assign(patch, seriesPatch(input.recurrence, dueAt));
@@ -179,7 +210,7 @@ export async function updateTask(actor: Actor, taskId: string, input: UpdateTask
     await updateTaskRow(taskId, patch, tx);
     const assigneeIds = input.assigneeIds === undefined ? task.assigneeIds : checkAssignees(actor, input.assigneeIds, task.assigneeIds);
     if (input.assigneeIds !== undefined) await replaceAssignees(taskId, assigneeIds, tx);
-    return [task.ownerId, ...task.assigneeIds, ...assigneeIds];
+    return [...before, ...(await taskAudience([taskId], tx))];
   });
   await invalidateTaskLists(audience);
   return getTask(actor, taskId);
@@ -188,8 +219,9 @@ export async function updateTask(actor: Actor, taskId: string, input: UpdateTask
 export async function deleteTask(actor: Actor, taskId: string): Promise<void> {
   const task = await getVisibleTask(actor, taskId);
   if (task.ownerId !== actor.userId) throw new AppError("forbidden", "Only the task's owner can delete it");
+  const audience = await taskAudience([taskId]);
   await deleteTaskRow(taskId);
-  await invalidateTaskLists([task.ownerId, ...task.assigneeIds]);
+  await invalidateTaskLists(audience);
 }
 
 // The list
@@ -312,7 +344,7 @@ export async function getBoard(actor: Actor, filter: { groupId?: string; project
  * between its neighbours' keys: the rest of the column is never renumbered.
  */
 export async function moveTask(actor: Actor, taskId: string, input: MoveTaskInput): Promise<TaskOutput> {
-  const task = await getVisibleTask(actor, taskId);
+  const task = await getEditableTask(actor, taskId);
   const neighbour = async (id: string | null | undefined, pointer: string) => {
     if (!id) return null;
     if (id === taskId) throw invalidField("body", pointer, "is the task being moved");
@@ -336,7 +368,7 @@ export async function moveTask(actor: Actor, taskId: string, input: MoveTaskInpu
   }
   if (input.status !== undefined && input.status !== task.status) Object.assign(patch, statusPatch(task, input.status, now));
   await updateTaskRow(taskId, patch, db());
-  await invalidateTaskLists([task.ownerId, ...task.assigneeIds]);
+  await invalidateTaskLists(await taskAudience([taskId]));
   return getTask(actor, taskId);
 }
 

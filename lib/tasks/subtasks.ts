@@ -11,11 +11,12 @@ import {
   listSubtasks,
   lockTask,
   updateSubtaskRow,
+  taskAudience,
   updateTaskRow,
   type TaskRecord,
 } from "./repo";
 import type { SubtaskOutput } from "./schema";
-import { getVisibleTask } from "./service";
+import { getEditableTask, getVisibleTask } from "./service";
 
 const MAX_SUBTASKS = 200;
 
@@ -45,7 +46,7 @@ async function changeSubtasks<T>(
 ): Promise<T> {
   const { result, audience } = await db().transaction(async (tx) => {
     await lockTask(taskId, tx);
-    const task = await getVisibleTask(actor, taskId, tx);
+    const task = await getEditableTask(actor, taskId, tx);
     const result = await change(task, tx);
     const all = await listSubtasks(taskId, tx);
     const open = all.filter((subtask) => !subtask.done).length;
@@ -55,7 +56,7 @@ async function changeSubtasks<T>(
     } else if (open > 0 && task.status === "done" && task.autoCompleted) {
       await updateTaskRow(taskId, { status: "in_progress", completedAt: null, autoCompleted: false, updatedAt: now }, tx);
     }
-    return { result, audience: [task.ownerId, ...task.assigneeIds] };
+    return { result, audience: await taskAudience([taskId], tx) };
   });
   await invalidateTaskLists(audience);
   return result;

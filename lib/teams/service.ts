@@ -1,6 +1,7 @@
 import { AppError } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { db, type Executor } from "../db/client";
+import { invalidateTaskLists } from "../tasks/list-cache";
 import type { UserGroupRole } from "../db/schema/teams";
 import {
   countOwners,
@@ -125,7 +126,10 @@ export async function updateUserGroup(actor: Actor, groupId: string, input: Upda
 /** Deletes the group and every membership in it: owners only. */
 export async function deleteUserGroup(actor: Actor, groupId: string): Promise<void> {
   if ((await getRoleOrThrow(actor, groupId)) !== "owner") throw ownersOnly("delete the group");
+  const members = await listMembers(groupId);
   await deleteUserGroupRow(groupId);
+  // The group's tasks left the members' lists (a task stays its owner's and its assignees').
+  await invalidateTaskLists(members.map((member) => member.userId));
 }
 
 // Members
@@ -148,6 +152,10 @@ export async function addUserGroupMember(actor: Actor, groupId: string, input: A
     if (!userId) throw userNotFound();
     if (!(await insertMember(groupId, userId, role, tx))) throw new AppError("conflict", "This user is already a member of the group");
     return toMemberOutput(await getMemberOrThrow(groupId, userId, tx));
+  }).then(async (member) => {
+    // The group's tasks join the new member's lists.
+    await invalidateTaskLists([member.userId]);
+    return member;
   });
 }
 
@@ -184,6 +192,7 @@ export async function removeUserGroupMember(actor: Actor, groupId: string, userI
     if (target === "owner" && actorRole !== "owner") throw ownersOnly("remove an owner");
     await deleteMember(groupId, userId, tx);
   });
+  await invalidateTaskLists([userId]);
 }
 
 /** Any member may leave, except the last owner. */
@@ -192,6 +201,7 @@ export async function leaveUserGroup(actor: Actor, groupId: string): Promise<voi
     if (actorRole === "owner" && (await countOwners(groupId, tx)) === 1) throw lastOwner("you");
     await deleteMember(groupId, actor.userId, tx);
   });
+  await invalidateTaskLists([actor.userId]);
 }
 
 // Workload

@@ -68,6 +68,28 @@ describe("task CRUD", () => {
     expect(cancelled.completedAt).toBeNull();
   });
 
+  test("moves a task to another of the owner's groups, never to someone else's", async () => {
+    const { token } = await registerUser(server);
+    const other = await registerUser(server);
+    const groups = (await server.request("/groups", { token })).body.items as { id: string; key: string }[];
+    const work = groups.find((group) => group.key === "work")!.id;
+    const task = await createTask(server, token, { title: "Changes group" });
+    expect(task.groupId).not.toBe(work);
+    const moved = await server.request(`/tasks/${task.id}`, { method: "PATCH", token, json: { groupId: work } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(moved.body.groupId).toBe(work);
+    expect((await server.request(`/tasks?groupId=${work}`, { token })).body.items.map((item: { id: string }) => item.id)).toEqual([task.id]);
+
+    const foreign = (await server.request("/groups", { token: other.token })).body.items[0].id;
+    const refused = expectProblem(
+      await server.request(`/tasks/${task.id}`, { method: "PATCH", token, json: { groupId: foreign } }),
+      400,
+      "validation_failed",
+    );
+    expect(refused.errors?.[0]).toMatchObject({ in: "body", pointer: "/groupId" });
+    expect((await server.request(`/tasks/${task.id}`, { token })).body.groupId).toBe(work);
+  });
+
   test("deletes a task with its subtasks", async () => {
     const { token } = await registerUser(server);
     const task = await createTask(server, token);

@@ -14,6 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { userGroups } from "./teams";
 import { users } from "./users";
 
 /** A group name per language; default groups carry all five, a user's own at least one. */
@@ -89,6 +90,8 @@ export const tasks = pgTable(
       .references(() => taskGroups.id),
     /** Projects arrive with sharing; until then always null. */
     projectId: uuid("project_id"),
+    /** The user group (team) the task is assigned to as a whole: every member sees it. */
+    userGroupId: uuid("user_group_id").references(() => userGroups.id, { onDelete: "set null" }),
     title: text("title").notNull(),
     description: text("description").notNull().default(""),
     status: text("status").$type<TaskStatus>().notNull().default("todo"),
@@ -123,6 +126,9 @@ export const tasks = pgTable(
     index("tasks_owner_position_idx").on(table.ownerId, table.position, table.id),
     index("tasks_group_idx").on(table.groupId),
     index("tasks_owner_due_idx").on(table.ownerId, table.dueAt),
+    index("tasks_user_group_idx")
+      .on(table.userGroupId, table.position, table.id)
+      .where(sql`${table.userGroupId} is not null`),
     uniqueIndex("tasks_series_occurrence_key").on(table.seriesId, table.occurrence),
     index("tasks_recurrence_pending_idx")
       .on(table.dueAt)

@@ -1,0 +1,3 @@
+ALTER TABLE "tasks" ADD COLUMN "user_group_id" uuid;--> statement-breakpoint
+ALTER TABLE "tasks" ADD CONSTRAINT "tasks_user_group_id_user_groups_id_fk" FOREIGN KEY ("user_group_id") REFERENCES "public"."user_groups"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "tasks_user_group_idx" ON "tasks" USING btree ("user_group_id","position","id") WHERE "tasks"."user_group_id" is not null;
