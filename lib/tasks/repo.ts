@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, gt, inArray, lt, lte, max, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lt, lte, max, or, sql, type SQL } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/pg-core";
 import { lockUserRow } from "../auth/repo";
 import { db, statementRows, type Executor } from "../db/client";
 import { subtasks, taskAssignees, tasks, type SubtaskRow, type TaskRow } from "../db/schema/tasks";
 import { userGroupMembers } from "../db/schema/teams";
+import { visibleTaskCondition } from "../permissions/repo";
 import { users } from "../db/schema/users";
 
 
@@ -12,16 +13,6 @@ import { users } from "../db/schema/users";
  * triggers keep `assigneeIds`, `subtaskTotal` and `subtaskDone` in step with task_assignees and subtasks.
  */
 export type TaskRecord = TaskRow;
-
-/**
- * Who can see a task: its owner, its assignees, and every member of the user group it is assigned to. Sharing
- * (projects, the family workspace, collaborators) widens this here and in `visiblePage`'s branches.
- */
-export function visibleTo(userId: string | Placeholder): SQL {
-  return sql`(${tasks.ownerId} = ${userId}
-    or exists (select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${userId})
-    or ${tasks.userGroupId} in (select ${userGroupMembers.groupId} from ${userGroupMembers} where ${userGroupMembers.userId} = ${userId}))`;
-}
 
 /** Whether a user belongs to a user group (a task may be assigned only to a group its owner belongs to). */
 export async function isUserGroupMember(userId: string, userGroupId: string, database: Executor = db()): Promise<boolean> {
@@ -37,7 +28,7 @@ export async function findVisibleTask(userId: string, taskId: string, database: 
   const [row] = await database
     .select()
     .from(tasks)
-    .where(and(eq(tasks.id, taskId), visibleTo(userId)))
+    .where(and(eq(tasks.id, taskId), visibleTaskCondition(userId)))
     .limit(1);
   return row ?? null;
 }
@@ -128,9 +119,9 @@ function afterKeyset({ column, descending, nullable }: SortKey, values: ListValu
 }
 
 /**
- * A page of the tasks a user can see, as a query. Written as two ordered, limited branches (the tasks they own,
- * through the (owner, position, id) and (owner, due) indexes, and the tasks assigned to them) merged by the same
- * order: PostgreSQL reads about one page from each instead of every visible task (0.3 ms against 32-68 ms for a
+ * A page of the tasks a user can see (`visibleTaskCondition`), as a query. Written as ordered, limited branches,
+ * one per relation of the `read` permission (the tasks they own, through the (owner, position, id) and (owner, due)
+ * indexes; the tasks assigned to them; the tasks of their user groups), merged by the same order: PostgreSQL reads about one page from each instead of every visible task (0.3 ms against 32-68 ms for a
  * user with 10,000 tasks). The limit stays a parameter, although the statement is prepared: with the limit in
  * the text, PostgreSQL costed a generic plan (one for any values) as cheap on a freshly filled table and kept it
  * after five runs, and that plan read and sorted all 10,000 tasks (3 ms a run); with the parameter it plans for
@@ -231,7 +222,7 @@ async function countVisibleTasks(userId: string, filter: ListFilter): Promise<nu
   const values = listValues(userId, filter, null);
   const [row] = await statementRows<{ total: number }>(
     shapeOf("task-count", values),
-    () => sql`select count(*)::int as total from ${tasks} where ${and(visibleTo(bind("userId")), ...filterConditions(values))}`,
+    () => sql`select count(*)::int as total from ${tasks} where ${and(visibleTaskCondition(bind("userId")), ...filterConditions(values))}`,
     values,
   );
   return row?.total ?? 0;
@@ -270,7 +261,7 @@ export async function positionAfter(userId: string, position: string): Promise<s
   const [row] = await db()
     .select({ position: tasks.position })
     .from(tasks)
-    .where(and(visibleTo(userId), gt(tasks.position, position)))
+    .where(and(visibleTaskCondition(userId), gt(tasks.position, position)))
     .orderBy(asc(tasks.position))
     .limit(1);
   return row?.position ?? null;
@@ -281,7 +272,7 @@ export async function positionBefore(userId: string, position: string): Promise<
   const [row] = await db()
     .select({ position: tasks.position })
     .from(tasks)
-    .where(and(visibleTo(userId), lt(tasks.position, position)))
+    .where(and(visibleTaskCondition(userId), lt(tasks.position, position)))
     .orderBy(desc(tasks.position))
     .limit(1);
   return row?.position ?? null;
@@ -311,7 +302,7 @@ export async function deleteTaskRow(taskId: string, database: Executor = db()): 
   await database.delete(tasks).where(eq(tasks.id, taskId));
 }
 
-/** Everyone who can see these tasks (see `visibleTo`): whose cached lists a change to them makes stale. */
+/** Everyone who can see these tasks (see `visibleTaskCondition`): whose cached lists a change to them makes stale. */
 export async function taskAudience(taskIds: readonly string[], database: Executor = db()): Promise<string[]> {
   if (taskIds.length === 0) return [];
   const ids = `{${taskIds.join(",")}}`;

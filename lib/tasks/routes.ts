@@ -36,7 +36,7 @@ import {
 import { addSubtask, getSubtask, getSubtasks, removeSubtask, reorderSubtasks, updateSubtask } from "./subtasks";
 
 const noTask = problemResponse("No such task, or not one you can see");
-const ownerOnly = problemResponse("Only the task's owner may do this");
+const notAllowed = problemResponse("You can see the task but may not do this (docs/permissions.md)");
 
 /**
  * A cache hit is answered before the query string is validated (zod and Hono's query parsing are most of the
@@ -111,7 +111,7 @@ const updateRoute = apiRoute({
     "keeps every task made so far.",
   access: "user",
   request: { params: taskIdParams, body: jsonBody(updateTaskInput) },
-  responses: { 200: jsonContent(taskOutput, "The changed task"), 403: ownerOnly, 404: noTask },
+  responses: { 200: jsonContent(taskOutput, "The changed task"), 403: notAllowed, 404: noTask },
 });
 
 const deleteRoute = apiRoute({
@@ -121,7 +121,7 @@ const deleteRoute = apiRoute({
   summary: "Delete a task with its subtasks",
   access: "user",
   request: { params: taskIdParams },
-  responses: { 204: { description: "Deleted" }, 403: ownerOnly, 404: noTask },
+  responses: { 204: { description: "Deleted" }, 403: notAllowed, 404: noTask },
 });
 
 const moveRoute = apiRoute({
@@ -136,7 +136,7 @@ const moveRoute = apiRoute({
     "in that order (reload the board).",
   access: "user",
   request: { params: taskIdParams, body: jsonBody(moveTaskInput) },
-  responses: { 200: jsonContent(taskOutput, "The moved task"), 404: noTask, 409: problemResponse("The board changed") },
+  responses: { 200: jsonContent(taskOutput, "The moved task"), 403: notAllowed, 404: noTask, 409: problemResponse("The board changed") },
 });
 
 const boardRoute = apiRoute({
@@ -177,7 +177,7 @@ const createSubtaskRoute = apiRoute({
   description: "Adding an open subtask to a task that completed itself reopens it. At most 200 per task.",
   access: "user",
   request: { params: taskIdParams, body: jsonBody(createSubtaskInput) },
-  responses: { 201: jsonContent(subtaskOutput, "The new subtask"), 404: noTask, 409: problemResponse("Too many subtasks") },
+  responses: { 201: jsonContent(subtaskOutput, "The new subtask"), 403: notAllowed, 404: noTask, 409: problemResponse("Too many subtasks") },
 });
 
 const reorderSubtasksRoute = apiRoute({
@@ -187,7 +187,7 @@ const reorderSubtasksRoute = apiRoute({
   summary: "Put the subtasks in a new order",
   access: "user",
   request: { params: taskIdParams, body: jsonBody(reorderInput) },
-  responses: { 200: jsonContent(z.array(subtaskOutput), "The subtasks in their new order"), 404: noTask },
+  responses: { 200: jsonContent(z.array(subtaskOutput), "The subtasks in their new order"), 403: notAllowed, 404: noTask },
 });
 
 const getSubtaskRoute = apiRoute({
@@ -210,7 +210,7 @@ const updateSubtaskRoute = apiRoute({
     "completed itself reopens the task (as in_progress). A task completed by hand is left alone.",
   access: "user",
   request: { params: subtaskParams, body: jsonBody(updateSubtaskInput) },
-  responses: { 200: jsonContent(subtaskOutput, "The changed subtask"), 404: problemResponse("No such task or subtask") },
+  responses: { 200: jsonContent(subtaskOutput, "The changed subtask"), 403: notAllowed, 404: problemResponse("No such task or subtask") },
 });
 
 const deleteSubtaskRoute = apiRoute({
@@ -220,7 +220,7 @@ const deleteSubtaskRoute = apiRoute({
   summary: "Delete a subtask",
   access: "user",
   request: { params: subtaskParams },
-  responses: { 204: { description: "Deleted" }, 404: problemResponse("No such task or subtask") },
+  responses: { 204: { description: "Deleted" }, 403: notAllowed, 404: problemResponse("No such task or subtask") },
 });
 
 export const tasksRoutes = createRouter()

@@ -6,6 +6,7 @@ import { nowDate } from "../clock";
 import { db, type Executor } from "../db/client";
 import { tasks, type Recurrence, type TaskRow } from "../db/schema/tasks";
 import { findOwnGroup, firstActiveGroupId } from "../groups/repo";
+import { requireOnTask, type TaskAction } from "../permissions/tasks";
 import { invalidateTaskLists, lookupTaskList, storeTaskList, type CacheLookup } from "./list-cache";
 import {
   boardColumn,
@@ -73,15 +74,10 @@ export async function getVisibleTask(actor: Actor, taskId: string, database?: Ex
   return task;
 }
 
-/**
- * A task the actor may change: its owner's or an assignee's. Members of the user group it is assigned to see it
- * but do not change it (403: they know it exists); they take it by claiming it.
- */
-export async function getEditableTask(actor: Actor, taskId: string, database?: Executor): Promise<TaskRecord> {
+/** A task the actor can see and may `action` (lib/permissions): 404 when they cannot see it, else 403. */
+export async function getTaskFor(actor: Actor, taskId: string, action: TaskAction, database?: Executor): Promise<TaskRecord> {
   const task = await getVisibleTask(actor, taskId, database);
-  if (task.ownerId !== actor.userId && !task.assigneeIds.includes(actor.userId)) {
-    throw new AppError("forbidden", "Only the task's owner and assignees can change it");
-  }
+  requireOnTask(actor.userId, task, action);
   return task;
 }
 
@@ -173,21 +169,16 @@ export async function getTask(actor: Actor, taskId: string): Promise<TaskOutput>
   return toTaskOutput(await getVisibleTask(actor, taskId));
 }
 
-/** Fields only the owner may change; an assignee may edit the rest. */
-const OWNER_FIELDS = ["groupId", "projectId", "userGroupId", "assigneeIds", "recurrence"] as const;
+/** The fields that need the `manage` permission; the rest need `edit`. */
+const MANAGED_FIELDS = ["groupId", "projectId", "userGroupId", "assigneeIds", "recurrence"] as const;
 
 export async function updateTask(actor: Actor, taskId: string, input: UpdateTaskInput): Promise<TaskOutput> {
   const audience = await db().transaction(async (tx) => {
     await lockTask(taskId, tx);
-    const task = await getEditableTask(actor, taskId, tx);
+    const task = await getTaskFor(actor, taskId, "edit", tx);
+    if (MANAGED_FIELDS.some((field) => input[field] !== undefined)) requireOnTask(actor.userId, task, "manage");
     // Who saw it before the change: a new user group or fewer assignees must not leave their lists stale.
     const before = await taskAudience([taskId], tx);
-    const isOwner = task.ownerId === actor.userId;
-    for (const field of OWNER_FIELDS) {
-      if (!isOwner && input[field] !== undefined) {
-        throw new AppError("forbidden", `Only the task's owner can change ${field}`);
-      }
-    }
     const now = nowDate();
     const patch: Partial<NewTask> = { updatedAt: now };
     if (input.title !== undefined) patch.title = input.title;
@@ -217,8 +208,7 @@ export async function updateTask(actor: Actor, taskId: string, input: UpdateTask
 }
 
 export async function deleteTask(actor: Actor, taskId: string): Promise<void> {
-  const task = await getVisibleTask(actor, taskId);
-  if (task.ownerId !== actor.userId) throw new AppError("forbidden", "Only the task's owner can delete it");
+  await getTaskFor(actor, taskId, "delete");
   const audience = await taskAudience([taskId]);
   await deleteTaskRow(taskId);
   await invalidateTaskLists(audience);
@@ -344,7 +334,7 @@ export async function getBoard(actor: Actor, filter: { groupId?: string; project
  * between its neighbours' keys: the rest of the column is never renumbered.
  */
 export async function moveTask(actor: Actor, taskId: string, input: MoveTaskInput): Promise<TaskOutput> {
-  const task = await getEditableTask(actor, taskId);
+  const task = await getTaskFor(actor, taskId, "edit");
   const neighbour = async (id: string | null | undefined, pointer: string) => {
     if (!id) return null;
     if (id === taskId) throw invalidField("body", pointer, "is the task being moved");

@@ -16,7 +16,7 @@ import {
   type TaskRecord,
 } from "./repo";
 import type { SubtaskOutput } from "./schema";
-import { getEditableTask, getVisibleTask } from "./service";
+import { getTaskFor, getVisibleTask } from "./service";
 
 const MAX_SUBTASKS = 200;
 
@@ -46,7 +46,7 @@ async function changeSubtasks<T>(
 ): Promise<T> {
   const { result, audience } = await db().transaction(async (tx) => {
     await lockTask(taskId, tx);
-    const task = await getEditableTask(actor, taskId, tx);
+    const task = await getTaskFor(actor, taskId, "edit", tx);
     const result = await change(task, tx);
     const all = await listSubtasks(taskId, tx);
     const open = all.filter((subtask) => !subtask.done).length;

@@ -1,0 +1,14 @@
+import { sql, type Placeholder, type SQL } from "drizzle-orm";
+import { taskAssignees, tasks } from "../db/schema/tasks";
+import { userGroupMembers } from "../db/schema/teams";
+
+/**
+ * The `read` row of TASK_PERMISSIONS (lib/permissions/tasks.ts) as a condition on `tasks`: the owner, the
+ * assignees, and every member of the user group the task is assigned to. Every query that returns tasks to a
+ * user filters with it, or (the task list, for speed) with one branch per relation in the same order.
+ */
+export function visibleTaskCondition(userId: string | Placeholder): SQL {
+  return sql`(${tasks.ownerId} = ${userId}
+    or exists (select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${userId})
+    or ${tasks.userGroupId} in (select ${userGroupMembers.groupId} from ${userGroupMembers} where ${userGroupMembers.userId} = ${userId}))`;
+}
