@@ -1,11 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { AppError } from "../api/app-error";
-import { mayOnTask, requireOnTask, TASK_PERMISSIONS, taskRelations, type TaskAction } from "./tasks";
+import { mayOnTask, requireOnTask, TASK_PERMISSIONS, taskRelations, type TaskAction, type TaskParties } from "./tasks";
 
 const OWNER = "owner";
 const ASSIGNEE = "assignee";
 const MEMBER = "member";
-const task = { ownerId: OWNER, assigneeIds: [ASSIGNEE], userGroupId: "team" };
+const task: TaskParties = { ownerId: OWNER, assigneeIds: [ASSIGNEE], userGroupId: "team" };
 const actions = Object.keys(TASK_PERMISSIONS) as TaskAction[];
 const allowed = (userId: string, on = task) => actions.filter((action) => mayOnTask(userId, on, action));
 
