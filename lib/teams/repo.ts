@@ -171,7 +171,8 @@ export async function memberWorkloadCounts(groupId: string) {
     .from(userGroupMembers)
     .innerJoin(users, eq(users.id, userGroupMembers.userId))
     .leftJoin(taskAssignees, eq(taskAssignees.userId, userGroupMembers.userId))
-    .leftJoin(tasks, eq(tasks.id, taskAssignees.taskId))
+    // Only the team's tasks: a member's other tasks are none of their teammates' business.
+    .leftJoin(tasks, and(eq(tasks.id, taskAssignees.taskId), eq(tasks.userGroupId, groupId)))
     .where(eq(userGroupMembers.groupId, groupId))
     .groupBy(userGroupMembers.userId, users.name, userGroupMembers.role, userGroupMembers.joinedAt)
     .orderBy(...joinOrder);

@@ -185,9 +185,10 @@ const workloadRoute = apiRoute({
   tags: TAGS,
   summary: "The team's workload: per member, active, pending and completed tasks",
   description:
-    "Any member sees it. For every member (those without tasks with zeros), counts over the tasks assigned to " +
-    "them, whoever owns the task: `active` = in_progress, `pending` = todo, `completed` = done; cancelled tasks " +
-    "count nowhere.",
+    "Any member sees it. For every member (those without tasks with zeros), counts over the group's tasks " +
+    "(those assigned to the group as a whole) that are assigned to the member, whoever owns them: `active` = " +
+    "in_progress, `pending` = todo, `completed` = done; cancelled tasks count nowhere, and a member's tasks " +
+    "outside the group are not counted (nor shown).",
   access: "user",
   request: { params: userGroupIdParams },
   responses: { 200: jsonContent(teamWorkloadOutput, "The counts per member"), 404: problemResponse(NOT_FOUND) },

@@ -107,9 +107,9 @@ export const memberWorkloadOutput = z
     userId: z.uuid(),
     name: z.string(),
     role: roleSchema,
-    active: z.number().int().openapi({ description: "Tasks assigned to the member that are in_progress" }),
-    pending: z.number().int().openapi({ description: "Tasks assigned to the member that are todo" }),
-    completed: z.number().int().openapi({ description: "Tasks assigned to the member that are done" }),
+    active: z.number().int().openapi({ description: "The group's tasks assigned to the member that are in_progress" }),
+    pending: z.number().int().openapi({ description: "The group's tasks assigned to the member that are todo" }),
+    completed: z.number().int().openapi({ description: "The group's tasks assigned to the member that are done" }),
   })
   .openapi("UserGroupMemberWorkload");
 export type MemberWorkloadOutput = z.infer<typeof memberWorkloadOutput>;

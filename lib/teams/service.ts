@@ -206,7 +206,7 @@ export async function leaveUserGroup(actor: Actor, groupId: string): Promise<voi
 
 // Workload
 
-/** Every member's active (in_progress), pending (todo) and completed (done) tasks: those assigned to them. */
+/** Every member's active (in_progress), pending (todo) and completed (done) tasks among the group's tasks. */
 export async function getTeamWorkload(actor: Actor, groupId: string): Promise<TeamWorkloadOutput> {
   await getRoleOrThrow(actor, groupId);
   return { groupId, items: await memberWorkloadCounts(groupId) };

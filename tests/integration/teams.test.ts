@@ -452,18 +452,19 @@ describe("POST /user-groups/{id}/leave", () => {
 });
 
 describe("GET /user-groups/{id}/workload", () => {
-  test("counts each member's assigned tasks by status; members without tasks have zeros", async () => {
+  test("counts each member's assigned tasks of the group by status; members without tasks have zeros", async () => {
     const { team, owner, admin, member } = await teamOfThree();
     const outsider = await registerUser(server);
-    const assignedTo = (who: User) => ({ assigneeIds: [who.user.id] });
-    for (const status of ["todo", "in_progress", "in_progress", "done"]) await createTask(server, owner.token, { status, ...assignedTo(owner) });
-    for (const status of ["todo", "todo", "done", "cancelled"]) await createTask(server, admin.token, { status, ...assignedTo(admin) });
-    // Tasks nobody is assigned to, and tasks of people outside the group, count nowhere.
-    await createTask(server, admin.token, { status: "in_progress" });
-    await createTask(server, outsider.token, { status: "todo", ...assignedTo(outsider) });
-    // A task assigned to the member counts for them, whoever owns it.
-    const outsidersTask = await createTask(server, outsider.token, { status: "in_progress" });
-    await server.sql("insert into task_assignees (task_id, user_id) values ($1, $2)", [outsidersTask.id, member.user.id]);
+    const teamTask = (who: User) => ({ assigneeIds: [who.user.id], userGroupId: team.id });
+    for (const status of ["todo", "in_progress", "in_progress", "done"]) await createTask(server, owner.token, { status, ...teamTask(owner) });
+    for (const status of ["todo", "todo", "done", "cancelled"]) await createTask(server, admin.token, { status, ...teamTask(admin) });
+    // The group's tasks nobody is assigned to, members' tasks outside the group and outsiders' tasks count nowhere.
+    await createTask(server, admin.token, { status: "in_progress", userGroupId: team.id });
+    await createTask(server, member.token, { status: "in_progress", assigneeIds: [member.user.id] });
+    await createTask(server, outsider.token, { status: "todo", assigneeIds: [outsider.user.id] });
+    // A task of the group assigned to the member counts for them, whoever owns it.
+    const ownersTask = await createTask(server, owner.token, { status: "in_progress", userGroupId: team.id });
+    await server.sql("insert into task_assignees (task_id, user_id) values ($1, $2)", [ownersTask.id, member.user.id]);
 
     const response = await api(`/user-groups/${team.id}/workload`, { token: member.token });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
@@ -481,7 +482,7 @@ describe("GET /user-groups/{id}/workload", () => {
     const owner = await registerUser(server);
     const other = await registerUser(server);
     const team = await createTeam(owner);
-    const task = await createTask(server, owner.token, { assigneeIds: [owner.user.id] });
+    const task = await createTask(server, owner.token, { assigneeIds: [owner.user.id], userGroupId: team.id });
     const counts = async () =>
       expectShape(teamWorkloadOutput, (await api(`/user-groups/${team.id}/workload`, { token: owner.token })).body).items.map(
         ({ userId, active, pending, completed }) => ({ userId, active, pending, completed }),
