@@ -4,7 +4,7 @@ import { lockUserRow } from "../auth/repo";
 import { db, statementRows, type Executor } from "../db/client";
 import { subtasks, taskAssignees, tasks, type SubtaskRow, type TaskRow } from "../db/schema/tasks";
 import { userGroupMembers } from "../db/schema/teams";
-import { visibleTaskCondition } from "../permissions/repo";
+import { userGroupsOf, visibleTaskCondition } from "../permissions/repo";
 import { users } from "../db/schema/users";
 
 
@@ -13,16 +13,6 @@ import { users } from "../db/schema/users";
  * triggers keep `assigneeIds`, `subtaskTotal` and `subtaskDone` in step with task_assignees and subtasks.
  */
 export type TaskRecord = TaskRow;
-
-/** Whether a user belongs to a user group (a task may be assigned only to a group its owner belongs to). */
-export async function isUserGroupMember(userId: string, userGroupId: string, database: Executor = db()): Promise<boolean> {
-  const [row] = await database
-    .select({ one: sql`1` })
-    .from(userGroupMembers)
-    .where(and(eq(userGroupMembers.groupId, userGroupId), eq(userGroupMembers.userId, userId)))
-    .limit(1);
-  return row !== undefined;
-}
 
 export async function findVisibleTask(userId: string, taskId: string, database: Executor = db()): Promise<TaskRecord | null> {
   const [row] = await database
@@ -152,7 +142,7 @@ function visiblePage(values: ListValues, sort: SortKey) {
     .where(
       and(
         sql`${tasks.ownerId} <> ${userId}`,
-        sql`${tasks.userGroupId} in (select ${userGroupMembers.groupId} from ${userGroupMembers} where ${userGroupMembers.userId} = ${userId})`,
+        sql`${tasks.userGroupId} in ${userGroupsOf(userId)}`,
         sql`not exists (select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${userId})`,
         ...conditions,
       ),

@@ -7,13 +7,13 @@ import { db, type Executor } from "../db/client";
 import { tasks, type Recurrence, type TaskRow } from "../db/schema/tasks";
 import { findOwnGroup, firstActiveGroupId } from "../groups/repo";
 import { requireOnTask, type TaskAction } from "../permissions/tasks";
+import { findMemberRole } from "../teams/repo";
 import { invalidateTaskLists, lookupTaskList, storeTaskList, type CacheLookup } from "./list-cache";
 import {
   boardColumn,
   deleteTaskRow,
   findVisibleTask,
   insertTask,
-  isUserGroupMember,
   lockedLastPosition,
   listVisibleTaskAnswers,
   lockTask,
@@ -128,7 +128,7 @@ function checkAssignees(actor: Actor, requested: readonly string[], current: rea
 /** The user group to assign a task to: one the actor belongs to (anything else is a 400 that reveals nothing). */
 async function userGroupFor(actor: Actor, userGroupId: string | null | undefined, database?: Executor): Promise<string | null> {
   if (!userGroupId) return null;
-  if (!(await isUserGroupMember(actor.userId, userGroupId, database))) {
+  if (!(await findMemberRole(userGroupId, actor.userId, database))) {
     throw invalidField("body", "/userGroupId", "is not a user group you belong to");
   }
   return userGroupId;
@@ -280,20 +280,11 @@ export function cachedTaskList(actor: Actor, queryString: string): Promise<Cache
 }
 
 /**
- * `GET /tasks`: the answer body (UTF-8 JSON) and whether it came from the 30-second cache, kept per user and
- * query string. The body is cached as bytes, so that a hit costs no database work, no serialising and no
- * encoding. `missedGeneration` is what `cachedTaskList` answered on a miss for this request (the cache is then
- * not asked twice).
+ * `GET /tasks` on a cache miss: the answer body (UTF-8 JSON), stored in the 30-second cache per user and query
+ * string as bytes, so that a hit costs no database work, no serialising and no encoding. `generation` is what
+ * `cachedTaskList` answered for this request, before the database is read.
  */
-export async function listTasks(
-  actor: Actor,
-  query: ListTasksQuery,
-  queryString: string,
-  missedGeneration?: number,
-): Promise<{ body: Buffer; cache: "HIT" | "MISS" }> {
-  const cached: CacheLookup =
-    missedGeneration === undefined ? await lookupTaskList(actor.userId, queryString) : { hit: false, generation: missedGeneration };
-  if (cached.hit) return { body: cached.body, cache: "HIT" };
+export async function listTasks(actor: Actor, query: ListTasksQuery, queryString: string, generation: number): Promise<Buffer> {
   const after = query.cursor ? decodeCursor(query.cursor, query.sort) : null;
   const answers = await listVisibleTaskAnswers(
     actor.userId,
@@ -314,8 +305,8 @@ export async function listTasks(
   const page = answers.slice(0, query.limit);
   const nextCursor = answers.length > query.limit ? encodeCursor(query.sort, JSON.parse(page.at(-1)!) as TaskOutput) : null;
   const body = Buffer.from(`{"items":[${page.join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`);
-  await storeTaskList(actor.userId, queryString, cached.generation, body);
-  return { body, cache: "MISS" };
+  await storeTaskList(actor.userId, queryString, generation, body);
+  return body;
 }
 
 // The board

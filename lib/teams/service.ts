@@ -144,7 +144,7 @@ export async function listUserGroupMembers(actor: Actor, groupId: string): Promi
  * is a 404 that says nothing more; someone already in the group is a 409.
  */
 export async function addUserGroupMember(actor: Actor, groupId: string, input: AddMemberInput): Promise<MemberOutput> {
-  return changeMembership(actor, groupId, async (tx, actorRole) => {
+  const member = await changeMembership(actor, groupId, async (tx, actorRole) => {
     if (!isManager(actorRole)) throw managersOnly();
     const role = input.role ?? "member";
     if (role === "owner" && actorRole !== "owner") throw ownersOnly("make someone an owner");
@@ -152,11 +152,10 @@ export async function addUserGroupMember(actor: Actor, groupId: string, input: A
     if (!userId) throw userNotFound();
     if (!(await insertMember(groupId, userId, role, tx))) throw new AppError("conflict", "This user is already a member of the group");
     return toMemberOutput(await getMemberOrThrow(groupId, userId, tx));
-  }).then(async (member) => {
-    // The group's tasks join the new member's lists.
-    await invalidateTaskLists([member.userId]);
-    return member;
   });
+  // The group's tasks join the new member's lists.
+  await invalidateTaskLists([member.userId]);
+  return member;
 }
 
 /**
