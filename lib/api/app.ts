@@ -1,11 +1,15 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { accountsRoutes } from "../accounts/routes";
+import { collaborationRoutes } from "../collaboration/routes";
 import { config } from "../config";
 import { openDatabase } from "../db/client";
 import { errorsRoutes } from "../errors/routes";
+import { familyRoutes } from "../family/routes";
 import { recordServerError } from "../errors/service";
 import { groupsRoutes } from "../groups/routes";
 import { healthRoutes } from "../health/routes";
+import { invitationsRoutes } from "../invitations/routes";
+import { projectsRoutes } from "../projects/routes";
 import { tasksRoutes } from "../tasks/routes";
 import { teamsRoutes } from "../teams/routes";
 import { AppError } from "./app-error";
@@ -56,6 +60,10 @@ export function createApiApp() {
   app.route(API_PREFIX, groupsRoutes);
   app.route(API_PREFIX, teamsRoutes);
   app.route(API_PREFIX, tasksRoutes);
+  app.route(API_PREFIX, collaborationRoutes);
+  app.route(API_PREFIX, projectsRoutes);
+  app.route(API_PREFIX, familyRoutes);
+  app.route(API_PREFIX, invitationsRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

@@ -1,26 +1,32 @@
-import { and, asc, desc, eq, gt, inArray, lt, lte, max, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, lt, lte, max, or, sql, type SQL } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/pg-core";
 import { lockUserRow } from "../auth/repo";
 import { db, statementRows, type Executor } from "../db/client";
-import { subtasks, taskAssignees, tasks, type SubtaskRow, type TaskRow } from "../db/schema/tasks";
+import { subtasks, taskAssignees, taskGroups, tasks, type SubtaskRow, type TaskRow } from "../db/schema/tasks";
+import { taskCollaborators } from "../db/schema/collaboration";
+import { familyMembers } from "../db/schema/family";
+import { projectMembers } from "../db/schema/projects";
 import { userGroupMembers } from "../db/schema/teams";
-import { userGroupsOf, visibleTaskCondition } from "../permissions/repo";
 import { users } from "../db/schema/users";
-
+import { readRelations, viewerLinkColumns, visibleTaskCondition } from "../permissions/repo";
+import type { ViewerLinks } from "../permissions/tasks";
 
 /**
- * A task as the service reads it. Who is assigned and how far its subtasks are come with the row: database
- * triggers keep `assigneeIds`, `subtaskTotal` and `subtaskDone` in step with task_assignees and subtasks.
+ * A task as the service reads it for one user. Who is assigned or collaborates and how far its subtasks are come
+ * with the row: database triggers keep `assigneeIds`, `collaboratorIds`, `subtaskTotal` and `subtaskDone` in step
+ * with their tables. `viewer` is how that user reaches it through their groups (for lib/permissions).
  */
-export type TaskRecord = TaskRow;
+export type TaskRecord = TaskRow & { viewer: ViewerLinks };
 
 export async function findVisibleTask(userId: string, taskId: string, database: Executor = db()): Promise<TaskRecord | null> {
   const [row] = await database
-    .select()
+    .select({ ...getTableColumns(tasks), ...viewerLinkColumns(userId) })
     .from(tasks)
     .where(and(eq(tasks.id, taskId), visibleTaskCondition(userId)))
     .limit(1);
-  return row ?? null;
+  if (!row) return null;
+  const { teamMember, projectRole, familyRole, ...task } = row;
+  return { ...task, viewer: { teamMember, projectRole, familyRole } };
 }
 
 /** The same task, locked until the transaction ends (writes to one task happen one at a time). */
@@ -111,45 +117,31 @@ function afterKeyset({ column, descending, nullable }: SortKey, values: ListValu
 /**
  * A page of the tasks a user can see (`visibleTaskCondition`), as a query. Written as ordered, limited branches,
  * one per relation of the `read` permission (the tasks they own, through the (owner, position, id) and (owner, due)
- * indexes; the tasks assigned to them; the tasks of their user groups), merged by the same order: PostgreSQL reads about one page from each instead of every visible task (0.3 ms against 32-68 ms for a
- * user with 10,000 tasks). The limit stays a parameter, although the statement is prepared: with the limit in
- * the text, PostgreSQL costed a generic plan (one for any values) as cheap on a freshly filled table and kept it
- * after five runs, and that plan read and sorted all 10,000 tasks (3 ms a run); with the parameter it plans for
- * the values until the table's statistics make a generic plan as good.
+ * indexes; assigned to them; they collaborate on; of their user groups, projects and family), merged by the same
+ * order: PostgreSQL reads about one page from each instead of every visible task (0.3 ms against 32-68 ms for a
+ * user with 10,000 tasks). Each branch leaves out what an earlier branch returns, so no task comes twice. The
+ * limit stays a parameter, although the statement is prepared: with the limit in the text, PostgreSQL costed a
+ * generic plan (one for any values) as cheap on a freshly filled table and kept it after five runs, and that plan
+ * read and sorted all 10,000 tasks (3 ms a run); with the parameter it plans for the values until the table's
+ * statistics make a generic plan as good.
  */
 function visiblePage(values: ListValues, sort: SortKey) {
   const conditions = filterConditions(values);
   if ("afterId" in values) conditions.push(afterKeyset(sort, values));
   const order = orderOf(sort);
-  const userId = bind("userId");
-  const assignedToUser = db().select({ taskId: taskAssignees.taskId }).from(taskAssignees).where(sql`${taskAssignees.userId} = ${userId}`);
-  const owned = db()
-    .select()
-    .from(tasks)
-    .where(and(sql`${tasks.ownerId} = ${userId}`, ...conditions))
-    .orderBy(...order)
-    .limit(bind("limit"));
-  const assigned = db()
-    .select()
-    .from(tasks)
-    .where(and(sql`${tasks.ownerId} <> ${userId}`, inArray(tasks.id, assignedToUser), ...conditions))
-    .orderBy(...order)
-    .limit(bind("limit"));
-  // Tasks of the user's teams that are neither theirs nor assigned to them (those come from the branches above).
-  const ofTheirTeams = db()
-    .select()
-    .from(tasks)
-    .where(
-      and(
-        sql`${tasks.ownerId} <> ${userId}`,
-        sql`${tasks.userGroupId} in ${userGroupsOf(userId)}`,
-        sql`not exists (select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${userId})`,
-        ...conditions,
-      ),
-    )
-    .orderBy(...order)
-    .limit(bind("limit"));
-  return unionAll(owned, assigned, ofTheirTeams).orderBy(...order).limit(bind("limit"));
+  const relations = Object.values(readRelations(bind("userId")));
+  const branches = relations.map((relation, index) => {
+    const earlier = relations.slice(0, index);
+    const notEarlier = earlier.length ? sql`(${sql.join(earlier, sql` or `)}) is not true` : undefined;
+    return db()
+      .select()
+      .from(tasks)
+      .where(and(relation, notEarlier, ...conditions))
+      .orderBy(...order)
+      .limit(bind("limit"));
+  });
+  const [first, second, ...rest] = branches;
+  return unionAll(first!, second!, ...rest).orderBy(...order).limit(bind("limit"));
 }
 
 function orderOf(sort: SortKey): SQL[] {
@@ -189,7 +181,7 @@ export async function listVisibleTaskAnswers(
         t.user_group_id as "userGroupId", t.title,
         t.description, t.status, (array['low', 'normal', 'high', 'urgent'])[t.priority + 1] as priority,
         ${isoTime("due_at")} as "dueAt", to_char(t.start_date, 'YYYY-MM-DD') as "startDate", t.tags,
-        t.assignee_ids as "assigneeIds", t.position, t.recurrence, t.series_id as "seriesId", t.occurrence,
+        t.assignee_ids as "assigneeIds", t.collaborator_ids as "collaboratorIds", t.position, t.recurrence, t.series_id as "seriesId", t.occurrence,
         json_build_object('total', t.subtask_total, 'done', t.subtask_done) as subtasks,
         ${isoTime("completed_at")} as "completedAt", ${isoTime("created_at")} as "createdAt",
         ${isoTime("updated_at")} as "updatedAt"
@@ -269,7 +261,7 @@ export async function positionBefore(userId: string, position: string): Promise<
 }
 
 /** A task to insert or a change to one; the columns the triggers keep are not the application's to write. */
-export type NewTask = Omit<typeof tasks.$inferInsert, "assigneeIds" | "subtaskTotal" | "subtaskDone">;
+export type NewTask = Omit<typeof tasks.$inferInsert, "assigneeIds" | "collaboratorIds" | "subtaskTotal" | "subtaskDone">;
 
 export async function insertTask(task: NewTask, assigneeIds: readonly string[], database: Executor): Promise<string> {
   const [row] = await database.insert(tasks).values(task).returning({ id: tasks.id });
@@ -301,7 +293,14 @@ export async function taskAudience(taskIds: readonly string[], database: Executo
     union
     select a.user_id from ${taskAssignees} a where a.task_id = any(${ids}::uuid[])
     union
-    select m.user_id from ${tasks} t join ${userGroupMembers} m on m.group_id = t.user_group_id where t.id = any(${ids}::uuid[])`)) as unknown as {
+    select m.user_id from ${tasks} t join ${userGroupMembers} m on m.group_id = t.user_group_id where t.id = any(${ids}::uuid[])
+    union
+    select c.user_id from ${taskCollaborators} c where c.task_id = any(${ids}::uuid[])
+    union
+    select p.user_id from ${tasks} t join ${projectMembers} p on p.project_id = t.project_id where t.id = any(${ids}::uuid[])
+    union
+    select f.user_id from ${tasks} t join ${taskGroups} g on g.id = t.group_id join ${familyMembers} f on f.family_id = g.family_id
+      where t.id = any(${ids}::uuid[])`)) as unknown as {
     rows: { user_id: string }[];
   };
   return result.rows.map((row) => row.user_id);

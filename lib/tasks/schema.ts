@@ -54,7 +54,11 @@ export const createTaskInput = z
     dueAt: dateTime.nullable().optional(),
     startDate: localDate.nullable().optional(),
     groupId: z.uuid("must be a group id").optional().openapi({ description: "Defaults to your first active group" }),
-    projectId: z.uuid().nullable().optional().openapi({ description: "Projects come with sharing; only null for now" }),
+    projectId: z
+      .uuid()
+      .nullable()
+      .optional()
+      .openapi({ description: "A project you belong to as owner, admin or member: its members see the task" }),
     userGroupId: z
       .uuid("must be a user group id")
       .nullable()
@@ -92,6 +96,9 @@ export const taskOutput = z
     startDate: z.iso.date().nullable(),
     tags: z.array(z.string()),
     assigneeIds: z.array(z.uuid()),
+    collaboratorIds: z
+      .array(z.uuid())
+      .openapi({ description: "People working on the task with its owner (accepted collaborate requests)" }),
     position: z.string().openapi({ description: "Board order key: tasks sort by it (bytewise), then by id" }),
     recurrence: recurrenceSchema.nullable(),
     seriesId: z.uuid().nullable().openapi({ description: "Shared by every occurrence of a recurring task" }),

@@ -5,8 +5,10 @@ import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
 import { db, type Executor } from "../db/client";
 import { tasks, type Recurrence, type TaskRow } from "../db/schema/tasks";
+import { findFamilyGroup } from "../family/repo";
 import { findOwnGroup, firstActiveGroupId } from "../groups/repo";
 import { requireOnTask, type TaskAction } from "../permissions/tasks";
+import { findProjectRole } from "../projects/repo";
 import { findMemberRole } from "../teams/repo";
 import { invalidateTaskLists, lookupTaskList, storeTaskList, type CacheLookup } from "./list-cache";
 import {
@@ -39,7 +41,7 @@ import {
   type UpdateTaskInput,
 } from "./schema";
 
-export function toTaskOutput(task: TaskRecord): TaskOutput {
+export function toTaskOutput(task: TaskRow): TaskOutput {
   return {
     id: task.id,
     ownerId: task.ownerId,
@@ -54,6 +56,7 @@ export function toTaskOutput(task: TaskRecord): TaskOutput {
     startDate: task.startDate,
     tags: task.tags,
     assigneeIds: task.assigneeIds,
+    collaboratorIds: task.collaboratorIds,
     position: task.position,
     recurrence: task.recurrence,
     seriesId: task.seriesId,
@@ -97,9 +100,11 @@ function seriesPatch(recurrence: Recurrence | null, dueAt: Date | null) {
   return { recurrence, seriesId: randomUUID(), occurrence: 1, seriesStartAt: dueAt, successorCreated: false };
 }
 
+/** A task group the actor may put tasks in: their own, or one shared with their family workspace. */
 async function groupFor(actor: Actor, groupId: string | undefined, database?: Executor): Promise<string> {
   if (groupId !== undefined) {
-    if (!(await findOwnGroup(actor.userId, groupId, database))) throw invalidField("body", "/groupId", "is not one of your groups");
+    const usable = (await findOwnGroup(actor.userId, groupId, database)) ?? (await findFamilyGroup(actor.userId, groupId, database));
+    if (!usable) throw invalidField("body", "/groupId", "is not one of your groups or your family's");
     return groupId;
   }
   const first = await firstActiveGroupId(actor.userId);
@@ -107,8 +112,13 @@ async function groupFor(actor: Actor, groupId: string | undefined, database?: Ex
   return first;
 }
 
-function checkProject(projectId: string | null | undefined) {
-  if (projectId) throw invalidField("body", "/projectId", "no such project");
+/** A project the actor may add tasks to (owner, admin or member; not a viewer), or null. */
+async function projectFor(actor: Actor, projectId: string | null | undefined, database?: Executor): Promise<string | null> {
+  if (!projectId) return null;
+  const role = await findProjectRole(projectId, actor.userId, database);
+  if (!role) throw invalidField("body", "/projectId", "is not a project you belong to");
+  if (role === "viewer") throw invalidField("body", "/projectId", "you can only view this project's tasks");
+  return projectId;
 }
 
 /**
@@ -136,7 +146,7 @@ async function userGroupFor(actor: Actor, userGroupId: string | null | undefined
 
 export async function createTask(actor: Actor, input: CreateTaskInput): Promise<TaskOutput> {
   const groupId = await groupFor(actor, input.groupId);
-  checkProject(input.projectId);
+  const projectId = await projectFor(actor, input.projectId);
   const assigneeIds = checkAssignees(actor, input.assigneeIds ?? [], []);
   const userGroupId = await userGroupFor(actor, input.userGroupId);
   const now = nowDate();
@@ -150,6 +160,7 @@ export async function createTask(actor: Actor, input: CreateTaskInput): Promise<
     dueAt,
     startDate: input.startDate ?? null,
     tags: input.tags ?? [],
+    projectId,
     userGroupId,
     ...statusPatch(null, input.status ?? "todo", now),
     ...seriesPatch(input.recurrence ?? null, dueAt),
@@ -189,7 +200,7 @@ export async function updateTask(actor: Actor, taskId: string, input: UpdateTask
     if (input.dueAt !== undefined) patch.dueAt = input.dueAt ? toDate(input.dueAt) : null;
     // Inside the transaction, read through it: PGlite has one connection, and a read outside would wait forever.
     if (input.groupId !== undefined) patch.groupId = await groupFor(actor, input.groupId, tx);
-    if (input.projectId !== undefined) checkProject(input.projectId);
+    if (input.projectId !== undefined) patch.projectId = await projectFor(actor, input.projectId, tx);
     if (input.userGroupId !== undefined) patch.userGroupId = await userGroupFor(actor, input.userGroupId, tx);
     if (input.status !== undefined && input.status !== task.status) Object.assign(patch, statusPatch(task, input.status, now));
     const dueAt = patch.dueAt === undefined ? task.dueAt : patch.dueAt;

@@ -3,3 +3,8 @@ export * from "./users";
 export * from "./error-logs";
 export * from "./tasks";
 export * from "./teams";
+export * from "./projects";
+export * from "./family";
+export * from "./collaboration";
+export * from "./invitations";
+export * from "./events";

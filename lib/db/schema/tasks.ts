@@ -14,6 +14,8 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { families } from "./family";
+import { projects } from "./projects";
 import { userGroups } from "./teams";
 import { users } from "./users";
 
@@ -46,11 +48,14 @@ export const taskGroups = pgTable(
     position: integer("position").notNull(),
     settings: jsonb("settings").$type<GroupSettings>().notNull().default({ timeZones: [], locations: [] }),
     archivedAt: timestamp("archived_at", { withTimezone: true }),
+    /** The family workspace this group is shared with: every member sees it and its tasks. */
+    familyId: uuid("family_id").references(() => families.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index("task_groups_owner_idx").on(table.ownerId, table.position),
+    index("task_groups_family_idx").on(table.familyId).where(sql`${table.familyId} is not null`),
     uniqueIndex("task_groups_owner_key_key").on(table.ownerId, table.key),
   ],
 );
@@ -88,8 +93,8 @@ export const tasks = pgTable(
     groupId: uuid("group_id")
       .notNull()
       .references(() => taskGroups.id),
-    /** Projects arrive with sharing; until then always null. */
-    projectId: uuid("project_id"),
+    /** The project the task belongs to: its members see it. Deleting the project leaves its tasks with their owners. */
+    projectId: uuid("project_id").references(() => projects.id, { onDelete: "set null" }),
     /** The user group (team) the task is assigned to as a whole: every member sees it. */
     userGroupId: uuid("user_group_id").references(() => userGroups.id, { onDelete: "set null" }),
     title: text("title").notNull(),
@@ -119,6 +124,8 @@ export const tasks = pgTable(
     // Never written by the application.
     /** The assignees' user ids, in the order they were assigned. */
     assigneeIds: uuid("assignee_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    /** The collaborators' user ids (task_collaborators), in the order they joined (migration 0006). */
+    collaboratorIds: uuid("collaborator_ids").array().notNull().default(sql`'{}'::uuid[]`),
     subtaskTotal: integer("subtask_total").notNull().default(0),
     subtaskDone: integer("subtask_done").notNull().default(0),
   },
@@ -129,6 +136,9 @@ export const tasks = pgTable(
     index("tasks_user_group_idx")
       .on(table.userGroupId, table.position, table.id)
       .where(sql`${table.userGroupId} is not null`),
+    index("tasks_project_idx")
+      .on(table.projectId, table.position, table.id)
+      .where(sql`${table.projectId} is not null`),
     uniqueIndex("tasks_series_occurrence_key").on(table.seriesId, table.occurrence),
     index("tasks_recurrence_pending_idx")
       .on(table.dueAt)

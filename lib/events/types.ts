@@ -1,0 +1,39 @@
+/**
+ * The domain events: what happened, named `<thing>.<past tense>`. Later modules add their own names here.
+ * Each event carries who may hear of it (`audience`), decided by lib/permissions when it happens.
+ */
+export type DomainEventType =
+  | "task.created"
+  | "task.updated"
+  | "task.completed"
+  | "task.deleted"
+  | "task.moved"
+  | "collaboration.requested"
+  | "collaboration.accepted"
+  | "collaboration.rejected"
+  | "collaboration.withdrawn"
+  | "collaboration.expired"
+  | "collaboration.claimed"
+  | "invitation.created"
+  | "invitation.accepted"
+  | "invitation.revoked"
+  | "project.member_added"
+  | "project.member_removed"
+  | "family.member_added"
+  | "family.member_removed";
+
+export interface DomainEvent {
+  type: DomainEventType;
+  /** Who caused it; null for a job. */
+  actorId: string | null;
+  taskId?: string | null;
+  /** The users allowed to receive it. */
+  audience: readonly string[];
+  data: Record<string, unknown>;
+}
+
+export interface StoredDomainEvent extends DomainEvent {
+  /** Increasing: a client that saw event N asks for what came after N. */
+  id: number;
+  createdAt: Date;
+}
