@@ -136,7 +136,7 @@ describe("server.ts", () => {
   );
 
   test.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
-    "PostgreSQL + Redis: a write through one process refreshes the lists and sessions the other serves",
+    "PostgreSQL + Redis: a write through one process refreshes the lists (the writer's and a teammate's) and sessions the other serves",
     async () => {
       const base = process.env.DATABASE_URL!;
       const name = `spolu_pair_${randomUUID().replaceAll("-", "")}`;
@@ -168,6 +168,21 @@ describe("server.ts", () => {
         const fresh = await list(second!);
         expect(fresh.cache).toBe("MISS");
         expect(fresh.body.items.map((task: { title: string }) => task.title)).toEqual(["Written through the first process"]);
+
+        // Another user's write through the first process reaches the list the second process cached for a
+        // teammate who sees the task through their user group.
+        const teammate = (await post(`${first}/auth/register`, { email: "mate@example.com", password: "two processes too" })).body;
+        const send = (url: string, method: string, body: unknown, bearer = token) =>
+          fetch(url, { method, headers: { "Content-Type": "application/json", Authorization: `Bearer ${bearer}` }, body: JSON.stringify(body) });
+        const group = await (await send(`${first}/api/v1/user-groups`, "POST", { name: "Pair" })).json();
+        expect((await send(`${first}/api/v1/user-groups/${group.id}/members`, "POST", { userId: teammate.user.id })).status).toBe(201);
+        const shared = await (await send(`${first}/tasks`, "POST", { title: "For the team", userGroupId: group.id })).json();
+        expect((await list(second!, teammate.token)).body.items.map((task: { title: string }) => task.title)).toEqual(["For the team"]);
+        expect((await list(second!, teammate.token)).cache).toBe("HIT");
+        expect((await send(`${first}/tasks/${shared.id}`, "PATCH", { title: "Renamed for the team" })).status).toBe(200);
+        const teammateList = await list(second!, teammate.token);
+        expect(teammateList.cache).toBe("MISS");
+        expect(teammateList.body.items.map((task: { title: string }) => task.title)).toEqual(["Renamed for the team"]);
 
         // A password change through one process revokes the old token on the other at once.
         const changed = await fetch(`${first}/auth/change-password`, {
