@@ -31,9 +31,11 @@ export function readRelations(userId: UserId): Record<"owner" | "assignee" | "co
     owner: sql`${tasks.ownerId} = ${userId}`,
     assignee: sql`exists (select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${userId})`,
     collaborator: sql`exists (select 1 from ${taskCollaborators} where ${taskCollaborators.taskId} = ${tasks.id} and ${taskCollaborators.userId} = ${userId})`,
-    team: sql`${tasks.userGroupId} in ${userGroupsOf(userId)}`,
-    project: sql`${tasks.projectId} in ${projectsOf(userId)}`,
-    family: sql`${tasks.groupId} in ${familyGroupsOf(userId)}`,
+    // `= any(array(...))`: the subquery runs once, and the index on the column finds the tasks. As `in (...)`,
+    // PostgreSQL planned a semi-join that read every task of the table for a user without a family.
+    team: sql`${tasks.userGroupId} = any(array${userGroupsOf(userId)})`,
+    project: sql`${tasks.projectId} = any(array${projectsOf(userId)})`,
+    family: sql`${tasks.groupId} = any(array${familyGroupsOf(userId)})`,
   };
 }
 
