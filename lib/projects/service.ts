@@ -1,0 +1,251 @@
+import { AppError, invalidField } from "../api/app-error";
+import type { Actor } from "../auth/actor";
+import { nowDate } from "../clock";
+import { db, type Executor } from "../db/client";
+import type { ProjectRole } from "../db/schema/projects";
+import { publish } from "../events/publish";
+import { invalidateTaskLists } from "../tasks/list-cache";
+import { taskAudience } from "../tasks/repo";
+import { findUserId } from "../teams/repo";
+import {
+  countOwners,
+  deleteMember,
+  deleteProjectRow,
+  findMember,
+  findMemberProject,
+  findProjectRole,
+  insertMember,
+  insertProject,
+  listMemberIds,
+  listMemberProjects,
+  listMembers,
+  listProjectTaskIds,
+  lockProject,
+  updateMemberRole,
+  updateProjectRow,
+  type MemberProject,
+  type MemberRecord,
+  type ProjectPatch,
+} from "./repo";
+import type {
+  AddMemberInput,
+  ChangeRoleInput,
+  CreateProjectInput,
+  MemberListOutput,
+  MemberOutput,
+  ProjectListOutput,
+  ProjectOutput,
+  UpdateProjectInput,
+} from "./schema";
+
+/*
+ * The rules, those of user groups (lib/teams) plus a read-only role. Only members see a project: to anyone else
+ * every route answers 404. Owners and admins edit and archive it and manage members (add, remove, change roles);
+ * members and viewers get 403 there. Only an owner deletes the project, grants or takes the owner role, or removes
+ * an owner. A project always keeps an owner: the last one cannot leave, be removed or be demoted (409) until they
+ * hand over ownership. Anyone may leave. Every member sees the project's tasks; members (not viewers) edit them
+ * (lib/permissions/tasks.ts), so a membership change changes whose task lists are stale.
+ */
+
+const projectNotFound = () => new AppError("not_found", "Project not found");
+const memberNotFound = () => new AppError("not_found", "No such member in this project");
+const managersOnly = () => new AppError("forbidden", "Only the project's owners and admins can do this");
+const ownersOnly = (what: string) => new AppError("forbidden", `Only an owner of the project can ${what}`);
+const lastOwner = (who: "you" | "member") =>
+  new AppError(
+    "conflict",
+    `${who === "you" ? "You are" : "This member is"} the project's last owner: hand over ownership first ` +
+      "(make another member owner), or delete the project",
+  );
+
+const isManager = (role: ProjectRole) => role === "owner" || role === "admin";
+
+function toProjectOutput(project: MemberProject): ProjectOutput {
+  return {
+    id: project.id,
+    name: project.name,
+    description: project.description,
+    color: project.color,
+    role: project.role,
+    memberCount: project.memberCount,
+    tasks: { total: project.taskTotal, open: project.taskOpen },
+    archived: project.archivedAt !== null,
+    archivedAt: project.archivedAt?.toISOString() ?? null,
+    createdBy: project.createdBy,
+    createdAt: project.createdAt.toISOString(),
+    updatedAt: project.updatedAt.toISOString(),
+  };
+}
+
+function toMemberOutput(member: MemberRecord): MemberOutput {
+  return { ...member, joinedAt: member.joinedAt.toISOString() };
+}
+
+async function getMemberProjectOrThrow(actor: Actor, projectId: string, executor?: Executor): Promise<MemberProject> {
+  const project = await findMemberProject(actor.userId, projectId, executor);
+  if (!project) throw projectNotFound();
+  return project;
+}
+
+/** The actor's role in the project; 404 when they are not a member. */
+async function getRoleOrThrow(actor: Actor, projectId: string): Promise<ProjectRole> {
+  const role = await findProjectRole(projectId, actor.userId);
+  if (!role) throw projectNotFound();
+  return role;
+}
+
+/** Runs a change with the project locked (see `lockProject`), given the actor's role; 404 for a non-member. */
+async function withLockedProject<T>(actor: Actor, projectId: string, change: (tx: Executor, role: ProjectRole) => Promise<T>) {
+  return db().transaction(async (tx) => {
+    const role = (await lockProject(tx, projectId)) ? await findProjectRole(projectId, actor.userId, tx) : null;
+    if (!role) throw projectNotFound();
+    return change(tx, role);
+  });
+}
+
+async function getMemberOrThrow(projectId: string, userId: string, executor?: Executor): Promise<MemberRecord> {
+  const member = await findMember(projectId, userId, executor);
+  if (!member) throw memberNotFound();
+  return member;
+}
+
+/** Records a membership event for everyone in the project (after an addition; before a removal). */
+async function publishMembership(
+  tx: Executor,
+  type: "project.member_added" | "project.member_removed",
+  actor: Actor,
+  projectId: string,
+  member: { userId: string; role: ProjectRole },
+): Promise<void> {
+  const audience = await listMemberIds(projectId, tx);
+  await publish(tx, { type, actorId: actor.userId, audience, data: { projectId, userId: member.userId, role: member.role } });
+}
+
+// Projects
+
+export async function listProjects(actor: Actor, includeArchived: boolean): Promise<ProjectListOutput> {
+  return { items: (await listMemberProjects(actor.userId, includeArchived)).map(toProjectOutput) };
+}
+
+export async function getProject(actor: Actor, projectId: string): Promise<ProjectOutput> {
+  return toProjectOutput(await getMemberProjectOrThrow(actor, projectId));
+}
+
+/** Creates a project; its creator is its owner. */
+export async function createProject(actor: Actor, input: CreateProjectInput): Promise<ProjectOutput> {
+  const projectId = await insertProject(actor.userId, {
+    name: input.name,
+    description: input.description ?? "",
+    color: input.color ?? null,
+  });
+  return getProject(actor, projectId);
+}
+
+/** Changes the name, description or colour, or archives or restores the project: owners and admins. */
+export async function updateProject(actor: Actor, projectId: string, input: UpdateProjectInput): Promise<ProjectOutput> {
+  return db().transaction(async (tx) => {
+    const project = await getMemberProjectOrThrow(actor, projectId, tx);
+    if (!isManager(project.role)) throw managersOnly();
+    const patch: ProjectPatch = { name: input.name, description: input.description, color: input.color };
+    // Archiving an archived project keeps the time it was first archived.
+    if (input.archived !== undefined) patch.archivedAt = input.archived ? (project.archivedAt ?? nowDate()) : null;
+    await updateProjectRow(projectId, patch, tx);
+    return toProjectOutput(await getMemberProjectOrThrow(actor, projectId, tx));
+  });
+}
+
+/**
+ * Deletes the project and every membership in it: owners only. Its tasks stay with their owners, in no project;
+ * whoever saw them only through the project no longer does, so everyone who saw them has a stale list.
+ */
+export async function deleteProject(actor: Actor, projectId: string): Promise<void> {
+  const audience = await withLockedProject(actor, projectId, async (tx, role) => {
+    if (role !== "owner") throw ownersOnly("delete the project");
+    const before = await taskAudience(await listProjectTaskIds(projectId, tx), tx);
+    await deleteProjectRow(projectId, tx);
+    return before;
+  });
+  // Those who still see the tasks (owners, assignees...) were in the audience before too: their tasks changed.
+  await invalidateTaskLists(audience);
+}
+
+// Members
+
+export async function listProjectMembers(actor: Actor, projectId: string): Promise<MemberListOutput> {
+  await getRoleOrThrow(actor, projectId);
+  return { items: (await listMembers(projectId)).map(toMemberOutput) };
+}
+
+/**
+ * Adds an existing account, by id or by email, as `member` unless `role` says otherwise. An id or email with no
+ * account behind it is a 400 naming the field (people without an account are invited with POST /invitations);
+ * someone already in the project is a 409.
+ */
+export async function addProjectMember(actor: Actor, projectId: string, input: AddMemberInput): Promise<MemberOutput> {
+  const member = await withLockedProject(actor, projectId, async (tx, actorRole) => {
+    if (!isManager(actorRole)) throw managersOnly();
+    const role = input.role ?? "member";
+    if (role === "owner" && actorRole !== "owner") throw ownersOnly("make someone an owner");
+    const userId = await findUserId(input, tx);
+    if (!userId) {
+      const field = input.userId !== undefined ? "/userId" : "/email";
+      throw invalidField("body", field, "has no account: invite people without one with POST /invitations");
+    }
+    if (!(await insertMember(projectId, userId, role, tx))) {
+      throw new AppError("conflict", "This user is already a member of the project");
+    }
+    await publishMembership(tx, "project.member_added", actor, projectId, { userId, role });
+    return toMemberOutput(await getMemberOrThrow(projectId, userId, tx));
+  });
+  // The project's tasks join the new member's lists.
+  await invalidateTaskLists([member.userId]);
+  return member;
+}
+
+/**
+ * Changes a member's role: owners and admins; only an owner grants or takes the owner role, and the last owner
+ * cannot be demoted. Who sees the project's tasks does not change (viewers see them too), only who may edit them.
+ */
+export async function changeProjectMemberRole(
+  actor: Actor,
+  projectId: string,
+  userId: string,
+  input: ChangeRoleInput,
+): Promise<MemberOutput> {
+  return withLockedProject(actor, projectId, async (tx, actorRole) => {
+    if (!isManager(actorRole)) throw managersOnly();
+    const current = (await getMemberOrThrow(projectId, userId, tx)).role;
+    if ((current === "owner" || input.role === "owner") && actorRole !== "owner") {
+      throw ownersOnly(current === "owner" ? "change an owner's role" : "make someone an owner");
+    }
+    if (current === "owner" && input.role !== "owner" && (await countOwners(projectId, tx)) === 1) {
+      throw lastOwner(userId === actor.userId ? "you" : "member");
+    }
+    if (current !== input.role) await updateMemberRole(projectId, userId, input.role, tx);
+    return toMemberOutput(await getMemberOrThrow(projectId, userId, tx));
+  });
+}
+
+/** Removes a member: owners and admins; only an owner removes an owner. Removing yourself is leaving. */
+export async function removeProjectMember(actor: Actor, projectId: string, userId: string): Promise<void> {
+  if (userId === actor.userId) return leaveProject(actor, projectId);
+  await withLockedProject(actor, projectId, async (tx, actorRole) => {
+    if (!isManager(actorRole)) throw managersOnly();
+    const role = (await getMemberOrThrow(projectId, userId, tx)).role;
+    if (role === "owner" && actorRole !== "owner") throw ownersOnly("remove an owner");
+    await publishMembership(tx, "project.member_removed", actor, projectId, { userId, role });
+    await deleteMember(projectId, userId, tx);
+  });
+  // The tasks they saw only through the project leave their lists.
+  await invalidateTaskLists([userId]);
+}
+
+/** Any member may leave, except the last owner. */
+export async function leaveProject(actor: Actor, projectId: string): Promise<void> {
+  await withLockedProject(actor, projectId, async (tx, role) => {
+    if (role === "owner" && (await countOwners(projectId, tx)) === 1) throw lastOwner("you");
+    await publishMembership(tx, "project.member_removed", actor, projectId, { userId: actor.userId, role });
+    await deleteMember(projectId, actor.userId, tx);
+  });
+  await invalidateTaskLists([actor.userId]);
+}
