@@ -1,8 +1,9 @@
-import { and, asc, count, eq, isNull, max, sql } from "drizzle-orm";
+import { and, asc, count, eq, isNull, max, ne, or, sql } from "drizzle-orm";
 import { nowDate } from "../clock";
 import { lockUserRow } from "../auth/repo";
 import { db, type Executor } from "../db/client";
-import { taskAssignees, taskGroups, tasks, type GroupNames, type GroupSettings, type TaskGroupRow } from "../db/schema/tasks";
+import { familyMembers } from "../db/schema/family";
+import { taskGroups, tasks, type GroupNames, type GroupSettings, type TaskGroupRow } from "../db/schema/tasks";
 import type { Locale } from "../i18n/locales";
 import { DEFAULT_GROUPS } from "./defaults";
 
@@ -33,14 +34,103 @@ export async function findOwnGroup(ownerId: string, groupId: string, database: E
 }
 
 /** The owner's first group that is not archived (lowest position), where new tasks go by default. */
-export async function firstActiveGroupId(ownerId: string): Promise<string | null> {
-  const [row] = await db()
+export async function firstActiveGroupId(ownerId: string, database: Executor = db()): Promise<string | null> {
+  const [row] = await database
     .select({ id: taskGroups.id })
     .from(taskGroups)
     .where(and(eq(taskGroups.ownerId, ownerId), isNull(taskGroups.archivedAt)))
     .orderBy(...byPosition)
     .limit(1);
   return row?.id ?? null;
+}
+
+/** The family workspace a user belongs to, as a subquery (at most one row). */
+const familyOf = (userId: string) => sql`(select ${familyMembers.familyId} from ${familyMembers} where ${familyMembers.userId} = ${userId})`;
+
+/** The user's own group, or one shared with their family workspace (whoever owns it). */
+const visibleGroup = (userId: string) => or(eq(taskGroups.ownerId, userId), sql`${taskGroups.familyId} in ${familyOf(userId)}`);
+
+/**
+ * The groups a user sees: their own by position, then those shared with their family workspace by other members
+ * (by owner, in the order the owners joined the family, then by the owner's positions).
+ */
+export async function listVisibleGroups(userId: string, includeArchived: boolean): Promise<TaskGroupRow[]> {
+  const rows = await db()
+    .select({ group: taskGroups })
+    .from(taskGroups)
+    .leftJoin(familyMembers, and(eq(familyMembers.userId, taskGroups.ownerId), ne(taskGroups.ownerId, userId)))
+    .where(and(visibleGroup(userId), includeArchived ? undefined : isNull(taskGroups.archivedAt)))
+    .orderBy(
+      sql`${taskGroups.ownerId} <> ${userId}`,
+      asc(familyMembers.joinedAt),
+      asc(taskGroups.ownerId),
+      ...byPosition,
+    );
+  return rows.map((row) => row.group);
+}
+
+/** A group the user sees (their own or one shared with their family), or null: also for a malformed id. */
+export async function findVisibleGroup(userId: string, groupId: string, database: Executor = db()): Promise<TaskGroupRow | null> {
+  if (!UUID.test(groupId)) return null;
+  const [row] = await database.select().from(taskGroups).where(and(eq(taskGroups.id, groupId), visibleGroup(userId))).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Locks the owner's row (as every change to one user's set of groups does), then the group's row, until the
+ * transaction ends; answers the group as it then is, or null when the owner holds no such group any more.
+ */
+export async function lockGroup(ownerId: string, groupId: string, tx: Executor): Promise<TaskGroupRow | null> {
+  await lockUserRow(tx, ownerId);
+  const [row] = await tx.select().from(taskGroups).where(ownGroup(ownerId, groupId)).for("update");
+  return row ?? null;
+}
+
+/**
+ * Where an owner's task goes when the group it is in is no longer theirs to use: their first active group, else
+ * their first archived one, else (they hold no other group) a new group named Personal. Never `exclude`.
+ */
+export async function homeGroupId(ownerId: string, tx: Executor, exclude?: string): Promise<string> {
+  const [row] = await tx
+    .select({ id: taskGroups.id })
+    .from(taskGroups)
+    .where(and(eq(taskGroups.ownerId, ownerId), exclude ? ne(taskGroups.id, exclude) : undefined))
+    .orderBy(sql`${taskGroups.archivedAt} is not null`, ...byPosition)
+    .limit(1);
+  if (row) return row.id;
+  await lockUserRow(tx, ownerId);
+  // Without a key: the one group they had may be the default Personal group, being deleted right now.
+  const { names } = DEFAULT_GROUPS.find((group) => group.key === "personal")!;
+  const [created] = await tx.insert(taskGroups).values({ ownerId, names, position: 0 }).returning({ id: taskGroups.id });
+  return created!.id;
+}
+
+export interface GroupTask {
+  id: string;
+  ownerId: string;
+}
+
+/** The tasks in a group, with their owners. */
+export async function tasksInGroup(groupId: string, tx: Executor): Promise<GroupTask[]> {
+  return tx.select({ id: tasks.id, ownerId: tasks.ownerId }).from(tasks).where(eq(tasks.groupId, groupId)).orderBy(asc(tasks.id));
+}
+
+export async function moveTasksToGroup(taskIds: readonly string[], groupId: string, tx: Executor): Promise<void> {
+  if (taskIds.length === 0) return;
+  await tx
+    .update(tasks)
+    .set({ groupId, updatedAt: nowDate() })
+    .where(sql`${tasks.id} = any(${`{${taskIds.join(",")}}`}::uuid[])`);
+}
+
+export async function deleteTasksById(taskIds: readonly string[], tx: Executor): Promise<void> {
+  if (taskIds.length === 0) return;
+  await tx.delete(tasks).where(sql`${tasks.id} = any(${`{${taskIds.join(",")}}`}::uuid[])`);
+}
+
+/** Deletes a group that holds no task any more (a task's foreign key would refuse otherwise). */
+export async function deleteGroupRow(groupId: string, tx: Executor): Promise<void> {
+  await tx.delete(taskGroups).where(eq(taskGroups.id, groupId));
 }
 
 /** Adds a group after the owner's last one; null when the owner already holds `limit` groups. */
@@ -121,48 +211,3 @@ export async function reorderOwnGroups(ownerId: string, ids: string[]): Promise<
   });
 }
 
-export type DeleteGroupOutcome =
-  | { outcome: "not_found" }
-  | { outcome: "target_not_found" }
-  | { outcome: "has_tasks"; taskCount: number }
-  /** `affectedUserIds`: the owners and assignees of the tasks that moved or went (empty when none did). */
-  | { outcome: "deleted"; taskCount: number; affectedUserIds: string[] };
-
-/**
- * Deletes the owner's group in one transaction. Its tasks move to the owner's group `moveTo`, or are deleted
- * with `deleteTasks`; with neither, a group that holds tasks stays (`has_tasks`). A task created in the group
- * meanwhile waits for the group's row lock, then fails its foreign key: nothing is lost unnoticed.
- */
-export async function deleteOwnGroup(
-  ownerId: string,
-  groupId: string,
-  tasksGo: { moveTo?: string; deleteTasks?: boolean },
-): Promise<DeleteGroupOutcome> {
-  return db().transaction(async (tx): Promise<DeleteGroupOutcome> => {
-    await lockUserRow(tx, ownerId);
-    const [group] = await tx.select({ id: taskGroups.id }).from(taskGroups).where(ownGroup(ownerId, groupId)).for("update");
-    if (!group) return { outcome: "not_found" };
-    if (tasksGo.moveTo) {
-      const [target] = await tx.select({ id: taskGroups.id }).from(taskGroups).where(ownGroup(ownerId, tasksGo.moveTo));
-      if (!target) return { outcome: "target_not_found" };
-    }
-    const inGroup = eq(tasks.groupId, groupId);
-    const [held] = await tx.select({ count: count() }).from(tasks).where(inGroup);
-    const taskCount = held?.count ?? 0;
-    let affectedUserIds: string[] = [];
-    if (taskCount > 0) {
-      if (!tasksGo.moveTo && !tasksGo.deleteTasks) return { outcome: "has_tasks", taskCount };
-      const owners = await tx.selectDistinct({ userId: tasks.ownerId }).from(tasks).where(inGroup);
-      const assignees = await tx
-        .selectDistinct({ userId: taskAssignees.userId })
-        .from(taskAssignees)
-        .innerJoin(tasks, eq(tasks.id, taskAssignees.taskId))
-        .where(inGroup);
-      affectedUserIds = [...new Set([ownerId, ...[...owners, ...assignees].map((row) => row.userId)])];
-      if (tasksGo.moveTo) await tx.update(tasks).set({ groupId: tasksGo.moveTo, updatedAt: nowDate() }).where(inGroup);
-      else await tx.delete(tasks).where(inGroup);
-    }
-    await tx.delete(taskGroups).where(eq(taskGroups.id, groupId));
-    return { outcome: "deleted", taskCount, affectedUserIds };
-  });
-}

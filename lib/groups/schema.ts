@@ -41,11 +41,18 @@ export const deleteGroupQuery = z
     moveTo: z
       .uuid("must be a group id")
       .optional()
-      .openapi({ description: "Another of your groups (archived ones too): the group's tasks move there" }),
+      .openapi({
+        description:
+          "Another group you can use (one of yours, archived ones too, or one shared with your family): the group's " +
+          "tasks move there",
+      }),
     deleteTasks: z
       .stringbool({ message: "must be true or false" })
       .optional()
-      .openapi({ type: "boolean", description: "`true`: the group's tasks are deleted with it" }),
+      .openapi({
+        type: "boolean",
+        description: "`true`: your tasks in the group are deleted with it (anyone else's go back to them)",
+      }),
   })
   .refine((query) => !(query.moveTo && query.deleteTasks), {
     message: "pass either moveTo or deleteTasks=true, not both",
@@ -121,9 +128,16 @@ export const groupOutput = z
     key: z.string().nullable().openapi({
       description: `The default group this is (${DEFAULT_GROUPS.map((group) => group.key).join(", ")}); null for your own`,
     }),
+    ownerId: z.uuid().openapi({ description: "Who owns the group: you, or a member of your family workspace who shares it" }),
+    own: z.boolean().openapi({ description: "`true`: your own group; `false`: shared with your family by another member" }),
+    familyId: z.uuid().nullable().openapi({
+      description: "The family workspace the group is shared with (all its members see the group and its tasks); null when not shared",
+    }),
     name: z.string().openapi({ description: "The name in the answer's language (see `lang`)" }),
     names: perLanguage(z.string().optional()).openapi("GroupNames", { description: "Every name the group has, by language" }),
-    position: z.number().int().openapi({ description: "Groups are listed by position, ascending" }),
+    position: z.number().int().openapi({
+      description: "Groups are listed by position, ascending; a shared group keeps its place in its owner's order",
+    }),
     archived: z.boolean(),
     archivedAt: z.iso.datetime().nullable(),
     settings: groupSettingsOutput,
