@@ -1,3 +1,4 @@
+import { expireAllDueRequests } from "../collaboration/expiry";
 import { config } from "../config";
 import { pruneErrorLogs } from "../errors/service";
 import { log } from "../log";
@@ -15,6 +16,14 @@ export function backgroundJobs(): Job[] {
       async run() {
         const created = await createDueOccurrences();
         if (created) log.info("Created occurrences of recurring tasks", { created });
+      },
+    },
+    {
+      name: "collaboration-expiry",
+      intervalMs: 5 * 60 * 1000,
+      async run() {
+        const expired = await expireAllDueRequests();
+        if (expired) log.info("Expired collaboration requests", { expired });
       },
     },
     {

@@ -27,6 +27,8 @@ interface OwnerData {
   subtaskId: string;
   groupId: string;
   userGroupId: string;
+  projectId: string;
+  requestId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
 }
@@ -54,7 +56,18 @@ beforeAll(async () => {
   const subtask = await server.request(`/tasks/${task.id}/subtasks`, { token, json: { title: `Secret step ${marker}` } });
   const group = await server.request("/groups", { token, json: { names: { en: `Secret group ${marker}` } } });
   const team = await server.request("/api/v1/user-groups", { token, json: { name: `Secret team ${marker}` } });
-  expect([subtask.status, group.status, team.status]).toEqual([201, 201, 201]);
+  const project = await server.request("/api/v1/projects", { token, json: { name: `Secret project ${marker}` } });
+  const family = await server.request("/api/v1/family", { token, json: { name: `Secret family ${marker}` } });
+  expect([subtask.status, group.status, team.status, project.status, family.status]).toEqual([201, 201, 201, 201, 201]);
+  const shared = await server.request(`/api/v1/family/groups/${group.body.id}`, { token, method: "PUT" });
+  expect(shared.status).toBe(200);
+  // A request to a third user, which the stranger must not see, decide or withdraw.
+  const third = await registerUser(server);
+  const request = await server.request(`/tasks/${task.id}/collaboration-requests`, {
+    token,
+    json: { kind: "collaborate", userId: third.user.id, message: `Secret request ${marker}` },
+  });
+  expect(request.status).toBe(201);
   owner = {
     token,
     userId: user.id,
@@ -63,7 +76,9 @@ beforeAll(async () => {
     subtaskId: subtask.body.id,
     groupId: group.body.id,
     userGroupId: team.body.id,
-    secrets: [marker, email, task.id, subtask.body.id, group.body.id, team.body.id],
+    projectId: project.body.id,
+    requestId: request.body.id,
+    secrets: [marker, email, task.id, subtask.body.id, group.body.id, team.body.id, project.body.id, request.body.id],
   };
   const other = await registerUser(server);
   stranger = { token: other.token, userId: other.user.id };
@@ -75,9 +90,12 @@ function pathFor(path: string): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => {
     if (name === "subtaskId") return owner.subtaskId;
     if (name === "userId") return owner.userId;
+    if (name === "groupId" && path.startsWith("/api/v1/family/groups/")) return owner.groupId;
     if (name === "id" && path.startsWith("/api/v1/tasks/")) return owner.taskId;
     if (name === "id" && path.startsWith("/api/v1/groups/")) return owner.groupId;
     if (name === "id" && path.startsWith("/api/v1/user-groups/")) return owner.userGroupId;
+    if (name === "id" && path.startsWith("/api/v1/projects/")) return owner.projectId;
+    if (name === "id" && path.startsWith("/api/v1/collaboration-requests/")) return owner.requestId;
     throw new Error(`No id to try for {${name}} in ${path}: add one to pathFor`);
   });
 }
@@ -90,6 +108,11 @@ function bodyFor({ method, path }: Operation): unknown {
     "PATCH /api/v1/user-groups/{id}": { name: "Taken over" },
     "POST /api/v1/user-groups/{id}/members": { userId: stranger.userId },
     "PATCH /api/v1/user-groups/{id}/members/{userId}": { role: "member" },
+    "PATCH /api/v1/projects/{id}": { name: "Taken over", archived: true },
+    "POST /api/v1/projects/{id}/members": { userId: stranger.userId },
+    "PATCH /api/v1/projects/{id}/members/{userId}": { role: "member" },
+    "PATCH /api/v1/family/members/{userId}": { role: "parent" },
+    "POST /api/v1/tasks/{id}/collaboration-requests": { kind: "assign", userId: stranger.userId },
     "PATCH /api/v1/tasks/{id}": { title: "Taken over", status: "done" },
     "POST /api/v1/tasks/{id}/move": { status: "done" },
     "POST /api/v1/tasks/{id}/subtasks": { title: "Taken over" },
@@ -135,6 +158,13 @@ describe("authorization matrix", () => {
     expect(group.body.name).toMatch(/^Secret group /);
     const members = await server.request(`/api/v1/user-groups/${owner.userGroupId}/members`, { token: owner.token });
     expect(members.body.items.map((member: { userId: string }) => member.userId)).toEqual([owner.userId]);
+    const project = await server.request(`/api/v1/projects/${owner.projectId}/members`, { token: owner.token });
+    expect(project.body.items.map((member: { userId: string }) => member.userId)).toEqual([owner.userId]);
+    const family = await server.request("/api/v1/family", { token: owner.token });
+    expect(family.body.members.map((member: { userId: string }) => member.userId)).toEqual([owner.userId]);
+    expect(family.body.groups.map((group: { id: string }) => group.id)).toEqual([owner.groupId]);
+    const request = await server.request(`/api/v1/collaboration-requests/${owner.requestId}`, { token: owner.token });
+    expect(request.body).toMatchObject({ state: "pending", kind: "collaborate" });
   });
 
   test("every list a stranger can read leaves out everything of the owner's", async () => {
@@ -142,7 +172,9 @@ describe("authorization matrix", () => {
     expect(lists.length).toBeGreaterThanOrEqual(5);
     for (const operation of lists) {
       const response = await server.request(operation.path, { token: stranger.token });
-      expect([200, 403], `${operation.path}: ${response.status}`).toContain(response.status);
+      // GET /family is one resource, not a list: someone in no family workspace gets 404.
+      const allowed = operation.path === "/api/v1/family" ? [404] : [200, 403];
+      expect(allowed, `${operation.path}: ${response.status}`).toContain(response.status);
       expectNoSecrets(response.body, `GET ${operation.path}`);
     }
   });
@@ -163,6 +195,7 @@ describe("authorization matrix", () => {
     const attempts = [
       { path: "/tasks", json: { title: "Mine", groupId: owner.groupId } },
       { path: `/tasks`, json: { title: "Mine", assigneeIds: [owner.userId] } },
+      { path: "/tasks", json: { title: "Mine", projectId: owner.projectId } },
     ];
     for (const attempt of attempts) {
       const response = await server.request(attempt.path, { token: stranger.token, json: attempt.json });
