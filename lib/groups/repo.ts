@@ -33,6 +33,14 @@ export async function findOwnGroup(ownerId: string, groupId: string, database: E
   return row ?? null;
 }
 
+/**
+ * Holds a group (any owner's) against changes until the transaction ends: a task being put into it cannot race
+ * the group's deletion or the end of its sharing with a family. Lock the user's row first (see lockUserRow).
+ */
+export async function holdGroup(groupId: string, tx: Executor): Promise<void> {
+  if (UUID.test(groupId)) await tx.select({ id: taskGroups.id }).from(taskGroups).where(eq(taskGroups.id, groupId)).for("share");
+}
+
 /** The owner's first group that is not archived (lowest position), where new tasks go by default. */
 export async function firstActiveGroupId(ownerId: string, database: Executor = db()): Promise<string | null> {
   const [row] = await database

@@ -6,7 +6,7 @@ import { nowDate } from "../clock";
 import { db, type Executor } from "../db/client";
 import { tasks, type Recurrence, type TaskRow } from "../db/schema/tasks";
 import { findFamilyGroup } from "../family/repo";
-import { findOwnGroup, firstActiveGroupId } from "../groups/repo";
+import { findOwnGroup, firstActiveGroupId, holdGroup } from "../groups/repo";
 import { requireOnTask, type TaskAction } from "../permissions/tasks";
 import { findProjectRole } from "../projects/repo";
 import { findMemberRole } from "../teams/repo";
@@ -100,14 +100,18 @@ function seriesPatch(recurrence: Recurrence | null, dueAt: Date | null) {
   return { recurrence, seriesId: randomUUID(), occurrence: 1, seriesStartAt: dueAt, successorCreated: false };
 }
 
-/** A task group the actor may put tasks in: their own, or one shared with their family workspace. */
-async function groupFor(actor: Actor, groupId: string | undefined, database?: Executor): Promise<string> {
+/**
+ * A task group the actor may put tasks in: their own, or one shared with their family workspace. Called in the
+ * transaction that writes the task, which then holds the group until it ends.
+ */
+async function groupFor(actor: Actor, groupId: string | undefined, database: Executor): Promise<string> {
   if (groupId !== undefined) {
+    await holdGroup(groupId, database);
     const usable = (await findOwnGroup(actor.userId, groupId, database)) ?? (await findFamilyGroup(actor.userId, groupId, database));
     if (!usable) throw invalidField("body", "/groupId", "is not one of your groups or your family's");
     return groupId;
   }
-  const first = await firstActiveGroupId(actor.userId);
+  const first = await firstActiveGroupId(actor.userId, database);
   if (!first) throw invalidField("body", "/groupId", "is required: you have no active group");
   return first;
 }
@@ -145,23 +149,17 @@ async function userGroupFor(actor: Actor, userGroupId: string | null | undefined
 }
 
 export async function createTask(actor: Actor, input: CreateTaskInput): Promise<TaskOutput> {
-  const groupId = await groupFor(actor, input.groupId);
-  const projectId = await projectFor(actor, input.projectId);
   const assigneeIds = checkAssignees(actor, input.assigneeIds ?? [], []);
-  const userGroupId = await userGroupFor(actor, input.userGroupId);
   const now = nowDate();
   const dueAt = input.dueAt ? toDate(input.dueAt) : null;
-  const row: Omit<NewTask, "position"> = {
+  const row: Omit<NewTask, "position" | "groupId" | "projectId" | "userGroupId"> = {
     ownerId: actor.userId,
-    groupId,
     title: input.title,
     description: input.description ?? "",
     priority: PRIORITIES.indexOf(input.priority ?? "normal"),
     dueAt,
     startDate: input.startDate ?? null,
     tags: input.tags ?? [],
-    projectId,
-    userGroupId,
     ...statusPatch(null, input.status ?? "todo", now),
     ...seriesPatch(input.recurrence ?? null, dueAt),
     createdAt: now,
@@ -169,7 +167,10 @@ export async function createTask(actor: Actor, input: CreateTaskInput): Promise<
   };
   const { id, audience } = await db().transaction(async (tx) => {
     const position = generateKeyBetween(await lockedLastPosition(actor.userId, tx), null);
-    const inserted = await insertTask({ ...row, position }, assigneeIds, tx);
+    const groupId = await groupFor(actor, input.groupId, tx);
+    const projectId = await projectFor(actor, input.projectId, tx);
+    const userGroupId = await userGroupFor(actor, input.userGroupId, tx);
+    const inserted = await insertTask({ ...row, position, groupId, projectId, userGroupId }, assigneeIds, tx);
     return { id: inserted, audience: await taskAudience([inserted], tx) };
   });
   await invalidateTaskLists(audience);
