@@ -118,13 +118,15 @@ const addMemberRoute = apiRoute({
   description:
     "Owners and admins add an existing account, by `userId` or by `email` (exactly one), as `member` unless " +
     "`role` says otherwise; only an owner may add someone as `owner` (an admin gets 403). An id or email with " +
-    "no account behind it is a 404 that says nothing more. Someone already in the group is a 409.",
+    "no account behind it is a 400 naming the field (`no such user`) that says nothing more. Someone already " +
+    "in the group is a 409.",
   access: "user",
   request: { params: userGroupIdParams, body: jsonBody(addMemberInput) },
   responses: {
     201: jsonContent(memberOutput, "The new member"),
     403: problemResponse(`${MANAGERS_ONLY}; or an admin tried to add an owner`),
-    404: problemResponse(`${NOT_FOUND}; or no account has this id or email`),
+    400: problemResponse("Invalid input; or no account has this id or email"),
+    404: problemResponse(NOT_FOUND),
     409: problemResponse("Already a member of the group"),
   },
 });

@@ -1,4 +1,4 @@
-import { AppError } from "../api/app-error";
+import { AppError, invalidField } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { db, type Executor } from "../db/client";
 import { invalidateTaskLists } from "../tasks/list-cache";
@@ -43,7 +43,6 @@ import type {
 
 const groupNotFound = () => new AppError("not_found", "User group not found");
 const memberNotFound = () => new AppError("not_found", "No such member in this group");
-const userNotFound = () => new AppError("not_found", "No such user");
 const managersOnly = () => new AppError("forbidden", "Only the group's owners and admins can do this");
 const ownersOnly = (what: string) => new AppError("forbidden", `Only an owner can ${what}`);
 const lastOwner = (who: "you" | "member") =>
@@ -141,7 +140,8 @@ export async function listUserGroupMembers(actor: Actor, groupId: string): Promi
 
 /**
  * Adds an existing account, by id or by email, as `member` unless `role` says otherwise. An unknown id or email
- * is a 404 that says nothing more; someone already in the group is a 409.
+ * is a 400 naming the field and saying nothing more (as everywhere a body names someone); someone already in the
+ * group is a 409.
  */
 export async function addUserGroupMember(actor: Actor, groupId: string, input: AddMemberInput): Promise<MemberOutput> {
   const member = await changeMembership(actor, groupId, async (tx, actorRole) => {
@@ -149,7 +149,7 @@ export async function addUserGroupMember(actor: Actor, groupId: string, input: A
     const role = input.role ?? "member";
     if (role === "owner" && actorRole !== "owner") throw ownersOnly("make someone an owner");
     const userId = await findUserId(input, tx);
-    if (!userId) throw userNotFound();
+    if (!userId) throw invalidField("body", input.userId !== undefined ? "/userId" : "/email", "no such user");
     if (!(await insertMember(groupId, userId, role, tx))) throw new AppError("conflict", "This user is already a member of the group");
     return toMemberOutput(await getMemberOrThrow(groupId, userId, tx));
   });

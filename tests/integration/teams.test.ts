@@ -218,17 +218,22 @@ describe("POST /user-groups/{id}/members", () => {
     expect(seen.items).toEqual([expect.objectContaining({ id: team.id, role: "admin", memberCount: 3 })]);
   });
 
-  test("an unknown email or user id is a 404 that reveals nothing, and adds nobody", async () => {
+  test("an unknown email or user id is a 400 naming the field that reveals nothing more, and adds nobody", async () => {
     const owner = await registerUser(server);
     const team = await createTeam(owner);
     const email = `nobody-${randomUUID()}@example.com`;
-    const byEmail = expectProblem(await api(`/user-groups/${team.id}/members`, { token: owner.token, json: { email } }), 404, "not_found");
+    const byEmail = expectProblem(
+      await api(`/user-groups/${team.id}/members`, { token: owner.token, json: { email } }),
+      400,
+      "validation_failed",
+    );
     const byId = expectProblem(
       await api(`/user-groups/${team.id}/members`, { token: owner.token, json: { userId: randomUUID() } }),
-      404,
-      "not_found",
+      400,
+      "validation_failed",
     );
-    expect(byEmail.detail).toBe(byId.detail);
+    expect(byEmail.errors).toEqual([{ in: "body", pointer: "/email", detail: "no such user" }]);
+    expect(byId.errors).toEqual([{ in: "body", pointer: "/userId", detail: "no such user" }]);
     expect(JSON.stringify(byEmail)).not.toContain(email);
     expect(Object.keys(await rolesIn(team.id, owner))).toEqual([owner.user.id]);
   });
