@@ -8,6 +8,19 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // Native or WASM packages that must be loaded by Node, not bundled.
   serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "pg", "ioredis", "rate-limiter-flexible"],
+  async headers() {
+    // The invitation page carries its token in the URL: no link on it may pass it on, and it is never indexed.
+    return [
+      {
+        source: "/invite/:token",
+        headers: [
+          { key: "Referrer-Policy", value: "no-referrer" },
+          { key: "X-Robots-Tag", value: "noindex, nofollow" },
+          { key: "Cache-Control", value: "private, no-store" },
+        ],
+      },
+    ];
+  },
   async rewrites() {
     return { beforeFiles: apiRewrites(), afterFiles: [], fallback: [] };
   },

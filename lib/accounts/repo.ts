@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { AppError, isUniqueViolation } from "../api/app-error";
 import { forgetSessionUser } from "../auth/repo";
-import { db } from "../db/client";
+import { db, type Executor } from "../db/client";
 import { users, type UserRow } from "../db/schema/users";
 import { insertDefaultGroups } from "../groups/repo";
 
@@ -10,14 +10,18 @@ export type UserPatch = Partial<Pick<UserRow, "email" | "name" | "locale" | "tim
 
 const emailTaken = () => new AppError("conflict", "An account with this email already exists");
 
-/** Adds a user with the default task groups, in one transaction: no user is ever without them. */
-export async function insertUser(user: NewUser): Promise<UserRow> {
+/**
+ * Adds a user with the default task groups, in one transaction (the caller's, when given: accepting an invitation
+ * registers inside its own): no user is ever without them.
+ */
+export async function insertUser(user: NewUser, transaction?: Executor): Promise<UserRow> {
+  const insert = async (tx: Executor) => {
+    const [row] = await tx.insert(users).values(user).returning();
+    await insertDefaultGroups(row!.id, tx);
+    return row!;
+  };
   try {
-    return await db().transaction(async (tx) => {
-      const [row] = await tx.insert(users).values(user).returning();
-      await insertDefaultGroups(row!.id, tx);
-      return row!;
-    });
+    return await (transaction ? insert(transaction) : db().transaction(insert));
   } catch (error) {
     if (isUniqueViolation(error)) throw emailTaken();
     throw error;

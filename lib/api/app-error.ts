@@ -8,6 +8,10 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   conflict: 409,
   gone: 410,
+  /** An invitation link that was accepted already (they work once), withdrawn, or older than 7 days. */
+  invitation_used: 410,
+  invitation_revoked: 410,
+  invitation_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

@@ -29,6 +29,7 @@ interface OwnerData {
   userGroupId: string;
   projectId: string;
   requestId: string;
+  invitationId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
 }
@@ -68,6 +69,8 @@ beforeAll(async () => {
     json: { kind: "collaborate", userId: third.user.id, message: `Secret request ${marker}` },
   });
   expect(request.status).toBe(201);
+  const invitation = await server.request("/invitations", { token, json: { taskId: task.id, name: `Secret invitee ${marker}` } });
+  expect(invitation.status).toBe(201);
   owner = {
     token,
     userId: user.id,
@@ -78,7 +81,19 @@ beforeAll(async () => {
     userGroupId: team.body.id,
     projectId: project.body.id,
     requestId: request.body.id,
-    secrets: [marker, email, task.id, subtask.body.id, group.body.id, team.body.id, project.body.id, request.body.id],
+    invitationId: invitation.body.invitation.id,
+    secrets: [
+      marker,
+      email,
+      task.id,
+      subtask.body.id,
+      group.body.id,
+      team.body.id,
+      project.body.id,
+      request.body.id,
+      invitation.body.invitation.id,
+      invitation.body.token,
+    ],
   };
   const other = await registerUser(server);
   stranger = { token: other.token, userId: other.user.id };
@@ -96,6 +111,7 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/user-groups/")) return owner.userGroupId;
     if (name === "id" && path.startsWith("/api/v1/projects/")) return owner.projectId;
     if (name === "id" && path.startsWith("/api/v1/collaboration-requests/")) return owner.requestId;
+    if (name === "id" && path.startsWith("/api/v1/invitations/")) return owner.invitationId;
     throw new Error(`No id to try for {${name}} in ${path}: add one to pathFor`);
   });
 }
@@ -165,6 +181,8 @@ describe("authorization matrix", () => {
     expect(family.body.groups.map((group: { id: string }) => group.id)).toEqual([owner.groupId]);
     const request = await server.request(`/api/v1/collaboration-requests/${owner.requestId}`, { token: owner.token });
     expect(request.body).toMatchObject({ state: "pending", kind: "collaborate" });
+    const invitation = await server.request(`/invitations/${owner.invitationId}`, { token: owner.token });
+    expect(invitation.body.status).toBe("pending");
   });
 
   test("every list a stranger can read leaves out everything of the owner's", async () => {
