@@ -262,12 +262,12 @@ export async function acceptCollaborationRequest(actor: Actor, requestId: string
   const found = await findRequest(requestId);
   if (!found || found.recipientId !== actor.userId) throw requestNotFound();
   const isTransfer = found.kind === "transfer";
-  // Task groups belong to their owner: a transferred task moves into the new owner's first active group.
-  const groupId = isTransfer && found.state === "pending" ? await firstActiveGroupId(actor.userId) : null;
   const decision = await db().transaction(async (tx) => {
     // A transfer also takes the new owner's row (for the position after their last task): users before tasks,
     // the order createTask and the recurrence job lock in.
     const lastPosition = isTransfer ? await lockedLastPosition(actor.userId, tx) : null;
+    // Task groups belong to their owner: a transferred task moves into the new owner's first active group.
+    const groupId = isTransfer ? await firstActiveGroupId(actor.userId, tx) : null;
     await lockTask(found.taskId, tx);
     return decide(actor, requestId, "recipient", tx, async (request, now) => {
       const task = await findVisibleTask(request.requesterId, request.taskId, tx);
