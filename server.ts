@@ -15,6 +15,7 @@ import { apiApp } from "./lib/api/app";
 import { toApiPath } from "./lib/api/paths";
 import { ConfigError, config, loadConfig } from "./lib/config";
 import { closeDatabase, openDatabase } from "./lib/db/client";
+import { registerEventHandlers } from "./lib/realtime/handlers";
 import { backgroundJobs } from "./lib/jobs/jobs";
 import { startJobRunner } from "./lib/jobs/runner";
 import { log } from "./lib/log";
@@ -94,6 +95,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     socket.destroy();
   });
   const socket = attachSocket(server);
+  const stopEventHandlers = registerEventHandlers(socket.io);
   const runner = !(options.jobs ?? settings.RUN_JOBS) ? null : startJobRunner(backgroundJobs(), database.runExclusive);
 
   await new Promise<void>((resolve, reject) => {
@@ -107,6 +109,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     url: `http://${hostname === "0.0.0.0" ? "127.0.0.1" : hostname}:${port}`,
     async close() {
       draining = true;
+      stopEventHandlers();
       await socket.close(); // disconnects sockets and stops the listener
       server.closeIdleConnections();
       if (inFlight > 0) {

@@ -52,8 +52,32 @@ export const configSchema = z
     SERVE_PAGES: flag.default(true),
     RUN_JOBS: flag.default(true),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    // Web push: a VAPID key pair (base64url, as `web-push generate-vapid-keys` prints it); generated and kept in
+    // the database on first start when unset. The subject is a mailto: or https: contact for push services.
+    VAPID_PUBLIC_KEY: z.string().min(1).optional(),
+    VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+    VAPID_SUBJECT: z.string().regex(/^(mailto:|https:)/, "must start with mailto: or https:").optional(),
+    // Email: `log` (the default: written to the log, nothing sent), `smtp` (SMTP_URL) or `resend` (RESEND_API_KEY).
+    EMAIL_TRANSPORT: z.enum(["log", "smtp", "resend"]).default("log"),
+    EMAIL_FROM: z.string().min(3).default("Spolu <spolu@localhost>"),
+    SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+    RESEND_API_KEY: z.string().min(1).optional(),
+    /** Resend's API address; only tests and proxies change it. */
+    RESEND_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.resend.com"),
+    // Outgoing calls (webhooks, connectors) refuse private, loopback and link-local addresses unless this is on.
+    ALLOW_PRIVATE_NETWORK_TARGETS: flag.default(false),
+    WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
   })
   .superRefine((env, ctx) => {
+    if ((env.VAPID_PUBLIC_KEY === undefined) !== (env.VAPID_PRIVATE_KEY === undefined)) {
+      ctx.addIssue({ code: "custom", path: ["VAPID_PRIVATE_KEY"], message: "VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: set both or neither" });
+    }
+    if (env.EMAIL_TRANSPORT === "smtp" && !env.SMTP_URL) {
+      ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "is required when EMAIL_TRANSPORT is smtp" });
+    }
+    if (env.EMAIL_TRANSPORT === "resend" && !env.RESEND_API_KEY) {
+      ctx.addIssue({ code: "custom", path: ["RESEND_API_KEY"], message: "is required when EMAIL_TRANSPORT is resend" });
+    }
     if (env.DATABASE_URL && !env.JWT_SECRET) {
       ctx.addIssue({
         code: "custom",

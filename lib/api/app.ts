@@ -3,15 +3,19 @@ import { accountsRoutes } from "../accounts/routes";
 import { collaborationRoutes } from "../collaboration/routes";
 import { config } from "../config";
 import { openDatabase } from "../db/client";
+import { emailRoutes } from "../email/routes";
 import { errorsRoutes } from "../errors/routes";
 import { familyRoutes } from "../family/routes";
 import { recordServerError } from "../errors/service";
 import { groupsRoutes } from "../groups/routes";
 import { healthRoutes } from "../health/routes";
 import { invitationsRoutes } from "../invitations/routes";
+import { notificationsRoutes } from "../notifications/routes";
 import { projectsRoutes } from "../projects/routes";
+import { pushRoutes } from "../push/routes";
 import { tasksRoutes } from "../tasks/routes";
 import { teamsRoutes } from "../teams/routes";
+import { webhooksRoutes } from "../webhooks/routes";
 import { AppError } from "./app-error";
 import type { ApiEnv } from "./env";
 import { jsonBodyOnly, rateLimit, responseHeaders } from "./middleware";
@@ -64,6 +68,10 @@ export function createApiApp() {
   app.route(API_PREFIX, projectsRoutes);
   app.route(API_PREFIX, familyRoutes);
   app.route(API_PREFIX, invitationsRoutes);
+  app.route(API_PREFIX, notificationsRoutes);
+  app.route(API_PREFIX, pushRoutes);
+  app.route(API_PREFIX, emailRoutes);
+  app.route(API_PREFIX, webhooksRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

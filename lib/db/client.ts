@@ -181,6 +181,51 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
+const commitHooks = new WeakMap<object, (() => void)[]>();
+
+/**
+ * Runs `hook` once the transaction `executor` belongs to has committed (never if it rolls back); outside a
+ * transaction, where every statement commits by itself, right away. Domain events are announced this way: only
+ * what is in the database is ever announced.
+ */
+export function afterCommit(executor: Executor, hook: () => void): void {
+  const hooks = commitHooks.get(executor);
+  if (hooks) hooks.push(hook);
+  else hook();
+}
+
+/** Makes `db.transaction` (and nested transactions) collect `afterCommit` hooks and run them after the commit. */
+function trackCommits(database: Db): void {
+  const begin = database.transaction.bind(database);
+  const tracked = (async (work: (tx: Executor) => Promise<unknown>, options?: unknown) => {
+    const hooks: (() => void)[] = [];
+    const result = await begin(async (tx) => {
+      commitHooks.set(tx, hooks);
+      const nested = tx.transaction.bind(tx);
+      // A savepoint's hooks wait for the outer commit; a rolled-back savepoint drops its own.
+      tx.transaction = (async (inner: (savepoint: Executor) => Promise<unknown>) => {
+        const own: (() => void)[] = [];
+        const value = await nested(async (savepoint) => {
+          commitHooks.set(savepoint, own);
+          return inner(savepoint);
+        });
+        hooks.push(...own);
+        return value;
+      }) as typeof tx.transaction;
+      return work(tx);
+    }, options as never);
+    for (const hook of hooks) {
+      try {
+        hook();
+      } catch (error) {
+        log.error("An after-commit hook failed", { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    return result;
+  }) as Db["transaction"];
+  database.transaction = tracked;
+}
+
 const DATABASE = Symbol.for("spolu.database");
 type Holder = { [DATABASE]?: { opening: Promise<Database>; open?: Database } };
 const holder = globalThis as Holder;
@@ -195,7 +240,10 @@ export function openDatabase(options: { pglite?: PGlite } = {}): Promise<Databas
   const url = config().DATABASE_URL;
   const entry: { opening: Promise<Database>; open?: Database } = {
     opening: (url && !options.pglite ? openPostgres(url) : openPglite(options.pglite, { maintain: !options.pglite })).then(
-      (opened) => (entry.open = opened),
+      (opened) => {
+        trackCommits(opened.db);
+        return (entry.open = opened);
+      },
       (error: unknown) => {
         delete holder[DATABASE];
         throw error;

@@ -1,9 +1,9 @@
-import { and, asc, gt, sql } from "drizzle-orm";
+import { and, asc, gt, gte, or, sql } from "drizzle-orm";
 import { db, type Executor } from "../db/client";
 import { domainEvents } from "../db/schema/events";
 import type { DomainEvent, StoredDomainEvent } from "./types";
 
-export async function insertEvents(events: readonly DomainEvent[], database: Executor): Promise<number[]> {
+export async function insertEvents(events: readonly DomainEvent[], createdAt: Date, database: Executor): Promise<number[]> {
   if (events.length === 0) return [];
   const rows = await database
     .insert(domainEvents)
@@ -14,18 +14,31 @@ export async function insertEvents(events: readonly DomainEvent[], database: Exe
         taskId: event.taskId ?? null,
         audience: [...new Set(event.audience)],
         data: event.data,
+        createdAt,
       })),
     )
     .returning({ id: domainEvents.id });
   return rows.map((row) => row.id);
 }
 
-/** The events a user may receive after `afterId`, oldest first. */
-export async function eventsFor(userId: string, afterId: number, limit: number, database: Executor = db()): Promise<StoredDomainEvent[]> {
+/**
+ * The events a user may receive after `afterId`, oldest first; with `lateSince`, also those at or below it written
+ * since then (one may have committed after a later-numbered one the client saw).
+ */
+export async function eventsFor(
+  userId: string,
+  afterId: number,
+  limit: number,
+  lateSince?: Date,
+  database: Executor = db(),
+): Promise<StoredDomainEvent[]> {
+  const window = lateSince
+    ? or(gt(domainEvents.id, afterId), gte(domainEvents.createdAt, lateSince))
+    : gt(domainEvents.id, afterId);
   const rows = await database
     .select()
     .from(domainEvents)
-    .where(and(gt(domainEvents.id, afterId), sql`${domainEvents.audience} @> array[${userId}]::uuid[]`))
+    .where(and(window, sql`${domainEvents.audience} @> array[${userId}]::uuid[]`))
     .orderBy(asc(domainEvents.id))
     .limit(limit);
   return rows.map((row) => ({ ...row, type: row.type as StoredDomainEvent["type"] }));

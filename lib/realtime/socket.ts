@@ -4,6 +4,7 @@ import { Server } from "socket.io";
 import { actorFromToken, tokenFromRequest, type Actor } from "../auth/actor";
 import { config } from "../config";
 import { redis } from "../redis/client";
+import { replayMissedEvents } from "./events";
 
 export const SOCKET_PATH = "/ws";
 
@@ -55,6 +56,12 @@ export function attachSocket(httpServer: HttpServer): { io: Server; close(): Pro
     } catch (error) {
       next(error instanceof Error ? error : new Error(String(error)));
     }
+  });
+
+  // Once connected (it has joined its room, so what happens from now on arrives live), what it missed comes
+  // from the event log.
+  io.on("connection", (socket) => {
+    void replayMissedEvents(socket, (socket.data.actor as Actor).userId, socket.handshake.auth?.cursor);
   });
 
   return {

@@ -8,3 +8,7 @@ export * from "./family";
 export * from "./collaboration";
 export * from "./invitations";
 export * from "./events";
+export * from "./notifications";
+export * from "./push";
+export * from "./webhooks";
+export * from "./email";
