@@ -9,7 +9,7 @@ import { firstActiveGroupId } from "../groups/repo";
 import { mayOnTask } from "../permissions/tasks";
 import { invalidateTaskLists } from "../tasks/list-cache";
 import { findVisibleTask, lockedLastPosition, lockTask, taskAudience, updateTaskRow, type TaskRecord } from "../tasks/repo";
-import { getTask, getTaskFor, getVisibleTask } from "../tasks/service";
+import { announceTaskChange, getTask, getTaskFor, getVisibleTask } from "../tasks/service";
 import { findUserId } from "../teams/repo";
 import { expireDueInTransaction, expireDueRequests, requestEvent } from "./expiry";
 import {
@@ -280,6 +280,7 @@ export async function acceptCollaborationRequest(actor: Actor, requestId: string
       await applyAccepted(request, task, transfer, now, tx);
       await updateRequestState(request.id, "accepted", now, tx);
       await insertHistory([{ requestId: request.id, actorId: actor.userId, action: "accepted", at: now }], tx);
+      await announceTaskChange(tx, { type: "task.updated", actorId: actor.userId, taskId: task.id, before });
       const after = await taskAudience([task.id], tx);
       await publish(tx, requestEvent("collaboration.accepted", actor.userId, request, "accepted", after));
       return [...before, ...after];
@@ -347,6 +348,7 @@ export async function claimTask(actor: Actor, taskId: string): Promise<ClaimOutp
     );
     // A claim is never pending, so the pending-request index cannot refuse it.
     await insertHistory([{ requestId: request!.id, actorId: actor.userId, action: "claimed", at: now }], tx);
+    await announceTaskChange(tx, { type: "task.updated", actorId: actor.userId, taskId, before });
     const after = await taskAudience([taskId], tx);
     await publish(tx, requestEvent("collaboration.claimed", actor.userId, request!, "accepted", after));
     return { requestId: request!.id, audience: [...before, ...after] };

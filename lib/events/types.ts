@@ -8,6 +8,10 @@ export type DomainEventType =
   | "task.completed"
   | "task.deleted"
   | "task.moved"
+  /** To those who saw a task before a change and no longer do: drop it (carries only the task id). */
+  | "task.unshared"
+  /** Someone sent a task's assignees a reminder by email (POST /email/reminder; data: recipientIds). */
+  | "task.reminded"
   | "collaboration.requested"
   | "collaboration.accepted"
   | "collaboration.rejected"
@@ -20,7 +24,9 @@ export type DomainEventType =
   | "project.member_added"
   | "project.member_removed"
   | "family.member_added"
-  | "family.member_removed";
+  | "family.member_removed"
+  /** A webhook endpoint kept failing and was disabled (to its owner; lib/webhooks). */
+  | "webhook.disabled";
 
 export interface DomainEvent {
   type: DomainEventType;

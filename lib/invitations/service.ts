@@ -16,7 +16,7 @@ import { mayOnTask } from "../permissions/tasks";
 import { findProjectRole, insertMember, listMemberIds, lockProject } from "../projects/repo";
 import { invalidateTaskLists } from "../tasks/list-cache";
 import { findVisibleTask, lockTask, taskAudience } from "../tasks/repo";
-import { getTaskFor } from "../tasks/service";
+import { announceTaskChange, getTaskFor } from "../tasks/service";
 import { shareLinks, shareText } from "./links";
 import {
   consumeInvitation,
@@ -320,6 +320,7 @@ async function joinTask(invitation: InvitationRow, taskId: string, userId: strin
   // Who saw the task before: their lists change too (the assignee count and ids).
   const before = await taskAudience([taskId], tx);
   if (!(await insertTaskAssignee(taskId, userId, tx))) throw new AppError("conflict", "You are assigned to this task already");
+  await announceTaskChange(tx, { type: "task.updated", actorId: userId, taskId, before });
   const after = await taskAudience([taskId], tx);
   await publish(tx, {
     type: "invitation.accepted",

@@ -5,13 +5,13 @@ import type { TaskRow } from "../db/schema/tasks";
 import { log } from "../log";
 import { invalidateTaskLists } from "./list-cache";
 import { nextOccurrence } from "./recurrence";
+import { announceTaskChange } from "./service";
 import {
   claimRecurringTask,
   copyAssigneesAndSubtasks,
   insertOccurrence,
   lockedLastPosition,
   recurrenceCandidates,
-  taskAudience,
   updateTaskRow,
 } from "./repo";
 
@@ -84,7 +84,8 @@ async function createNextOccurrence(
       if (newId) await copyAssigneesAndSubtasks(task.id, newId, now, tx);
     }
     await updateTaskRow(task.id, { successorCreated: true }, tx);
-    return { created: newId !== null, audience: newId ? await taskAudience([newId], tx) : [] };
+    const audience = newId ? await announceTaskChange(tx, { type: "task.created", actorId: null, taskId: newId, before: [] }) : [];
+    return { created: newId !== null, audience };
   });
   if (!outcome) return null;
   await invalidateTaskLists(outcome.audience);

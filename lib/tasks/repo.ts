@@ -28,6 +28,12 @@ export async function findVisibleTask(userId: string, taskId: string, database: 
   return { ...task, viewer: { teamMember, projectRole, familyRole } };
 }
 
+/** A task by id, whoever may see it (for announcing a change to everyone who does). */
+export async function findTaskRow(taskId: string, database: Executor = db()): Promise<TaskRow | null> {
+  const [row] = await database.select().from(tasks).where(eq(tasks.id, taskId)).limit(1);
+  return row ?? null;
+}
+
 /** The same task, locked until the transaction ends (writes to one task happen one at a time). */
 export async function lockTask(taskId: string, database: Executor): Promise<void> {
   await database.execute(sql`select 1 from ${tasks} where ${tasks.id} = ${taskId} for update`);

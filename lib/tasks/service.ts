@@ -8,12 +8,15 @@ import { tasks, type Recurrence, type TaskRow } from "../db/schema/tasks";
 import { findFamilyGroup } from "../family/repo";
 import { findOwnGroup, firstActiveGroupId, holdGroup } from "../groups/repo";
 import { requireOnTask, type TaskAction } from "../permissions/tasks";
+import { publish } from "../events/publish";
+import type { DomainEvent, DomainEventType } from "../events/types";
 import { findProjectRole } from "../projects/repo";
 import { findMemberRole } from "../teams/repo";
 import { invalidateTaskLists, lookupTaskList, storeTaskList, type CacheLookup } from "./list-cache";
 import {
   boardColumn,
   deleteTaskRow,
+  findTaskRow,
   findVisibleTask,
   insertTask,
   lockedLastPosition,
@@ -69,6 +72,28 @@ export function toTaskOutput(task: TaskRow): TaskOutput {
 }
 
 const notFound = () => new AppError("not_found", "No such task");
+
+/**
+ * Announces a change to a task, in its transaction, after the change: `type` with the task as it is now to
+ * everyone who sees it now (and `task.completed` when it was just completed), `task.unshared` with only its id to
+ * those who saw it before and no longer do. Answers everyone whose cached lists the change makes stale.
+ */
+export async function announceTaskChange(
+  tx: Executor,
+  change: { type: Exclude<DomainEventType, "task.deleted" | "task.unshared">; actorId: string | null; taskId: string; before: readonly string[]; completed?: boolean },
+): Promise<string[]> {
+  const task = await findTaskRow(change.taskId, tx);
+  if (!task) return [...change.before];
+  const after = await taskAudience([change.taskId], tx);
+  const data = { task: toTaskOutput(task) };
+  const base = { actorId: change.actorId, taskId: change.taskId };
+  const events: DomainEvent[] = [{ ...base, type: change.type, audience: after, data }];
+  if (change.completed) events.push({ ...base, type: "task.completed", audience: after, data });
+  const gone = change.before.filter((userId) => !after.includes(userId));
+  if (gone.length) events.push({ ...base, type: "task.unshared", audience: gone, data: { taskId: change.taskId } });
+  await publish(tx, ...events);
+  return [...new Set([...change.before, ...after])];
+}
 
 /** A task the actor can see, or 404 (also for another user's task: never a hint that it exists). */
 export async function getVisibleTask(actor: Actor, taskId: string, database?: Executor): Promise<TaskRecord> {
@@ -171,7 +196,8 @@ export async function createTask(actor: Actor, input: CreateTaskInput): Promise<
     const projectId = await projectFor(actor, input.projectId, tx);
     const userGroupId = await userGroupFor(actor, input.userGroupId, tx);
     const inserted = await insertTask({ ...row, position, groupId, projectId, userGroupId }, assigneeIds, tx);
-    return { id: inserted, audience: await taskAudience([inserted], tx) };
+    const audience = await announceTaskChange(tx, { type: "task.created", actorId: actor.userId, taskId: inserted, before: [], completed: row.status === "done" });
+    return { id: inserted, audience };
   });
   await invalidateTaskLists(audience);
   return toTaskOutput(await getVisibleTask(actor, id));
@@ -213,16 +239,22 @@ export async function updateTask(actor: Actor, taskId: string, input: UpdateTask
     await updateTaskRow(taskId, patch, tx);
     const assigneeIds = input.assigneeIds === undefined ? task.assigneeIds : checkAssignees(actor, input.assigneeIds, task.assigneeIds);
     if (input.assigneeIds !== undefined) await replaceAssignees(taskId, assigneeIds, tx);
-    return [...before, ...(await taskAudience([taskId], tx))];
+    const completed = patch.status === "done" && task.status !== "done";
+    return announceTaskChange(tx, { type: "task.updated", actorId: actor.userId, taskId, before, completed });
   });
   await invalidateTaskLists(audience);
   return getTask(actor, taskId);
 }
 
 export async function deleteTask(actor: Actor, taskId: string): Promise<void> {
-  await getTaskFor(actor, taskId, "delete");
-  const audience = await taskAudience([taskId]);
-  await deleteTaskRow(taskId);
+  const audience = await db().transaction(async (tx) => {
+    await lockTask(taskId, tx);
+    await getTaskFor(actor, taskId, "delete", tx);
+    const audience = await taskAudience([taskId], tx);
+    await deleteTaskRow(taskId, tx);
+    await publish(tx, { type: "task.deleted", actorId: actor.userId, taskId, audience, data: { taskId } });
+    return audience;
+  });
   await invalidateTaskLists(audience);
 }
 
@@ -360,8 +392,13 @@ export async function moveTask(actor: Actor, taskId: string, input: MoveTaskInpu
     patch.position = generateKeyBetween(lower === upper ? null : lower, upper);
   }
   if (input.status !== undefined && input.status !== task.status) Object.assign(patch, statusPatch(task, input.status, now));
-  await updateTaskRow(taskId, patch, db());
-  await invalidateTaskLists(await taskAudience([taskId]));
+  const audience = await db().transaction(async (tx) => {
+    await updateTaskRow(taskId, patch, tx);
+    const before = await taskAudience([taskId], tx);
+    const completed = patch.status === "done" && task.status !== "done";
+    return announceTaskChange(tx, { type: "task.moved", actorId: actor.userId, taskId, before, completed });
+  });
+  await invalidateTaskLists(audience);
   return getTask(actor, taskId);
 }
 

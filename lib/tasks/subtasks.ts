@@ -16,7 +16,7 @@ import {
   type TaskRecord,
 } from "./repo";
 import type { SubtaskOutput } from "./schema";
-import { getTaskFor, getVisibleTask } from "./service";
+import { announceTaskChange, getTaskFor, getVisibleTask } from "./service";
 
 const MAX_SUBTASKS = 200;
 
@@ -51,12 +51,14 @@ async function changeSubtasks<T>(
     const all = await listSubtasks(taskId, tx);
     const open = all.filter((subtask) => !subtask.done).length;
     const now = nowDate();
-    if (all.length > 0 && open === 0 && task.status !== "done" && task.status !== "cancelled") {
+    const completed = all.length > 0 && open === 0 && task.status !== "done" && task.status !== "cancelled";
+    if (completed) {
       await updateTaskRow(taskId, { status: "done", completedAt: now, autoCompleted: true, updatedAt: now }, tx);
     } else if (open > 0 && task.status === "done" && task.autoCompleted) {
       await updateTaskRow(taskId, { status: "in_progress", completedAt: null, autoCompleted: false, updatedAt: now }, tx);
     }
-    return { result, audience: await taskAudience([taskId], tx) };
+    const before = await taskAudience([taskId], tx);
+    return { result, audience: await announceTaskChange(tx, { type: "task.updated", actorId: actor.userId, taskId, before, completed }) };
   });
   await invalidateTaskLists(audience);
   return result;

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { io } from "socket.io-client";
 import { afterAll, describe, expect, test } from "vitest";
 import { TEMPLATE_DATABASE, adminUrl, withAdminClient } from "./postgres";
 
@@ -136,7 +137,7 @@ describe("server.ts", () => {
   );
 
   test.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
-    "PostgreSQL + Redis: a write through one process refreshes the lists (the writer's and a teammate's) and sessions the other serves",
+    "PostgreSQL + Redis: a write through one process refreshes the lists (the writer's and a teammate's), sockets and sessions the other serves",
     async () => {
       const base = process.env.DATABASE_URL!;
       const name = `spolu_pair_${randomUUID().replaceAll("-", "")}`;
@@ -183,6 +184,26 @@ describe("server.ts", () => {
         const teammateList = await list(second!, teammate.token);
         expect(teammateList.cache).toBe("MISS");
         expect(teammateList.body.items.map((task: { title: string }) => task.title)).toEqual(["Renamed for the team"]);
+
+        // A change written through the first process reaches the teammate's socket on the second (the Redis
+        // adapter carries it), and a reconnect to the first process with the cursor replays what they missed.
+        const socket = io(second!, { path: "/ws", transports: ["websocket"], auth: { token: teammate.token }, reconnection: false });
+        const heard: { id: number; type: string; data: { task: { title: string } } }[] = [];
+        const nextEvent = () => new Promise<(typeof heard)[number]>((resolve) => socket.once("event", resolve));
+        await new Promise((resolve, reject) => socket.once("connect", resolve).once("connect_error", reject));
+        const arriving = nextEvent();
+        expect((await send(`${first}/tasks/${shared.id}`, "PATCH", { title: "Heard on the other process" })).status).toBe(200);
+        heard.push(await arriving);
+        expect(heard[0]).toMatchObject({ type: "task.updated", data: { task: { title: "Heard on the other process" } } });
+        socket.disconnect();
+        expect((await send(`${second}/tasks/${shared.id}`, "PATCH", { title: "Missed while away" })).status).toBe(200);
+        const back = io(first!, { path: "/ws", transports: ["websocket"], auth: { token: teammate.token, cursor: heard[0]!.id }, reconnection: false });
+        const replayed: (typeof heard)[number][] = [];
+        back.on("event", (event: (typeof heard)[number]) => replayed.push(event));
+        await new Promise((resolve) => back.once("caught-up", resolve));
+        // Events at or below the cursor may come again (the late-commit overlap): clients apply each id once.
+        expect(replayed.filter((event) => event.id > heard[0]!.id).map((event) => event.data.task.title)).toEqual(["Missed while away"]);
+        back.disconnect();
 
         // A password change through one process revokes the old token on the other at once.
         const changed = await fetch(`${first}/auth/change-password`, {

@@ -1,0 +1,182 @@
+import { io, type Socket } from "socket.io-client";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { createTask, registerUser, startTestServer, type TestServer } from "./harness";
+
+/*
+ * /ws delivers domain events: each user receives the events of the tasks they may see, and nothing else; a
+ * client that reconnects with the id of the last event it applied receives what it missed.
+ */
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+type User = Awaited<ReturnType<typeof registerUser>>;
+
+interface ReceivedEvent {
+  id: number;
+  type: string;
+  taskId: string | null;
+  actorId: string | null;
+  data: Record<string, any>;
+  createdAt: string;
+}
+
+/** A connected client that records every event it receives, with a way to wait for the next ones. */
+interface Client {
+  socket: Socket;
+  events: ReceivedEvent[];
+  /** Resolves with the first recorded event (from `from` on) that matches. */
+  next(match: (event: ReceivedEvent) => boolean, from?: number): Promise<ReceivedEvent>;
+  caughtUp: Promise<number>;
+  resync: Promise<unknown>;
+}
+
+const open: Socket[] = [];
+afterEach(() => open.splice(0).forEach((socket) => socket.disconnect()));
+
+async function connect(user: User, cursor?: number): Promise<Client> {
+  const socket = io(server.url, {
+    path: "/ws",
+    transports: ["websocket"],
+    auth: cursor === undefined ? { token: user.token } : { token: user.token, cursor },
+    reconnection: false,
+  });
+  open.push(socket);
+  const events: ReceivedEvent[] = [];
+  const waiters: { match: (event: ReceivedEvent) => boolean; from: number; resolve: (event: ReceivedEvent) => void }[] = [];
+  socket.on("event", (event: ReceivedEvent) => {
+    events.push(event);
+    for (const waiter of [...waiters]) {
+      if (events.length - 1 >= waiter.from && waiter.match(event)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve(event);
+      }
+    }
+  });
+  const caughtUp = new Promise<number>((resolve) => socket.on("caught-up", ({ cursor: last }: { cursor: number }) => resolve(last)));
+  const resync = new Promise((resolve) => socket.on("resync", resolve));
+  await new Promise<void>((resolve, reject) => {
+    socket.on("connect", () => resolve());
+    socket.on("connect_error", reject);
+  });
+  return {
+    socket,
+    events,
+    caughtUp,
+    resync,
+    next(match, from = 0) {
+      const seen = events.slice(from).find(match);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve) => waiters.push({ match, from, resolve }));
+    },
+  };
+}
+
+async function team(owner: User, members: User[]): Promise<string> {
+  const created = await server.request("/api/v1/user-groups", { token: owner.token, json: { name: "Crew" } });
+  for (const member of members) {
+    const added = await server.request(`/api/v1/user-groups/${created.body.id}/members`, { token: owner.token, json: { userId: member.user.id } });
+    expect(added.status).toBe(201);
+  }
+  return created.body.id;
+}
+
+const patch = (user: User, taskId: string, json: unknown) => server.request(`/tasks/${taskId}`, { method: "PATCH", token: user.token, json });
+
+describe("/ws events", () => {
+  test("everyone who sees a task hears of its changes, with the task as it now is; nobody else hears anything", async () => {
+    const [owner, member, stranger] = [await registerUser(server), await registerUser(server), await registerUser(server)];
+    const groupId = await team(owner, [member]);
+    const [ownerClient, memberClient, strangerClient] = [await connect(owner), await connect(member), await connect(stranger)];
+
+    const task = await createTask(server, owner.token, { title: "Paint the fence", userGroupId: groupId });
+    const created = await memberClient.next((event) => event.type === "task.created");
+    expect(created).toMatchObject({ taskId: task.id, actorId: owner.user.id, data: { task: { title: "Paint the fence" } } });
+    expect((await ownerClient.next((event) => event.type === "task.created")).id).toBe(created.id);
+
+    expect((await patch(owner, task.id, { status: "done" })).status).toBe(200);
+    const updated = await memberClient.next((event) => event.type === "task.updated");
+    expect(updated.data.task).toMatchObject({ id: task.id, status: "done", completedAt: expect.any(String) });
+    expect((await memberClient.next((event) => event.type === "task.completed")).taskId).toBe(task.id);
+
+    // The stranger's own task is the first event they ever receive: nothing of the team's task reached them.
+    const own = await createTask(server, stranger.token, { title: "Mine" });
+    const first = await strangerClient.next(() => true);
+    expect(first).toMatchObject({ type: "task.created", taskId: own.id });
+    expect(strangerClient.events.map((event) => event.taskId)).toEqual([own.id]);
+    expect(JSON.stringify(strangerClient.events)).not.toContain(owner.user.id);
+  });
+
+  test("moves, subtasks and deletion arrive in order; an event carries no one's audience", async () => {
+    const [owner, member] = [await registerUser(server), await registerUser(server)];
+    const groupId = await team(owner, [member]);
+    const memberClient = await connect(member);
+    const task = await createTask(server, owner.token, { title: "Board card", userGroupId: groupId });
+    expect((await server.request(`/tasks/${task.id}/move`, { token: owner.token, json: { status: "in_progress" } })).status).toBe(200);
+    expect((await server.request(`/tasks/${task.id}/subtasks`, { token: owner.token, json: { title: "Step" } })).status).toBe(201);
+    expect((await server.request(`/tasks/${task.id}`, { method: "DELETE", token: owner.token })).status).toBe(204);
+    await memberClient.next((event) => event.type === "task.deleted");
+    expect(memberClient.events.map((event) => event.type)).toEqual(["task.created", "task.moved", "task.updated", "task.deleted"]);
+    expect(memberClient.events[1]!.data.task.status).toBe("in_progress");
+    expect(memberClient.events[2]!.data.task.subtasks).toEqual({ total: 1, done: 0 });
+    expect(memberClient.events[3]!.data).toEqual({ taskId: task.id });
+    const ids = memberClient.events.map((event) => event.id);
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+    expect(memberClient.events.every((event) => !("audience" in event))).toBe(true);
+  });
+
+  test("a client that reconnects with its cursor receives the events it missed, then caught-up", async () => {
+    const [owner, member] = [await registerUser(server), await registerUser(server)];
+    const groupId = await team(owner, [member]);
+    const first = await connect(member);
+    const task = await createTask(server, owner.token, { title: "Draft", userGroupId: groupId });
+    const cursor = (await first.next((event) => event.type === "task.created")).id;
+    first.socket.disconnect();
+
+    expect((await patch(owner, task.id, { title: "Second draft" })).status).toBe(200);
+    expect((await patch(owner, task.id, { title: "Final" })).status).toBe(200);
+
+    const again = await connect(member, cursor);
+    const last = await again.caughtUp;
+    const missed = again.events.filter((event) => event.id > cursor);
+    expect(missed.map((event) => event.data.task.title)).toEqual(["Second draft", "Final"]);
+    expect(last).toBe(missed.at(-1)!.id);
+    // Without a cursor nothing is replayed: a fresh client loads the board over HTTP.
+    const fresh = await connect(member);
+    expect((await patch(owner, task.id, { title: "Live" })).status).toBe(200);
+    expect((await fresh.next(() => true)).data.task.title).toBe("Live");
+  });
+
+  test("a cursor that is not an event id is refused with resync", async () => {
+    const user = await registerUser(server);
+    const client = await connect(user, -5);
+    expect(await client.resync).toEqual({ reason: "invalid cursor" });
+  });
+
+  test("someone removed from a share stops receiving the task's events at once, and is told to drop it", async () => {
+    const [owner, helper] = [await registerUser(server), await registerUser(server)];
+    const task = await createTask(server, owner.token, { title: "Shared while it lasts", assigneeIds: [owner.user.id] });
+    // The owner assigns the helper through an accepted request, then takes them off again.
+    const asked = await server.request(`/tasks/${task.id}/collaboration-requests`, { token: owner.token, json: { kind: "assign", userId: helper.user.id } });
+    expect(asked.status).toBe(201);
+    expect((await server.request(`/api/v1/collaboration-requests/${asked.body.id}/accept`, { token: helper.token, method: "POST" })).status).toBe(200);
+    const helperClient = await connect(helper);
+
+    expect((await patch(owner, task.id, { title: "Seen by the helper" })).status).toBe(200);
+    expect((await helperClient.next((event) => event.type === "task.updated")).data.task.title).toBe("Seen by the helper");
+
+    expect((await patch(owner, task.id, { assigneeIds: [owner.user.id] })).status).toBe(200);
+    const dropped = await helperClient.next((event) => event.type === "task.unshared");
+    expect(dropped).toMatchObject({ taskId: task.id, data: { taskId: task.id } });
+    const seen = helperClient.events.length;
+
+    expect((await patch(owner, task.id, { title: "Not for the helper" })).status).toBe(200);
+    const own = await createTask(server, helper.token, { title: "Helper's own" });
+    const nextEvent = await helperClient.next(() => true, seen);
+    expect(nextEvent.taskId).toBe(own.id);
+    expect(JSON.stringify(helperClient.events)).not.toContain("Not for the helper");
+  });
+});
