@@ -190,7 +190,7 @@ describe("server.ts", () => {
         const socket = io(second!, { path: "/ws", transports: ["websocket"], auth: { token: teammate.token }, reconnection: false });
         const heard: { id: number; type: string; data: { task: { title: string } } }[] = [];
         const nextEvent = () => new Promise<(typeof heard)[number]>((resolve) => socket.once("event", resolve));
-        await new Promise((resolve, reject) => socket.once("connect", resolve).once("connect_error", reject));
+        await new Promise<void>((resolve, reject) => socket.once("connect", () => resolve()).once("connect_error", reject));
         const arriving = nextEvent();
         expect((await send(`${first}/tasks/${shared.id}`, "PATCH", { title: "Heard on the other process" })).status).toBe(200);
         heard.push(await arriving);
