@@ -36,6 +36,14 @@ every bad field in \`errors\` as a JSON Pointer with \`in\` (body, query, path).
 \`application/json\` (otherwise 415) and at most BODY_LIMIT_BYTES (1 MiB by default; otherwise 413). Unknown
 fields are rejected. Another user's resource answers 404.
 
+**Real-time events.** Connect socket.io to path \`/ws\` with \`auth: { token, cursor? }\` (or the session
+cookie). Every committed change you may see arrives as an \`event\` message \`{ id, type, taskId, actorId, data,
+createdAt }\` (\`task.created\`, \`task.updated\`, \`task.completed\`, \`task.moved\`, \`task.deleted\`, \`task.unshared\`:
+drop the task, you no longer see it; \`collaboration.*\`, \`invitation.*\`, \`notification.created\`...); task events
+carry the task as \`data.task\`. Keep the highest \`id\` you applied and send it as \`cursor\` when you reconnect: the
+events you missed are sent first, then \`caught-up\` \`{ cursor }\`; an event may come twice, so apply each id once.
+\`resync\` means reload (more than 1,000 missed, or a bad cursor).
+
 **Rate limits.** Every request counts against the caller's window (keyed by the token's user, else by the
 client address): 600 per 60 s by default. Sign-in, registration, password change and every verify/accept
 endpoint share a stricter window (10 per 300 s by default), and failed sign-ins also count per account.
