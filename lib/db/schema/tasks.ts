@@ -139,6 +139,10 @@ export const tasks = pgTable(
     index("tasks_project_idx")
       .on(table.projectId, table.position, table.id)
       .where(sql`${table.projectId} is not null`),
+    // The reminder scheduler's scan: open tasks by due time, across all users.
+    index("tasks_open_due_idx")
+      .on(table.dueAt)
+      .where(sql`${table.status} in ('todo', 'in_progress') and ${table.dueAt} is not null`),
     uniqueIndex("tasks_series_occurrence_key").on(table.seriesId, table.occurrence),
     index("tasks_recurrence_pending_idx")
       .on(table.dueAt)

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { users } from "./users";
 
 /** An outgoing webhook endpoint a user registered: where to send which events, signed with its secret. */
@@ -59,6 +59,8 @@ export const webhookDeliveries = pgTable(
   (table) => [
     index("webhook_deliveries_endpoint_idx").on(table.endpointId, table.createdAt),
     index("webhook_deliveries_due_idx").on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`),
+    // One delivery per event and endpoint (replays and tests carry no event id).
+    uniqueIndex("webhook_deliveries_event_key").on(table.endpointId, table.eventId).where(sql`${table.eventId} is not null`),
     check("webhook_deliveries_status", sql`${table.status} in ('pending', 'succeeded', 'failed')`),
   ],
 );

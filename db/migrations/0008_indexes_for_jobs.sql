@@ -1,0 +1,2 @@
+CREATE INDEX "tasks_open_due_idx" ON "tasks" USING btree ("due_at") WHERE "tasks"."status" in ('todo', 'in_progress') and "tasks"."due_at" is not null;--> statement-breakpoint
+CREATE UNIQUE INDEX "webhook_deliveries_event_key" ON "webhook_deliveries" USING btree ("endpoint_id","event_id") WHERE "webhook_deliveries"."event_id" is not null;
