@@ -1,0 +1,180 @@
+import { describe, expect, test } from "vitest";
+import { LOCALES } from "../i18n/locales";
+import type { UserEmail } from "./service";
+import { EMAIL_MESSAGES, escapeHtml, renderEmail, type Recipient } from "./templates";
+
+const TASK_ID = "3f2b6c1e-8a4d-4e5f-9a0b-1c2d3e4f5a6b";
+const APP_URL = "https://spolu.example";
+const DUE = "2026-03-05T13:00:00Z"; // 14:00 in Prague, 15:00 in Jerusalem and Kyiv, 16:00 in Moscow
+
+const EMAILS: UserEmail[] = [
+  { template: "reminder", params: { taskId: TASK_ID, taskTitle: "Pay rent", dueAt: DUE, minutesBefore: 120 } },
+  { template: "reminder", params: { taskId: TASK_ID, taskTitle: "Pay rent", dueAt: DUE, minutesBefore: null } },
+  {
+    template: "personal_reminder",
+    params: { taskId: TASK_ID, taskTitle: "Pay rent", dueAt: DUE, senderName: "Jana", message: "Please\ntoday" },
+  },
+  {
+    template: "daily_summary",
+    params: {
+      date: "2026-03-05",
+      dueToday: [{ id: TASK_ID, title: "Pay rent", dueAt: DUE }],
+      overdue: [{ id: "4f2b6c1e-8a4d-4e5f-9a0b-1c2d3e4f5a6b", title: "Call mum", dueAt: "2026-03-03T08:00:00Z" }],
+    },
+  },
+  { template: "weekly_report", params: { weekStart: "2026-03-02", completed: 3, overdue: 1, created: 5, open: 7 } },
+  { template: "notification", params: { title: "Jana accepted your request", body: "You now share “Pay rent”.", url: `/en/tasks/${TASK_ID}` } },
+];
+
+const who = (locale: string, timeZone = "Europe/Prague"): Recipient => ({ name: "Petr", locale, timeZone });
+
+function keysOf(value: object, prefix = ""): string[] {
+  return Object.entries(value).flatMap(([key, inner]) =>
+    typeof inner === "object" && inner !== null ? keysOf(inner, `${prefix}${key}.`) : [`${prefix}${key}`],
+  );
+}
+
+describe("renderEmail", () => {
+  test("every locale has exactly the English message keys", () => {
+    const english = keysOf(EMAIL_MESSAGES.en).sort();
+    for (const locale of LOCALES) expect(keysOf(EMAIL_MESSAGES[locale]).sort(), locale).toEqual(english);
+  });
+
+  test("renders every template in all five locales, each in its own language", () => {
+    const subjects = new Map<string, Set<string>>();
+    for (const email of EMAILS) {
+      for (const locale of LOCALES) {
+        const rendered = renderEmail(email, who(locale), { appUrl: APP_URL });
+        expect(rendered.subject.length, `${email.template} ${locale}`).toBeGreaterThan(0);
+        expect(rendered.subject).not.toMatch(/[\r\n]/);
+        expect(rendered.text).toContain("Petr");
+        expect(rendered.html).toMatch(/^<!doctype html>/);
+        // use-intl answers the key itself for a message it cannot find or format.
+        expect(rendered.text, `${email.template} ${locale}`).not.toMatch(/\b(common|reminder|personalReminder|dailySummary|weeklyReport)\.\w+/);
+        const key = `${email.template}:${JSON.stringify(email.params)}`;
+        subjects.set(key, (subjects.get(key) ?? new Set()).add(rendered.subject));
+      }
+    }
+    // The notification's subject is its (already localized) title; every other template differs per locale.
+    for (const [key, set] of subjects) if (!key.startsWith("notification")) expect(set.size, key).toBe(LOCALES.length);
+  });
+
+  test("reminders speak the recipient's language, with the due time in their zone", () => {
+    const email = EMAILS[0]!;
+    expect(renderEmail(email, who("en", "Europe/Prague"))).toMatchObject({ subject: "Reminder: Pay rent" });
+    expect(renderEmail(email, who("en", "Europe/Prague")).text).toContain("“Pay rent” is due in 2 hours (Mar 5, 2026, 2:00 PM).");
+    expect(renderEmail(email, who("cs", "Europe/Prague")).text).toContain("Úkol „Pay rent“ má termín za 2 hodiny (5. 3. 2026 14:00).");
+    const russian = renderEmail(email, who("ru", "Europe/Moscow"));
+    expect(russian.subject).toBe("Напоминание: Pay rent");
+    expect(russian.text).toContain("через 2 часа");
+    expect(russian.text).toContain("16:00");
+    const ukrainian = renderEmail(email, who("ua", "Europe/Kyiv"));
+    expect(ukrainian.subject).toBe("Нагадування: Pay rent");
+    expect(ukrainian.text).toContain("через 2 години");
+    expect(ukrainian.html).toContain('lang="uk"');
+    const hebrew = renderEmail(email, who("he", "Asia/Jerusalem"));
+    expect(hebrew.subject).toBe("תזכורת: Pay rent");
+    expect(hebrew.text).toContain("15:00");
+    // The same moment, due now.
+    expect(renderEmail(EMAILS[1]!, who("en", "UTC")).text).toContain("“Pay rent” is due now (Mar 5, 2026, 1:00 PM).");
+  });
+
+  test("plurals follow each language's rules", () => {
+    const report = (completed: number, locale: string) =>
+      renderEmail({ template: "weekly_report", params: { weekStart: "2026-03-02", completed, overdue: 0, created: 0, open: 0 } }, who(locale)).text;
+    expect(report(1, "en")).toContain("This week you completed 1 task.");
+    expect(report(3, "en")).toContain("This week you completed 3 tasks.");
+    expect(report(0, "en")).toContain("This week you completed no tasks.");
+    expect(report(3, "cs")).toContain("dokončili 3 úkoly.");
+    expect(report(5, "cs")).toContain("dokončili 5 úkolů.");
+    expect(report(21, "ru")).toContain("выполнили 21 задачу.");
+    expect(report(22, "ru")).toContain("выполнили 22 задачи.");
+    expect(report(25, "ru")).toContain("выполнили 25 задач.");
+    expect(report(5, "ua")).toContain("виконали 5 завдань.");
+    expect(report(2, "he")).toContain("הושלמו שתי משימות");
+  });
+
+  test("HTML escapes a title like <script> everywhere; the text keeps it as written", () => {
+    const title = `<script>alert("x")</script> & 'co'`;
+    for (const locale of LOCALES) {
+      const rendered = renderEmail(
+        {
+          template: "personal_reminder",
+          params: { taskId: TASK_ID, taskTitle: title, dueAt: null, senderName: "<b>Eve</b>", message: "<img src=x onerror=alert(1)>" },
+        },
+        who(locale),
+        { appUrl: APP_URL },
+      );
+      expect(rendered.html, locale).not.toMatch(/<script|<b>|<img/);
+      expect(rendered.html).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;co&#39;");
+      expect(rendered.html).toContain("&lt;img src=x onerror=alert(1)&gt;");
+      expect(rendered.text).toContain(title);
+      expect(rendered.subject).toContain(title);
+    }
+    const summary = renderEmail(
+      { template: "daily_summary", params: { date: "2026-03-05", dueToday: [{ id: TASK_ID, title, dueAt: DUE }], overdue: [] } },
+      who("en"),
+      { appUrl: APP_URL },
+    );
+    expect(summary.html).not.toContain("<script");
+    expect(summary.html).toContain(`<a href="${APP_URL}/en/tasks/${TASK_ID}"`);
+    expect(escapeHtml(`"'<>&`)).toBe("&quot;&#39;&lt;&gt;&amp;");
+  });
+
+  test("Hebrew mail is right to left; the others left to right", () => {
+    for (const email of EMAILS) {
+      const hebrew = renderEmail(email, who("he"));
+      expect(hebrew.html).toContain('<html lang="he" dir="rtl">');
+      expect(hebrew.html).toMatch(/<body dir="rtl"/);
+      for (const locale of ["en", "cs", "ru", "ua"]) {
+        const html = renderEmail(email, who(locale)).html;
+        expect(html).toContain('dir="ltr"');
+        expect(html).not.toContain('dir="rtl"');
+      }
+    }
+  });
+
+  test("links to the task under APP_URL in the recipient's locale, and none without APP_URL", () => {
+    const email = EMAILS[2]!;
+    const linked = renderEmail(email, who("cs"), { appUrl: `${APP_URL}/` });
+    expect(linked.text).toContain(`Otevřít úkol: ${APP_URL}/cs/tasks/${TASK_ID}`);
+    expect(linked.html).toContain(`<a href="${APP_URL}/cs/tasks/${TASK_ID}"`);
+    const unlinked = renderEmail(email, who("cs"));
+    expect(unlinked.text).not.toContain("/tasks/");
+    expect(unlinked.html).not.toContain("<a ");
+    // A notification's relative URL needs APP_URL too; a script URL is never a link.
+    const notification = (url: string, appUrl?: string) =>
+      renderEmail({ template: "notification", params: { title: "T", body: "B", url } }, who("en"), { appUrl }).html;
+    expect(notification("/en/tasks/1", APP_URL)).toContain(`href="${APP_URL}/en/tasks/1"`);
+    expect(notification("/en/tasks/1")).not.toContain("<a ");
+    expect(notification("javascript:alert(1)", APP_URL)).not.toContain("<a ");
+  });
+
+  test("the personal message and the sender's name appear; a missing due date says so", () => {
+    const email: UserEmail = {
+      template: "personal_reminder",
+      params: { taskId: TASK_ID, taskTitle: "Pay rent", dueAt: null, senderName: "Jana", message: "Please\ntoday" },
+    };
+    const english = renderEmail(email, who("en"));
+    expect(english.subject).toBe("Jana reminds you of “Pay rent”");
+    expect(english.text).toContain("No due date");
+    expect(english.text).toContain("Jana writes:\n\n> Please\n> today");
+    expect(english.html).toContain("Please<br>today");
+    expect(renderEmail(email, who("ru")).text).toContain("Jana пишет:");
+  });
+
+  test("an unknown locale falls back to English, an unknown time zone to UTC", () => {
+    const rendered = renderEmail(EMAILS[0]!, { name: "X", locale: "de", timeZone: "Mars/Olympus" });
+    expect(rendered.subject).toBe("Reminder: Pay rent");
+    expect(rendered.text).toContain("(Mar 5, 2026, 1:00 PM)");
+  });
+
+  test("a daily summary lists today's tasks by time and overdue ones by date, or says there is nothing", () => {
+    const summary = renderEmail(EMAILS[3]!, who("en", "Europe/Prague"), { appUrl: APP_URL });
+    expect(summary.subject).toBe("Your tasks for March 5, 2026");
+    expect(summary.text).toContain("Due today (1)\n\n- Pay rent – 2:00 PM");
+    expect(summary.text).toContain("Overdue (1)\n\n- Call mum – Mar 3, 2026, 9:00 AM");
+    const empty = renderEmail({ template: "daily_summary", params: { date: "2026-03-05", dueToday: [], overdue: [] } }, who("cs"));
+    expect(empty.text).toContain("Dnes nemáte nic k termínu");
+  });
+});
