@@ -1,6 +1,57 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
+import http from "node:http";
+import https from "node:https";
+import { BlockList, isIP, type LookupFunction } from "node:net";
+import webpush from "web-push";
+import { AppError, invalidField } from "../api/app-error";
+import type { Actor } from "../auth/actor";
+import { config } from "../config";
+import { log } from "../log";
 import type { ChannelResult } from "../notifications/channel";
+import {
+  deleteSubscription,
+  deleteUserSubscription,
+  deleteUserSubscriptionByEndpoint,
+  listUserSubscriptions,
+  recordDelivery,
+  recordFailure,
+  saveSubscription,
+  userExists,
+  type PushSubscriptionRow,
+} from "./repo";
+import type {
+  DeviceResultOutput,
+  PushResultOutput,
+  SendPushInput,
+  SubscribeInput,
+  SubscriptionListOutput,
+  SubscriptionOutput,
+  UnsubscribeInput,
+  VapidPublicKeyOutput,
+} from "./schema";
+import { vapidDetails, vapidKeys, type VapidDetails } from "./vapid";
 
-/** A push message as the service worker shows it. */
+/*
+ * Web Push (RFC 8030, 8291, 8292). A browser subscribes with our VAPID public key and hands us its
+ * PushSubscription; we send each message encrypted (aes128gcm) and signed (VAPID) to every device of the user at once.
+ *
+ * - A user keeps at most MAX_SUBSCRIPTIONS devices: subscribing one more deletes their oldest other subscription
+ *   (browsers drop subscriptions without telling us, so stale ones would otherwise pile up).
+ * - Push services answering 404 or 410 for a subscription mean it is gone: it is deleted. Any other failure (5xx,
+ *   429, 401/403 after a VAPID key change, a timeout, a refused address) counts in failure_count; the subscription
+ *   stays, and the next delivery that works resets the count.
+ * - Endpoints come from browsers, so they are addresses on the internet: https only, and never in private, loopback,
+ *   link-local or other special ranges (checked on the literal address when subscribing, and on every address the
+ *   name resolves to when sending, at connection time). ALLOW_PRIVATE_NETWORK_TARGETS (and NODE_ENV=test) lifts the
+ *   address check and also allows http, for loopback addresses only (a local push service in tests).
+ * - A message is sent with TTL one day, urgency normal and a PUSH_TIMEOUT_MS limit for the whole request. Its JSON
+ *   (title, body, url, tag, data) is cut to fit the 4 KB push services accept: data goes first, then the body.
+ *
+ * web-push's generateRequestDetails builds each request (encryption, VAPID JWT, headers); it is sent here rather than
+ * with web-push's sendNotification, which speaks https only and cannot refuse private addresses at connection time.
+ */
+
+/** The push message as the service worker (public/sw.js) shows it. */
 export interface PushMessage {
   title: string;
   body: string;
@@ -11,7 +62,315 @@ export interface PushMessage {
   data?: Record<string, unknown>;
 }
 
-/** Sends a push message to every device the user subscribed. (Being built: see issue 5, part 6.) */
-export async function sendPushToUser(_userId: string, _message: PushMessage): Promise<ChannelResult> {
-  return { status: "skipped", reason: "web push is not available yet" };
+export const MAX_SUBSCRIPTIONS = 20;
+export const PUSH_TTL_SECONDS = 24 * 3600;
+export const PUSH_TIMEOUT_MS = 10_000;
+/** Push services accept 4096 bytes of encrypted body: 86 bytes of header and 17 of padding and tag leave 3993. */
+const PAYLOAD_MAX_BYTES = 3900;
+const USER_AGENT_MAX = 500;
+
+const subscriptionNotFound = () => new AppError("not_found", "No such push subscription of yours");
+
+/** Private networks may be pushed to when the configuration says so, and in tests (a local push service). */
+function privateTargetsAllowed(): boolean {
+  const { ALLOW_PRIVATE_NETWORK_TARGETS, NODE_ENV } = config();
+  return ALLOW_PRIVATE_NETWORK_TARGETS || NODE_ENV === "test";
+}
+
+/** IPv4 ranges that are never a push service: loopback, private, link-local, shared, documentation, reserved... */
+const specialV4 = new BlockList();
+for (const [network, prefix] of [
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.88.99.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 3],
+] as const) {
+  specialV4.addSubnet(network, prefix, "ipv4");
+}
+/** IPv6: only global unicast (2000::/3) outside documentation and 6to4, and addresses embedding a public IPv4 one. */
+const globalV6 = new BlockList();
+globalV6.addSubnet("2000::", 3, "ipv6");
+const specialV6 = new BlockList();
+specialV6.addSubnet("2001:db8::", 32, "ipv6");
+specialV6.addSubnet("2002::", 16, "ipv6");
+const mappedV6 = new BlockList();
+mappedV6.addSubnet("::ffff:0:0", 96, "ipv6");
+const nat64 = new BlockList();
+nat64.addSubnet("64:ff9b::", 96, "ipv6");
+
+/** The IPv4 address in the last 32 bits of an IPv6 address (`…:7f00:1` or `…:127.0.0.1`). */
+function lastIPv4(address: string): string {
+  const tail = address.split(":").slice(-2);
+  if (tail[1]?.includes(".")) return tail[1];
+  const [high, low] = tail.map((group) => parseInt(group || "0", 16)) as [number, number];
+  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".");
+}
+
+/** Whether an IP address is one no push service has (IPv4-mapped and NAT64 addresses count as their IPv4 address). */
+export function isSpecialAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return specialV4.check(address, "ipv4");
+  if (family !== 6) return false;
+  if (mappedV6.check(address, "ipv6") || nat64.check(address, "ipv6")) return specialV4.check(lastIPv4(address), "ipv4");
+  return !globalV6.check(address, "ipv6") || specialV6.check(address, "ipv6");
+}
+
+function bareHost(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, "$1");
+}
+
+function isLoopbackHost(host: string): boolean {
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  const family = isIP(host);
+  return family === 4 ? host.startsWith("127.") : family === 6 && host === "::1";
+}
+
+/** Why an endpoint may not be pushed to, judged on the URL alone; null when it may. */
+function endpointProblem(endpoint: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return "must be an https URL";
+  }
+  if (url.username || url.password) return "must not carry a user name or password";
+  const host = bareHost(url);
+  const allowed = privateTargetsAllowed();
+  if (url.protocol === "http:") {
+    return allowed && isLoopbackHost(host) ? null : "must be an https URL";
+  }
+  if (url.protocol !== "https:") return "must be an https URL";
+  if (!allowed && (isSpecialAddress(host) || isLoopbackHost(host))) {
+    return "must be a push service on the internet, not a private, loopback or link-local address";
+  }
+  return null;
+}
+
+class RefusedAddressError extends Error {}
+
+/** DNS lookup that refuses names resolving to special addresses, unless private targets are allowed. */
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...(options as LookupOptions), all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error, "", 0);
+    const refused = addresses.find((entry) => isSpecialAddress(entry.address));
+    if (refused && !privateTargetsAllowed()) {
+      return callback(new RefusedAddressError(`${hostname} resolves to ${refused.address}, a private or special address`), "", 0);
+    }
+    if (addresses.length === 0) return callback(new Error(`${hostname} has no address`), "", 0);
+    if ((options as LookupOptions).all) return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, addresses);
+    return callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+};
+
+interface Delivery {
+  statusCode: number | null;
+  error: string | null;
+}
+
+/** POSTs a prepared push request; answers the push service's status, or the error that kept it from answering. */
+function post(request: webpush.RequestDetails): Promise<Delivery> {
+  const problem = endpointProblem(request.endpoint);
+  if (problem) return Promise.resolve({ statusCode: null, error: `refused: the endpoint ${problem}` });
+  const target = new URL(request.endpoint);
+  const client = target.protocol === "https:" ? https : http;
+  return new Promise((resolve) => {
+    const outgoing = client.request(
+      target,
+      {
+        method: request.method,
+        headers: request.headers as http.OutgoingHttpHeaders,
+        lookup: guardedLookup,
+        signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve({ statusCode: response.statusCode ?? null, error: null }));
+        response.on("error", () => resolve({ statusCode: response.statusCode ?? null, error: null }));
+      },
+    );
+    outgoing.on("error", (error) => {
+      const timedOut = error.name === "AbortError" || error.name === "TimeoutError";
+      const reason =
+        error instanceof RefusedAddressError
+          ? `refused: ${error.message}`
+          : timedOut
+            ? `no answer within ${PUSH_TIMEOUT_MS / 1000} s`
+            : error.message;
+      resolve({ statusCode: null, error: reason });
+    });
+    outgoing.end(request.body ?? undefined);
+  });
+}
+
+/** The message as JSON no longer than a push service takes: data is dropped first, then the body shortened. */
+export function pushPayload(message: PushMessage): string {
+  const full = {
+    title: message.title,
+    body: message.body,
+    url: message.url ?? null,
+    tag: message.tag ?? null,
+    data: message.data ?? {},
+  };
+  const fits = (value: object) => Buffer.byteLength(JSON.stringify(value)) <= PAYLOAD_MAX_BYTES;
+  if (fits(full)) return JSON.stringify(full);
+  const lean = { ...full, data: {} };
+  const characters = Array.from(lean.body);
+  let low = 0;
+  let high = characters.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (fits({ ...lean, body: `${characters.slice(0, middle).join("")}…` })) low = middle;
+    else high = middle - 1;
+  }
+  const shortened = { ...lean, body: `${characters.slice(0, low).join("")}…` };
+  if (fits(shortened)) return JSON.stringify(shortened);
+  // A title of thousands of characters (callers keep them short): keep what fits of it.
+  const title = Array.from(lean.title);
+  let length = title.length;
+  while (length > 0 && !fits({ ...lean, body: "", title: `${title.slice(0, length).join("")}…` })) length = Math.floor(length * 0.8);
+  return JSON.stringify({ ...lean, body: "", title: `${title.slice(0, length).join("")}…` });
+}
+
+function origin(endpoint: string): string {
+  try {
+    return new URL(endpoint).host;
+  } catch {
+    return "?";
+  }
+}
+
+async function deliverToDevice(subscription: PushSubscriptionRow, payload: string, vapid: VapidDetails): Promise<DeviceResultOutput> {
+  const device = { subscriptionId: subscription.id, userAgent: subscription.userAgent };
+  let delivery: Delivery;
+  try {
+    const request = webpush.generateRequestDetails(
+      { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
+      payload,
+      { vapidDetails: vapid, TTL: PUSH_TTL_SECONDS, contentEncoding: "aes128gcm", urgency: "normal" },
+    );
+    delivery = await post(request);
+  } catch (error) {
+    delivery = { statusCode: null, error: error instanceof Error ? error.message : String(error) };
+  }
+  const { statusCode } = delivery;
+  if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
+    await recordDelivery(subscription.id);
+    return { ...device, outcome: "delivered", statusCode, error: null };
+  }
+  if (statusCode === 404 || statusCode === 410) {
+    await deleteSubscription(subscription.id);
+    log.info("Push subscription gone: deleted", { subscriptionId: subscription.id, pushService: origin(subscription.endpoint), statusCode });
+    return { ...device, outcome: "removed", statusCode, error: `the push service answered ${statusCode}: the subscription is gone` };
+  }
+  await recordFailure(subscription.id);
+  const error = delivery.error ?? `the push service answered ${statusCode}`;
+  log.warn("Push delivery failed", { subscriptionId: subscription.id, pushService: origin(subscription.endpoint), statusCode, error });
+  return { ...device, outcome: "failed", statusCode, error };
+}
+
+/** Sends the message to every device of the user at once; answers the overall result and each device's. */
+async function deliverToUser(userId: string, message: PushMessage): Promise<PushResultOutput> {
+  const subscriptions = await listUserSubscriptions(userId);
+  if (subscriptions.length === 0) return { status: "skipped", reason: "no push subscription", devices: [] };
+  const vapid = await vapidDetails();
+  const payload = pushPayload(message);
+  const devices = await Promise.all(subscriptions.map((subscription) => deliverToDevice(subscription, payload, vapid)));
+  if (devices.some((device) => device.outcome === "delivered")) return { status: "sent", reason: null, devices };
+  const reasons = devices.map((device) => device.error ?? "failed");
+  return { status: "failed", reason: `no device accepted the message: ${reasons.join("; ")}`, devices };
+}
+
+/** Sends a push message to every device the user subscribed (for notifications and reminders). */
+export async function sendPushToUser(userId: string, message: PushMessage): Promise<ChannelResult> {
+  try {
+    const result = await deliverToUser(userId, message);
+    return result.status === "sent" ? { status: "sent" } : { status: result.status, reason: result.reason ?? result.status };
+  } catch (error) {
+    // The VAPID keys could not be read, the database failed...: the other channels still go out.
+    const reason = error instanceof Error ? error.message : String(error);
+    log.error("Push sending failed", { userId, error: reason });
+    return { status: "failed", reason: `push could not be sent: ${reason}` };
+  }
+}
+
+function toSubscriptionOutput(row: PushSubscriptionRow): SubscriptionOutput {
+  return {
+    id: row.id,
+    endpoint: row.endpoint,
+    userAgent: row.userAgent,
+    createdAt: row.createdAt.toISOString(),
+    lastSuccessAt: row.lastSuccessAt?.toISOString() ?? null,
+    failureCount: row.failureCount,
+  };
+}
+
+export async function getVapidPublicKey(): Promise<VapidPublicKeyOutput> {
+  return { publicKey: (await vapidKeys()).publicKey };
+}
+
+/** Stores the browser's subscription for the actor; `created` is false when it was theirs already (keys updated). */
+export async function subscribe(
+  actor: Actor,
+  input: SubscribeInput,
+  userAgent: string | undefined,
+): Promise<{ subscription: SubscriptionOutput; created: boolean }> {
+  const problem = endpointProblem(input.endpoint);
+  if (problem) throw invalidField("body", "/endpoint", problem);
+  const { row, created } = await saveSubscription(
+    actor.userId,
+    {
+      endpoint: input.endpoint,
+      p256dh: input.keys.p256dh,
+      auth: input.keys.auth,
+      userAgent: userAgent?.slice(0, USER_AGENT_MAX) || null,
+    },
+    MAX_SUBSCRIPTIONS,
+  );
+  return { subscription: toSubscriptionOutput(row), created };
+}
+
+export async function listSubscriptions(actor: Actor): Promise<SubscriptionListOutput> {
+  return { items: (await listUserSubscriptions(actor.userId)).map(toSubscriptionOutput) };
+}
+
+export async function removeSubscription(actor: Actor, id: string): Promise<void> {
+  if (!(await deleteUserSubscription(actor.userId, id))) throw subscriptionNotFound();
+}
+
+export async function unsubscribe(actor: Actor, input: UnsubscribeInput): Promise<void> {
+  if (!(await deleteUserSubscriptionByEndpoint(actor.userId, input.endpoint))) throw subscriptionNotFound();
+}
+
+export const TEST_MESSAGE: PushMessage = {
+  title: "Spolu",
+  body: "Push notifications work on this device.",
+  url: "/",
+  tag: "spolu-push-test",
+};
+
+/** Sends a test message to all of the actor's devices. */
+export async function sendTestPush(actor: Actor): Promise<PushResultOutput> {
+  return deliverToUser(actor.userId, { ...TEST_MESSAGE, data: { kind: "push.test" } });
+}
+
+/** An administrator's message to a user's devices. */
+export async function sendAdminPush(actor: Actor, input: SendPushInput): Promise<PushResultOutput> {
+  if (!(await userExists(input.userId))) throw new AppError("not_found", "No such user");
+  log.info("Push sent by an administrator", { adminId: actor.userId, userId: input.userId });
+  return deliverToUser(input.userId, {
+    title: input.title,
+    body: input.body,
+    url: input.url,
+    data: { kind: "push.admin" },
+  });
 }
