@@ -1,4 +1,54 @@
-import type { Executor } from "../db/client";
+import { AppError, invalidField } from "../api/app-error";
+import type { Actor } from "../auth/actor";
+import { nowDate } from "../clock";
+import { db, type Executor } from "../db/client";
+import type { NotificationPrefsRow, NotificationRow, NotificationSettingsRow, WeeklyReportRow } from "../db/schema/notifications";
+import { publish } from "../events/publish";
+import { isLocale, languageTag, type Locale } from "../i18n/locales";
+import { getVisibleTask } from "../tasks/service";
+import {
+  countUnread,
+  findPrefs,
+  findSettings,
+  findWeeklyReport,
+  insertNotification,
+  listNotificationRows,
+  listWeeklyReportRows,
+  markAllNotificationsRead,
+  markNotificationRead,
+  upsertPrefs,
+  upsertSettings,
+  type NotificationKeyset,
+} from "./repo";
+import {
+  DEFAULT_PREFS,
+  DEFAULT_SETTINGS,
+  type ListNotificationsQuery,
+  type ListReportsQuery,
+  type NotificationListOutput,
+  type NotificationOutput,
+  type PrefsOutput,
+  type ReadAllOutput,
+  type SettingsOutput,
+  type UnreadCountOutput,
+  type UpdatePrefsInput,
+  type UpdateSettingsInput,
+  type WeeklyReportListOutput,
+  type WeeklyReportOutput,
+} from "./schema";
+
+/*
+ * The rules (the routes' descriptions say the same).
+ * - In-app notifications belong to one user: only they list, count and read them; anyone else's id is a 404.
+ *   Each new one is announced on the socket as `notification.created` to its user alone, with the notification
+ *   as the API shows it, once it is committed.
+ * - Reminder preferences are per user and task, for anyone who can see the task (404 otherwise). Without stored
+ *   ones the defaults of schema.ts apply (30 minutes before, at the due time, in the daily summary, in the app and
+ *   by push). They only produce reminders while the user is responsible for the task: its assignees, or its owner
+ *   while nobody is assigned.
+ * - Summary settings are per user: the daily summary at 07:00 local time, the weekly report on, both in the app
+ *   and by email, until they store others.
+ */
 
 export interface NewNotification {
   /** `reminder`, `due`, `daily_summary`, `weekly_report`, `collaboration.requested`, `webhook.disabled`... */
@@ -9,10 +59,318 @@ export interface NewNotification {
   data?: Record<string, unknown>;
 }
 
+export function toNotificationOutput(row: NotificationRow): NotificationOutput {
+  return {
+    id: row.id,
+    kind: row.kind,
+    title: row.title,
+    body: row.body,
+    taskId: row.taskId,
+    data: row.data,
+    read: row.readAt !== null,
+    readAt: row.readAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
 /**
- * Stores an in-app notification for a user and announces it on the socket (`notification.created`).
- * (Being built: see issue 5, part 3.)
+ * Stores an in-app notification for a user and announces it on the socket (`notification.created`, to that user
+ * alone, carrying the notification as the API shows it). In `database`'s transaction when given (the event then
+ * goes out when it commits), else in a transaction of its own.
  */
-export async function notifyUser(_userId: string, _notification: NewNotification, _database?: Executor): Promise<{ id: string }> {
-  throw new Error("in-app notifications are not built yet");
+export async function notifyUser(userId: string, notification: NewNotification, database?: Executor): Promise<{ id: string }> {
+  const write = async (tx: Executor) => {
+    const row = await insertNotification(
+      {
+        userId,
+        kind: notification.kind,
+        title: notification.title,
+        body: notification.body,
+        taskId: notification.taskId ?? null,
+        data: notification.data ?? {},
+        createdAt: nowDate(),
+      },
+      tx,
+    );
+    await publish(tx, {
+      type: "notification.created",
+      actorId: null,
+      taskId: row.taskId,
+      audience: [userId],
+      data: toNotificationOutput(row),
+    });
+    return { id: row.id };
+  };
+  return database ? write(database) : db().transaction(write);
+}
+
+// Listing and reading
+
+function encodeCursor(item: NotificationOutput): string {
+  return Buffer.from(JSON.stringify([item.createdAt, item.id])).toString("base64url");
+}
+
+const badCursor = () => invalidField("query", "/cursor", "is not a cursor of this list; start again without it");
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function decodeCursor(cursor: string): NotificationKeyset {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString());
+  } catch {
+    throw badCursor();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2) throw badCursor();
+  const [createdAt, id] = parsed as unknown[];
+  if (typeof createdAt !== "string" || Number.isNaN(Date.parse(createdAt))) throw badCursor();
+  if (typeof id !== "string" || !UUID.test(id)) throw badCursor();
+  return { createdAt: new Date(createdAt), id };
+}
+
+export async function listNotifications(actor: Actor, query: ListNotificationsQuery): Promise<NotificationListOutput> {
+  const after = query.cursor ? decodeCursor(query.cursor) : null;
+  const rows = await listNotificationRows(actor.userId, query.unread === "true", query.limit + 1, after);
+  const items = rows.slice(0, query.limit).map(toNotificationOutput);
+  return { items, nextCursor: rows.length > query.limit ? encodeCursor(items.at(-1)!) : null };
+}
+
+export async function unreadCount(actor: Actor): Promise<UnreadCountOutput> {
+  return { unread: await countUnread(actor.userId) };
+}
+
+/** Marks one of the actor's notifications read (again is a no-op that keeps the first time); 404 for anyone else's. */
+export async function readNotification(actor: Actor, id: string): Promise<NotificationOutput> {
+  const row = await markNotificationRead(actor.userId, id, nowDate());
+  if (!row) throw new AppError("not_found", "No such notification");
+  return toNotificationOutput(row);
+}
+
+export async function readAllNotifications(actor: Actor): Promise<ReadAllOutput> {
+  return { marked: await markAllNotificationsRead(actor.userId, nowDate()) };
+}
+
+// Per-task preferences
+
+/** The preferences in force: the stored ones, or the defaults. */
+export function effectivePrefs(taskId: string, row: NotificationPrefsRow | null): PrefsOutput {
+  if (!row) return { taskId, ...DEFAULT_PREFS, channels: [...DEFAULT_PREFS.channels], stored: false, updatedAt: null };
+  return {
+    taskId,
+    remind_before: row.remindBefore,
+    on_due: row.onDue,
+    daily: row.daily,
+    channels: row.channels,
+    stored: true,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function getPrefs(actor: Actor, taskId: string): Promise<PrefsOutput> {
+  await getVisibleTask(actor, taskId);
+  return effectivePrefs(taskId, await findPrefs(actor.userId, taskId));
+}
+
+/** Stores the actor's preferences for a task they can see; fields left out keep their current value. */
+export async function updatePrefs(actor: Actor, taskId: string, input: UpdatePrefsInput): Promise<PrefsOutput> {
+  await getVisibleTask(actor, taskId);
+  const current = effectivePrefs(taskId, await findPrefs(actor.userId, taskId));
+  const row = await upsertPrefs({
+    taskId,
+    userId: actor.userId,
+    remindBefore: input.remind_before !== undefined ? input.remind_before : current.remind_before,
+    onDue: input.on_due ?? current.on_due,
+    daily: input.daily ?? current.daily,
+    channels: input.channels ?? current.channels,
+    updatedAt: nowDate(),
+  });
+  return effectivePrefs(taskId, row);
+}
+
+// Per-user summary settings
+
+export interface SummarySettings {
+  dailySummaryTime: string | null;
+  weeklyReport: boolean;
+  summaryChannels: NotificationSettingsRow["summaryChannels"];
+}
+
+/** The summary settings in force: the stored ones, or the defaults. */
+export function effectiveSettings(row: NotificationSettingsRow | null): SummarySettings {
+  if (!row) return { ...DEFAULT_SETTINGS, summaryChannels: [...DEFAULT_SETTINGS.summaryChannels] };
+  return { dailySummaryTime: row.dailySummaryTime, weeklyReport: row.weeklyReport, summaryChannels: row.summaryChannels };
+}
+
+export async function getSettings(actor: Actor): Promise<SettingsOutput> {
+  const row = await findSettings(actor.userId);
+  return { ...effectiveSettings(row), timeZone: actor.timeZone, stored: row !== null };
+}
+
+export async function updateSettings(actor: Actor, input: UpdateSettingsInput): Promise<SettingsOutput> {
+  const current = effectiveSettings(await findSettings(actor.userId));
+  const row = await upsertSettings({
+    userId: actor.userId,
+    dailySummaryTime: input.dailySummaryTime !== undefined ? input.dailySummaryTime : current.dailySummaryTime,
+    weeklyReport: input.weeklyReport ?? current.weeklyReport,
+    summaryChannels: input.summaryChannels ?? current.summaryChannels,
+    updatedAt: nowDate(),
+  });
+  return { ...effectiveSettings(row), timeZone: actor.timeZone, stored: true };
+}
+
+// Weekly reports
+
+function toWeeklyReportOutput(row: WeeklyReportRow): WeeklyReportOutput {
+  const summary = row.summary as Partial<Record<"weekEnd" | "timeZone", string> & Record<"completed" | "created" | "overdue" | "open", number>>;
+  return {
+    weekStart: row.weekStart,
+    weekEnd: summary.weekEnd ?? row.weekStart,
+    timeZone: summary.timeZone ?? "UTC",
+    completed: summary.completed ?? 0,
+    created: summary.created ?? 0,
+    overdue: summary.overdue ?? 0,
+    open: summary.open ?? 0,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export async function listWeeklyReports(actor: Actor, query: ListReportsQuery): Promise<WeeklyReportListOutput> {
+  const rows = await listWeeklyReportRows(actor.userId, query.limit + 1, query.cursor ?? null);
+  const items = rows.slice(0, query.limit).map(toWeeklyReportOutput);
+  return { items, nextCursor: rows.length > query.limit ? items.at(-1)!.weekStart : null };
+}
+
+export async function getWeeklyReport(actor: Actor, weekStart: string): Promise<WeeklyReportOutput> {
+  const row = await findWeeklyReport(actor.userId, weekStart);
+  if (!row) throw new AppError("not_found", "You have no weekly report for that week");
+  return toWeeklyReportOutput(row);
+}
+
+// Texts, in the user's language
+
+const MESSAGES = {
+  en: {
+    reminderTitle: "Reminder: {task}",
+    dueTitle: "Due now: {task}",
+    dueBody: "Due {time}",
+    dailyTitle: "Your tasks for {date}",
+    dueToday: "Due today",
+    overdue: "Overdue",
+    weeklyTitle: "Your week {start} – {end}",
+    weeklyBody: "Completed: {completed} · Created: {created} · Overdue: {overdue} · Still open: {open}",
+    requested: "{name} sent you a request",
+    accepted: "{name} accepted your request",
+    rejected: "{name} declined your request",
+    invitationAccepted: "{name} accepted your invitation",
+    assign: "Assignment: {task}",
+    transfer: "Ownership: {task}",
+    collaborate: "Collaboration: {task}",
+  },
+  cs: {
+    reminderTitle: "Připomínka: {task}",
+    dueTitle: "Termín je teď: {task}",
+    dueBody: "Termín {time}",
+    dailyTitle: "Vaše úkoly na {date}",
+    dueToday: "Termín dnes",
+    overdue: "Po termínu",
+    weeklyTitle: "Váš týden {start} – {end}",
+    weeklyBody: "Dokončeno: {completed} · Vytvořeno: {created} · Po termínu: {overdue} · Stále otevřené: {open}",
+    requested: "{name} vám poslal(a) žádost",
+    accepted: "{name} přijal(a) vaši žádost",
+    rejected: "{name} odmítl(a) vaši žádost",
+    invitationAccepted: "{name} přijal(a) vaši pozvánku",
+    assign: "Přiřazení: {task}",
+    transfer: "Převzetí: {task}",
+    collaborate: "Spolupráce: {task}",
+  },
+  he: {
+    reminderTitle: "תזכורת: {task}",
+    dueTitle: "הגיע המועד: {task}",
+    dueBody: "מועד: {time}",
+    dailyTitle: "המשימות שלך ל־{date}",
+    dueToday: "להיום",
+    overdue: "באיחור",
+    weeklyTitle: "השבוע שלך {start} – {end}",
+    weeklyBody: "הושלמו: {completed} · נוצרו: {created} · באיחור: {overdue} · עדיין פתוחות: {open}",
+    requested: "{name} שלח/ה לך בקשה",
+    accepted: "{name} אישר/ה את הבקשה שלך",
+    rejected: "{name} דחה/תה את הבקשה שלך",
+    invitationAccepted: "{name} קיבל/ה את ההזמנה שלך",
+    assign: "שיוך: {task}",
+    transfer: "העברת בעלות: {task}",
+    collaborate: "שיתוף פעולה: {task}",
+  },
+  ru: {
+    reminderTitle: "Напоминание: {task}",
+    dueTitle: "Срок наступил: {task}",
+    dueBody: "Срок: {time}",
+    dailyTitle: "Ваши задачи на {date}",
+    dueToday: "Срок сегодня",
+    overdue: "Просрочено",
+    weeklyTitle: "Ваша неделя {start} – {end}",
+    weeklyBody: "Выполнено: {completed} · Создано: {created} · Просрочено: {overdue} · Ещё открыто: {open}",
+    requested: "{name} отправил(а) вам запрос",
+    accepted: "{name} принял(а) ваш запрос",
+    rejected: "{name} отклонил(а) ваш запрос",
+    invitationAccepted: "{name} принял(а) ваше приглашение",
+    assign: "Назначение: {task}",
+    transfer: "Передача: {task}",
+    collaborate: "Совместная работа: {task}",
+  },
+  ua: {
+    reminderTitle: "Нагадування: {task}",
+    dueTitle: "Термін настав: {task}",
+    dueBody: "Термін: {time}",
+    dailyTitle: "Ваші завдання на {date}",
+    dueToday: "Термін сьогодні",
+    overdue: "Прострочено",
+    weeklyTitle: "Ваш тиждень {start} – {end}",
+    weeklyBody: "Виконано: {completed} · Створено: {created} · Прострочено: {overdue} · Ще відкрито: {open}",
+    requested: "{name} надіслав(ла) вам запит",
+    accepted: "{name} прийняв(ла) ваш запит",
+    rejected: "{name} відхилив(ла) ваш запит",
+    invitationAccepted: "{name} прийняв(ла) ваше запрошення",
+    assign: "Призначення: {task}",
+    transfer: "Передача: {task}",
+    collaborate: "Спільна робота: {task}",
+  },
+} as const satisfies Record<Locale, Record<string, string>>;
+
+export type MessageKey = keyof (typeof MESSAGES)["en"];
+
+/** A user's locale code, or English for anything unknown. */
+export function localeOrDefault(locale: string): Locale {
+  return isLocale(locale) ? locale : "en";
+}
+
+/** A text in the user's language with `{name}` placeholders filled in. */
+export function message(locale: string, key: MessageKey, values: Record<string, string | number> = {}): string {
+  const template: string = MESSAGES[localeOrDefault(locale)][key];
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+/** A formatter in the user's language and time zone (UTC should the stored zone be unknown to this runtime). */
+function formatter(locale: string, timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const tag = languageTag(localeOrDefault(locale));
+  try {
+    return new Intl.DateTimeFormat(tag, { ...options, timeZone });
+  } catch {
+    return new Intl.DateTimeFormat(tag, { ...options, timeZone: "UTC" });
+  }
+}
+
+/** An instant as the user reads it: date and time in their language and time zone. */
+export function formatInstant(instant: Date, timeZone: string, locale: string): string {
+  return formatter(locale, timeZone, { dateStyle: "medium", timeStyle: "short" }).format(instant);
+}
+
+/** A time of day as the user reads it, in their language and time zone. */
+export function formatTimeOfDay(instant: Date, timeZone: string, locale: string): string {
+  return formatter(locale, timeZone, { timeStyle: "short" }).format(instant);
+}
+
+/** A local calendar date (YYYY-MM-DD) as the user reads it, in their language. */
+export function formatLocalDate(date: string, locale: string): string {
+  return new Intl.DateTimeFormat(languageTag(localeOrDefault(locale)), { timeZone: "UTC", dateStyle: "medium" }).format(
+    new Date(`${date}T12:00:00Z`),
+  );
 }

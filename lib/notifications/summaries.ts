@@ -1,0 +1,230 @@
+import { nowDate } from "../clock";
+import { sendEmailToUser } from "../email/service";
+import { log } from "../log";
+import { sendPushToUser } from "../push/service";
+import { fromZonedWallTime, zonedWallTime } from "../tasks/recurrence";
+import { deliver, skipAll } from "./reminders";
+import {
+  claimFire,
+  insertWeeklyReport,
+  openTasksDueBefore,
+  summaryRecipients,
+  weekCounts,
+  type SummaryKind,
+  type SummaryRecipient,
+  type SummaryTask,
+} from "./repo";
+import { effectiveSettings, formatLocalDate, formatTimeOfDay, localeOrDefault, message, notifyUser } from "./service";
+
+/*
+ * The daily summary and the weekly report (jobs `daily-summaries` and `weekly-reports`, every minute).
+ *
+ * Daily summary: at the user's `dailySummaryTime` (default 07:00) on their wall clock, in their time zone, once per
+ * local date (reminder_fires subject `daily`, kind `daily`, occurrence = the local date). It is compared on the
+ * wall clock, so it stays at 07:00 local across DST changes; a time that a spring-forward gap skips goes out when
+ * the clock jumps past it, and a time the fall-back hour repeats goes out the first time. Catch-up: if the time
+ * passed while the service was down, it goes out later that same local day, never on the next. It lists the open
+ * tasks the user is responsible for that are due today or overdue, leaving out those whose preferences say
+ * `daily: false`; with nothing to list, nothing is sent and every channel is logged as skipped.
+ *
+ * Weekly report: Mondays at 08:00 on the user's wall clock (catch-up: later that Monday), once per user and week
+ * (reminder_fires subject `weekly`; weekly_reports unique per user and week). It covers the week before, Monday
+ * 00:00 to Monday 00:00 local, and `weekStart` names that week's Monday. Counted over the tasks the user is
+ * responsible for: completed and created during the week; overdue and still open when it is made. Stored (GET
+ * /reports/weekly) and sent on `summaryChannels` even when every number is 0.
+ */
+
+export const WEEKLY_REPORT_HOUR = 8;
+const BATCH = 500;
+const SUMMARY_TASKS_MAX = 50;
+export const NOT_CHOSEN_IN_SETTINGS = "not chosen in notification settings";
+export const NOTHING_TO_SAY = "nothing due today or overdue";
+
+// Local-calendar arithmetic (pure)
+
+const pad = (value: number, length = 2) => String(value).padStart(length, "0");
+
+/** The local date (YYYY-MM-DD) that `instant` falls on in `timeZone`. */
+export function localDateOf(instant: Date, timeZone: string): string {
+  const { year, month, day } = zonedWallTime(instant, timeZone);
+  return `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
+}
+
+/** A local date `days` calendar days later (or earlier, negative). */
+export function addDays(date: string, days: number): string {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
+}
+
+/** The ISO weekday of a local date: 1 Monday … 7 Sunday. */
+export function isoWeekday(date: string): number {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day)).getUTCDay() || 7;
+}
+
+/** The instant a local date starts in `timeZone` (its first existing minute, should midnight be skipped). */
+export function startOfLocalDay(date: string, timeZone: string): Date {
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  return fromZonedWallTime({ year, month, day, hour: 0, minute: 0, second: 0, millisecond: 0 }, timeZone);
+}
+
+export interface DailySlot {
+  /** The local date the summary is for (its occurrence). */
+  date: string;
+  dayStart: Date;
+  dayEnd: Date;
+}
+
+/**
+ * The daily summary due at `now` for a user in `timeZone` who wants it at `time` (HH:MM local) and last had one
+ * for the local date `last` (null: never); null when none is due. Due once the wall clock shows `time` or later
+ * on a local date that has not had its summary yet.
+ */
+export function dailySummaryDue(now: Date, timeZone: string, time: string, last: string | null): DailySlot | null {
+  const wall = zonedWallTime(now, timeZone);
+  const date = `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}`;
+  if (last !== null && last >= date) return null;
+  const [hour, minute] = time.split(":").map(Number) as [number, number];
+  if (wall.hour * 60 + wall.minute < hour * 60 + minute) return null;
+  return { date, dayStart: startOfLocalDay(date, timeZone), dayEnd: startOfLocalDay(addDays(date, 1), timeZone) };
+}
+
+export interface WeeklySlot {
+  /** Monday of the reported week (the report's occurrence and weekStart). */
+  weekStart: string;
+  /** Its Sunday. */
+  weekEnd: string;
+  periodStart: Date;
+  periodEnd: Date;
+}
+
+/**
+ * The weekly report due at `now` for a user in `timeZone` whose latest report is for the week starting `last`
+ * (null: none yet); null when none is due. Due on a Monday from 08:00 local until that Monday ends; it reports
+ * on the seven days before that Monday.
+ */
+export function weeklyReportDue(now: Date, timeZone: string, last: string | null): WeeklySlot | null {
+  const wall = zonedWallTime(now, timeZone);
+  const today = `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}`;
+  if (isoWeekday(today) !== 1 || wall.hour < WEEKLY_REPORT_HOUR) return null;
+  const weekStart = addDays(today, -7);
+  if (last !== null && last >= weekStart) return null;
+  return {
+    weekStart,
+    weekEnd: addDays(today, -1),
+    periodStart: startOfLocalDay(weekStart, timeZone),
+    periodEnd: startOfLocalDay(today, timeZone),
+  };
+}
+
+/**
+ * Whether it is Monday 08:00 or later, still Monday, anywhere on Earth (UTC+14 to UTC−12): from Sunday 18:00 to
+ * Tuesday 12:00 UTC. The rest of the week the weekly job need not look at anyone.
+ */
+export function weeklyWindowOpen(now: Date): boolean {
+  const hoursIntoWeek = ((now.getUTCDay() + 6) % 7) * 24 + now.getUTCHours(); // from Monday 00:00 UTC
+  const week = 7 * 24;
+  return hoursIntoWeek >= week - 6 || hoursIntoWeek < 36;
+}
+
+// The jobs
+
+/** Calls `each` for every user who receives summaries of this kind, a page at a time; answers how many it sent. */
+async function forEachRecipient(kind: SummaryKind, each: (recipient: SummaryRecipient) => Promise<boolean>): Promise<number> {
+  let sent = 0;
+  let after: string | null = null;
+  for (;;) {
+    const page = await summaryRecipients(kind, after, BATCH);
+    for (const recipient of page) {
+      const done = await each(recipient).catch((error: unknown) => {
+        log.error(`The ${kind} summary could not be sent`, { userId: recipient.id, error: String(error) });
+        return false;
+      });
+      if (done) sent++;
+    }
+    if (page.length < BATCH) return sent;
+    after = page.at(-1)!.id;
+  }
+}
+
+function taskLine(task: SummaryTask, recipient: SummaryRecipient): string {
+  return `• ${task.title} (${formatTimeOfDay(new Date(task.dueAt), recipient.timeZone, recipient.locale)})`;
+}
+
+async function sendDailySummary(recipient: SummaryRecipient, slot: DailySlot, now: Date): Promise<boolean> {
+  const fireId = await claimFire({ userId: recipient.id, subject: "daily", kind: "daily", occurrence: slot.date, taskId: null, firedAt: now });
+  if (fireId === null) return false;
+  const channels = effectiveSettings(recipient.settings).summaryChannels;
+  const tasks = await openTasksDueBefore(recipient.id, slot.dayEnd, SUMMARY_TASKS_MAX);
+  if (tasks.length === 0) {
+    await skipAll(fireId, channels, NOTHING_TO_SAY, NOT_CHOSEN_IN_SETTINGS);
+    return true;
+  }
+  const overdue = tasks.filter((task) => new Date(task.dueAt) < slot.dayStart);
+  const dueToday = tasks.filter((task) => new Date(task.dueAt) >= slot.dayStart);
+  const { locale } = recipient;
+  const title = message(locale, "dailyTitle", { date: formatLocalDate(slot.date, locale) });
+  const sections = [
+    dueToday.length ? [`${message(locale, "dueToday")} (${dueToday.length})`, ...dueToday.map((task) => taskLine(task, recipient))] : [],
+    overdue.length ? [`${message(locale, "overdue")} (${overdue.length})`, ...overdue.map((task) => taskLine(task, recipient))] : [],
+  ].filter((lines) => lines.length > 0);
+  const body = sections.map((lines) => lines.join("\n")).join("\n\n");
+  const emailTask = (task: SummaryTask) => ({ id: task.id, title: task.title, dueAt: task.dueAt });
+  const data = { date: slot.date, dueToday: dueToday.map((task) => task.id), overdue: overdue.map((task) => task.id) };
+  await deliver(fireId, channels, NOT_CHOSEN_IN_SETTINGS, {
+    in_app: async () => {
+      await notifyUser(recipient.id, { kind: "daily_summary", title, body, data });
+      return { status: "sent" };
+    },
+    push: () => sendPushToUser(recipient.id, { title, body, url: `/${localeOrDefault(locale)}`, tag: `daily:${slot.date}`, data }),
+    email: () =>
+      sendEmailToUser(recipient.id, {
+        template: "daily_summary",
+        params: { date: slot.date, dueToday: dueToday.map(emailTask), overdue: overdue.map(emailTask) },
+      }),
+  });
+  return true;
+}
+
+/** One run of the daily summaries at `now`: sends each that is due; answers how many went out (or were logged as empty). */
+export async function runDailySummaries(now: Date = nowDate()): Promise<number> {
+  return forEachRecipient("daily", async (recipient) => {
+    const time = effectiveSettings(recipient.settings).dailySummaryTime;
+    const slot = time === null ? null : dailySummaryDue(now, recipient.timeZone, time, recipient.last);
+    return slot ? sendDailySummary(recipient, slot, now) : false;
+  });
+}
+
+async function sendWeeklyReport(recipient: SummaryRecipient, slot: WeeklySlot, now: Date): Promise<boolean> {
+  const fireId = await claimFire({ userId: recipient.id, subject: "weekly", kind: "weekly", occurrence: slot.weekStart, taskId: null, firedAt: now });
+  if (fireId === null) return false;
+  const counts = await weekCounts(recipient.id, slot.periodStart, slot.periodEnd, now);
+  await insertWeeklyReport({
+    userId: recipient.id,
+    weekStart: slot.weekStart,
+    summary: { weekEnd: slot.weekEnd, timeZone: recipient.timeZone, ...counts },
+    createdAt: now,
+  });
+  const { locale } = recipient;
+  const title = message(locale, "weeklyTitle", { start: formatLocalDate(slot.weekStart, locale), end: formatLocalDate(slot.weekEnd, locale) });
+  const body = message(locale, "weeklyBody", { ...counts });
+  const data = { weekStart: slot.weekStart, weekEnd: slot.weekEnd, ...counts };
+  await deliver(fireId, effectiveSettings(recipient.settings).summaryChannels, NOT_CHOSEN_IN_SETTINGS, {
+    in_app: async () => {
+      await notifyUser(recipient.id, { kind: "weekly_report", title, body, data });
+      return { status: "sent" };
+    },
+    push: () => sendPushToUser(recipient.id, { title, body, url: `/${localeOrDefault(locale)}`, tag: `weekly:${slot.weekStart}`, data }),
+    email: () => sendEmailToUser(recipient.id, { template: "weekly_report", params: { weekStart: slot.weekStart, ...counts } }),
+  });
+  return true;
+}
+
+/** One run of the weekly reports at `now`: makes, stores and sends each that is due; answers how many. */
+export async function runWeeklyReports(now: Date = nowDate()): Promise<number> {
+  if (!weeklyWindowOpen(now)) return 0;
+  return forEachRecipient("weekly", async (recipient) => {
+    const slot = weeklyReportDue(now, recipient.timeZone, recipient.last);
+    return slot ? sendWeeklyReport(recipient, slot, now) : false;
+  });
+}
