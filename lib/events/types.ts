@@ -25,6 +25,8 @@ export type DomainEventType =
   | "project.member_removed"
   | "family.member_added"
   | "family.member_removed"
+  /** An in-app notification for its one user (lib/notifications), carrying it as the API shows it. */
+  | "notification.created"
   /** A webhook endpoint kept failing and was disabled (to its owner; lib/webhooks). */
   | "webhook.disabled";
 

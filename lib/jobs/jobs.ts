@@ -2,7 +2,10 @@ import { expireAllDueRequests } from "../collaboration/expiry";
 import { config } from "../config";
 import { pruneErrorLogs } from "../errors/service";
 import { log } from "../log";
+import { runReminders } from "../notifications/reminders";
+import { runDailySummaries, runWeeklyReports } from "../notifications/summaries";
 import { createDueOccurrences } from "../tasks/recurring";
+import { runWebhookDeliveries } from "../webhooks/service";
 import type { Job } from "./runner";
 
 const HOUR_MS = 3600 * 1000;
@@ -32,6 +35,40 @@ export function backgroundJobs(): Job[] {
       async run() {
         const deleted = await pruneErrorLogs(config().ERROR_LOG_RETENTION_DAYS);
         if (deleted) log.info("Pruned old error logs", { deleted });
+      },
+    },
+    // Reminders, the daily summary and the weekly report (lib/notifications): each sent once, whichever process runs.
+    {
+      name: "reminders",
+      intervalMs: 60 * 1000,
+      async run() {
+        const { sent, missed } = await runReminders();
+        if (sent || missed) log.info("Sent task reminders", { sent, missed });
+      },
+    },
+    {
+      name: "daily-summaries",
+      intervalMs: 60 * 1000,
+      async run() {
+        const sent = await runDailySummaries();
+        if (sent) log.info("Sent daily summaries", { sent });
+      },
+    },
+    {
+      name: "weekly-reports",
+      intervalMs: 60 * 1000,
+      async run() {
+        const sent = await runWeeklyReports();
+        if (sent) log.info("Sent weekly reports", { sent });
+      },
+    },
+    // Outgoing webhooks (lib/webhooks): events the handler missed, then retries that are due (one attempt each).
+    {
+      name: "webhook-deliveries",
+      intervalMs: 15 * 1000,
+      async run() {
+        const { queued, attempted } = await runWebhookDeliveries();
+        if (queued || attempted) log.info("Ran webhook deliveries", { queued, attempted });
       },
     },
   ];

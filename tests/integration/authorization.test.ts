@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createECDH, randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createTask, registerUser, startTestServer, type TestServer } from "./harness";
 
@@ -30,10 +30,34 @@ interface OwnerData {
   projectId: string;
   requestId: string;
   invitationId: string;
+  notificationId: string;
+  webhookId: string;
+  deliveryId: string;
+  pushSubscriptionId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
 }
 let owner: OwnerData;
+
+/** Polls until `read` answers something (events reach their handlers just after the request that caused them). */
+async function waitFor<T>(read: () => Promise<T | undefined>): Promise<T> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const value = await read();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("waited in vain");
+}
+
+/** A push subscription as a browser makes one (PushSubscription.toJSON()). */
+function browserSubscription(marker: string) {
+  const keys = createECDH("prime256v1");
+  keys.generateKeys();
+  return {
+    endpoint: `https://push.example.com/send/${marker}`,
+    keys: { p256dh: keys.getPublicKey().toString("base64url"), auth: randomBytes(16).toString("base64url") },
+  };
+}
 let stranger: { token: string; userId: string };
 
 beforeAll(async () => {
@@ -71,6 +95,21 @@ beforeAll(async () => {
   expect(request.status).toBe(201);
   const invitation = await server.request("/invitations", { token, json: { taskId: task.id, name: `Secret invitee ${marker}` } });
   expect(invitation.status).toBe(201);
+  // The third user asks the owner to collaborate on a task of theirs: the owner gets a notification.
+  const theirs = await createTask(server, third.token, { title: `Secret ask ${marker}` });
+  const ask = await server.request(`/tasks/${theirs.id}/collaboration-requests`, { token: third.token, json: { kind: "collaborate", userId: user.id } });
+  expect(ask.status).toBe(201);
+  const notification = await waitFor(async () => (await server.request("/api/v1/notifications", { token })).body.items[0]);
+  const webhook = await server.request("/api/v1/webhooks", { token, json: { url: `https://hooks.example.com/${marker}` } });
+  expect(webhook.status).toBe(201);
+  // A delivery written directly: the matrix needs its id, not a request to the outside world.
+  const [delivery] = await server.sql<{ id: string }>(
+    `insert into webhook_deliveries (endpoint_id, event_type, message_id, payload, status, attempts)
+     values ($1, 'webhook.test', $2, '{}'::jsonb, 'succeeded', 1) returning id`,
+    [webhook.body.id, `msg_${marker}`],
+  );
+  const subscription = await server.request("/api/v1/push/subscriptions", { token, json: browserSubscription(marker) });
+  expect(subscription.status).toBe(201);
   owner = {
     token,
     userId: user.id,
@@ -82,7 +121,16 @@ beforeAll(async () => {
     projectId: project.body.id,
     requestId: request.body.id,
     invitationId: invitation.body.invitation.id,
+    notificationId: notification.id,
+    webhookId: webhook.body.id,
+    deliveryId: delivery!.id,
+    pushSubscriptionId: subscription.body.id,
     secrets: [
+      notification.id,
+      webhook.body.id,
+      webhook.body.secret,
+      delivery!.id,
+      subscription.body.id,
       marker,
       email,
       task.id,
@@ -112,6 +160,12 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/projects/")) return owner.projectId;
     if (name === "id" && path.startsWith("/api/v1/collaboration-requests/")) return owner.requestId;
     if (name === "id" && path.startsWith("/api/v1/invitations/")) return owner.invitationId;
+    if (name === "id" && path.startsWith("/api/v1/notifications/")) return owner.notificationId;
+    if (name === "id" && path.startsWith("/api/v1/webhooks/")) return owner.webhookId;
+    if (name === "id" && path.startsWith("/api/v1/push/subscriptions/")) return owner.pushSubscriptionId;
+    if (name === "deliveryId") return owner.deliveryId;
+    if (name === "taskId") return owner.taskId;
+    if (name === "weekStart") return "2026-11-16";
     throw new Error(`No id to try for {${name}} in ${path}: add one to pathFor`);
   });
 }
@@ -129,6 +183,8 @@ function bodyFor({ method, path }: Operation): unknown {
     "PATCH /api/v1/projects/{id}/members/{userId}": { role: "member" },
     "PATCH /api/v1/family/members/{userId}": { role: "parent" },
     "POST /api/v1/tasks/{id}/collaboration-requests": { kind: "assign", userId: stranger.userId },
+    "PUT /api/v1/notification-prefs/{taskId}": { remind_before: 10, on_due: true, daily: false, channels: ["in_app"] },
+    "PATCH /api/v1/webhooks/{id}": { url: "https://taken.example.com/over", enabled: false },
     "PATCH /api/v1/tasks/{id}": { title: "Taken over", status: "done" },
     "POST /api/v1/tasks/{id}/move": { status: "done" },
     "POST /api/v1/tasks/{id}/subtasks": { title: "Taken over" },
@@ -183,6 +239,12 @@ describe("authorization matrix", () => {
     expect(request.body).toMatchObject({ state: "pending", kind: "collaborate" });
     const invitation = await server.request(`/invitations/${owner.invitationId}`, { token: owner.token });
     expect(invitation.body.status).toBe("pending");
+    const unread = await server.request("/api/v1/notifications/unread-count", { token: owner.token });
+    expect(unread.body).toMatchObject({ unread: 1 });
+    const webhook = await server.request(`/api/v1/webhooks/${owner.webhookId}`, { token: owner.token });
+    expect(webhook.body).toMatchObject({ enabled: true, url: expect.stringContaining("hooks.example.com") });
+    const subscriptions = await server.request("/api/v1/push/subscriptions", { token: owner.token });
+    expect(subscriptions.body.items.map((item: { id: string }) => item.id)).toEqual([owner.pushSubscriptionId]);
   });
 
   test("every list a stranger can read leaves out everything of the owner's", async () => {

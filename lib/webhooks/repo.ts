@@ -1,0 +1,327 @@
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { db, type Executor } from "../db/client";
+import { domainEvents } from "../db/schema/events";
+import {
+  eventCursors,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEndpoints,
+  type WebhookAttemptRow,
+  type WebhookDeliveryRow,
+  type WebhookDeliveryStatus,
+  type WebhookEndpointRow,
+} from "../db/schema/webhooks";
+import type { StoredDomainEvent } from "../events/types";
+
+// Endpoints: every query is scoped to its owner.
+
+const owned = (userId: string, endpointId: string) => and(eq(webhookEndpoints.userId, userId), eq(webhookEndpoints.id, endpointId));
+
+export type NewEndpoint = Pick<WebhookEndpointRow, "userId" | "url" | "description" | "events" | "secret" | "createdAt" | "updatedAt">;
+
+export async function insertEndpoint(values: NewEndpoint, executor: Executor = db()): Promise<WebhookEndpointRow> {
+  const [row] = await executor.insert(webhookEndpoints).values(values).returning();
+  return row!;
+}
+
+export async function countEndpoints(userId: string, executor: Executor = db()): Promise<number> {
+  const [row] = await executor.select({ count: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId));
+  return row?.count ?? 0;
+}
+
+/** The user's endpoints, oldest first. */
+export async function listEndpoints(userId: string): Promise<WebhookEndpointRow[]> {
+  return db()
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.userId, userId))
+    .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
+}
+
+export async function findEndpoint(userId: string, endpointId: string, executor: Executor = db()): Promise<WebhookEndpointRow | null> {
+  const [row] = await executor.select().from(webhookEndpoints).where(owned(userId, endpointId)).limit(1);
+  return row ?? null;
+}
+
+/** The user's endpoint, locked until the transaction ends (changes to one endpoint happen one at a time). */
+export async function lockEndpoint(tx: Executor, userId: string, endpointId: string): Promise<WebhookEndpointRow | null> {
+  const [row] = await tx.select().from(webhookEndpoints).where(owned(userId, endpointId)).for("update");
+  return row ?? null;
+}
+
+export type EndpointPatch = Partial<
+  Pick<
+    WebhookEndpointRow,
+    | "url"
+    | "description"
+    | "events"
+    | "enabled"
+    | "disabledReason"
+    | "consecutiveFailures"
+    | "secret"
+    | "previousSecret"
+    | "previousSecretExpiresAt"
+    | "updatedAt"
+  >
+>;
+
+export async function updateEndpointRow(endpointId: string, patch: EndpointPatch, executor: Executor): Promise<WebhookEndpointRow> {
+  const [row] = await executor.update(webhookEndpoints).set(patch).where(eq(webhookEndpoints.id, endpointId)).returning();
+  return row!;
+}
+
+/** Deletes the user's endpoint with its deliveries and attempts (cascade); false when there is no such endpoint. */
+export async function deleteEndpointRow(userId: string, endpointId: string): Promise<boolean> {
+  const rows = await db().delete(webhookEndpoints).where(owned(userId, endpointId)).returning({ id: webhookEndpoints.id });
+  return rows.length > 0;
+}
+
+/** Ends the endpoint's pending deliveries as `failed` (it was disabled). */
+export async function failPendingDeliveries(endpointId: string, reason: string, at: Date, executor: Executor): Promise<void> {
+  await executor
+    .update(webhookDeliveries)
+    .set({ status: "failed", nextAttemptAt: null, lastError: reason, updatedAt: at })
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending")));
+}
+
+// Fan-out
+
+/**
+ * The enabled endpoints of the given users that subscribe to `type` (an empty list: every type) and existed when
+ * the event happened, locked in id order until the transaction ends: two fan-outs of one event (the in-process
+ * handler and the catch-up job) then check and insert one after the other.
+ */
+export async function lockSubscribedEndpoints(
+  tx: Executor,
+  userIds: readonly string[],
+  type: string,
+  happenedAt: Date,
+): Promise<{ id: string }[]> {
+  if (userIds.length === 0) return [];
+  return tx
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        inArray(webhookEndpoints.userId, [...userIds]),
+        eq(webhookEndpoints.enabled, true),
+        lte(webhookEndpoints.createdAt, happenedAt),
+        sql`(cardinality(${webhookEndpoints.events}) = 0 or ${type} = any(${webhookEndpoints.events}))`,
+      ),
+    )
+    .orderBy(asc(webhookEndpoints.id))
+    .for("update");
+}
+
+/**
+ * Of the given endpoints, those that already have a delivery of the event. A delivery is made after its event, so
+ * only deliveries created since `since` (the event's time, less a margin for clocks between processes) are read,
+ * through the (endpoint_id, created_at) index.
+ */
+export async function endpointsWithEvent(
+  tx: Executor,
+  endpointIds: readonly string[],
+  eventId: number,
+  since: Date,
+): Promise<Set<string>> {
+  if (endpointIds.length === 0) return new Set();
+  const rows = await tx
+    .select({ endpointId: webhookDeliveries.endpointId })
+    .from(webhookDeliveries)
+    .where(
+      and(
+        inArray(webhookDeliveries.endpointId, [...endpointIds]),
+        gte(webhookDeliveries.createdAt, since),
+        eq(webhookDeliveries.eventId, eventId),
+      ),
+    );
+  return new Set(rows.map((row) => row.endpointId));
+}
+
+export type NewDelivery = Pick<
+  WebhookDeliveryRow,
+  "endpointId" | "eventId" | "eventType" | "messageId" | "payload" | "nextAttemptAt" | "createdAt" | "updatedAt"
+>;
+
+export async function insertDeliveries(deliveries: readonly NewDelivery[], executor: Executor = db()): Promise<WebhookDeliveryRow[]> {
+  if (deliveries.length === 0) return [];
+  return executor.insert(webhookDeliveries).values([...deliveries]).returning();
+}
+
+// Sending
+
+/** A delivery claimed for an attempt, with what sending it needs from its endpoint. */
+export interface ClaimedDelivery {
+  id: string;
+  endpointId: string;
+  userId: string;
+  url: string;
+  messageId: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+}
+
+/**
+ * Claims due pending deliveries of enabled endpoints (all due ones, or the one `deliveryId`) for an attempt: in
+ * one transaction, rows that another process is claiming are skipped (`for update skip locked`) and the claimed
+ * ones are made due again only at `leaseUntil`, so that no other run picks them while this attempt is under way
+ * (and a process that dies mid-attempt leaves them to be retried after the lease).
+ */
+export async function claimDeliveries(
+  now: Date,
+  leaseUntil: Date,
+  limit: number,
+  deliveryId?: string,
+): Promise<ClaimedDelivery[]> {
+  return db().transaction(async (tx) => {
+    const conditions: SQL[] = [
+      eq(webhookDeliveries.status, "pending"),
+      lte(webhookDeliveries.nextAttemptAt, now),
+      eq(webhookEndpoints.enabled, true),
+    ];
+    if (deliveryId) conditions.push(eq(webhookDeliveries.id, deliveryId));
+    const due = await tx
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .where(and(...conditions))
+      .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
+      .limit(limit)
+      .for("update", { of: webhookDeliveries, skipLocked: true });
+    if (due.length === 0) return [];
+    const ids = due.map((row) => row.id);
+    await tx.update(webhookDeliveries).set({ nextAttemptAt: leaseUntil }).where(inArray(webhookDeliveries.id, ids));
+    return tx
+      .select({
+        id: webhookDeliveries.id,
+        endpointId: webhookDeliveries.endpointId,
+        userId: webhookEndpoints.userId,
+        url: webhookEndpoints.url,
+        messageId: webhookDeliveries.messageId,
+        payload: webhookDeliveries.payload,
+        attempts: webhookDeliveries.attempts,
+        secret: webhookEndpoints.secret,
+        previousSecret: webhookEndpoints.previousSecret,
+        previousSecretExpiresAt: webhookEndpoints.previousSecretExpiresAt,
+      })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .where(inArray(webhookDeliveries.id, ids))
+      .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id));
+  });
+}
+
+export type NewAttempt = Pick<WebhookAttemptRow, "deliveryId" | "at" | "statusCode" | "error" | "durationMs" | "responseExcerpt">;
+
+export async function insertAttempt(attempt: NewAttempt, executor: Executor): Promise<void> {
+  await executor.insert(webhookAttempts).values(attempt);
+}
+
+export interface DeliveryResult {
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  updatedAt: Date;
+}
+
+/** Stores an attempt's outcome on its delivery; false when the delivery is gone (its endpoint was deleted). */
+export async function updateDeliveryResult(deliveryId: string, result: DeliveryResult, executor: Executor): Promise<boolean> {
+  const rows = await executor
+    .update(webhookDeliveries)
+    .set(result)
+    .where(eq(webhookDeliveries.id, deliveryId))
+    .returning({ id: webhookDeliveries.id });
+  return rows.length > 0;
+}
+
+/** Counts a finished delivery: a failure adds one to the endpoint's consecutive failures, a success resets them. */
+export async function countEndpointOutcome(endpointId: string, reset: boolean, executor: Executor): Promise<WebhookEndpointRow | null> {
+  const [row] = await executor
+    .update(webhookEndpoints)
+    .set({ consecutiveFailures: reset ? 0 : sql`${webhookEndpoints.consecutiveFailures} + 1` })
+    .where(eq(webhookEndpoints.id, endpointId))
+    .returning();
+  return row ?? null;
+}
+
+// Reading deliveries
+
+export interface DeliveryKeyset {
+  createdAt: Date;
+  id: string;
+}
+
+/** The endpoint's deliveries, newest first, after the keyset. */
+export async function listDeliveries(
+  endpointId: string,
+  filter: { status?: WebhookDeliveryStatus },
+  limit: number,
+  after: DeliveryKeyset | null,
+): Promise<WebhookDeliveryRow[]> {
+  const conditions: (SQL | undefined)[] = [eq(webhookDeliveries.endpointId, endpointId)];
+  if (filter.status) conditions.push(eq(webhookDeliveries.status, filter.status));
+  if (after) {
+    conditions.push(
+      or(
+        lt(webhookDeliveries.createdAt, after.createdAt),
+        and(eq(webhookDeliveries.createdAt, after.createdAt), lt(webhookDeliveries.id, after.id)),
+      ),
+    );
+  }
+  return db()
+    .select()
+    .from(webhookDeliveries)
+    .where(and(...conditions))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(limit);
+}
+
+export async function findDelivery(endpointId: string, deliveryId: string, executor: Executor = db()): Promise<WebhookDeliveryRow | null> {
+  const [row] = await executor
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.id, deliveryId)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A delivery's attempts, oldest first. */
+export async function listAttempts(deliveryId: string): Promise<WebhookAttemptRow[]> {
+  return db().select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(asc(webhookAttempts.id));
+}
+
+// The event log, read by the catch-up job
+
+export async function readCursor(consumer: string): Promise<number | null> {
+  const [row] = await db().select({ id: eventCursors.lastEventId }).from(eventCursors).where(eq(eventCursors.consumer, consumer));
+  return row?.id ?? null;
+}
+
+export async function saveCursor(consumer: string, lastEventId: number, at: Date): Promise<void> {
+  await db()
+    .insert(eventCursors)
+    .values({ consumer, lastEventId, updatedAt: at })
+    .onConflictDoUpdate({ target: eventCursors.consumer, set: { lastEventId, updatedAt: at } });
+}
+
+/** The id of the last event written before `at` (0 when none): where a new consumer starts. */
+export async function lastEventIdBefore(at: Date): Promise<number> {
+  const [row] = await db()
+    .select({ id: domainEvents.id })
+    .from(domainEvents)
+    .where(lt(domainEvents.createdAt, at))
+    .orderBy(desc(domainEvents.createdAt), desc(domainEvents.id))
+    .limit(1);
+  return row?.id ?? 0;
+}
+
+/** Events after `afterId`, oldest first. */
+export async function eventsAfter(afterId: number, limit: number): Promise<StoredDomainEvent[]> {
+  const rows = await db().select().from(domainEvents).where(gt(domainEvents.id, afterId)).orderBy(asc(domainEvents.id)).limit(limit);
+  return rows.map((row) => ({ ...row, type: row.type as StoredDomainEvent["type"] }));
+}
