@@ -12,6 +12,8 @@ export type DomainEventType =
   | "task.unshared"
   /** Someone sent a task's assignees a reminder by email (POST /email/reminder; data: recipientIds). */
   | "task.reminded"
+  /** A reminder of a task came due for one user (lib/notifications; data: reminder kind, dueAt, minutesBefore). */
+  | "reminder.due"
   | "collaboration.requested"
   | "collaboration.accepted"
   | "collaboration.rejected"

@@ -1,6 +1,8 @@
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
 import { sendEmailToUser } from "../email/service";
+import { db } from "../db/client";
+import { publish } from "../events/publish";
 import { log } from "../log";
 import { sendPushToUser } from "../push/service";
 import { getVisibleTask } from "../tasks/service";
@@ -123,6 +125,8 @@ async function fireReminder(candidate: ReminderCandidate, now: Date): Promise<Ou
   const text = reminderText(candidate);
   const minutesBefore = kind === "before" ? candidate.remindBefore : null;
   const data = { reminder: kind, dueAt, minutesBefore };
+  // The domain event (for webhooks and the socket), once per fire: the claim above decided who sends.
+  await publish(db(), { type: "reminder.due", actorId: null, taskId, audience: [userId], data: { taskId, title: candidate.title, ...data } });
   await deliver(fireId, channels, NOT_CHOSEN_IN_PREFS, {
     in_app: async () => {
       await notifyUser(userId, { kind: kind === "before" ? "reminder" : "due", ...text, taskId, data });

@@ -13,6 +13,7 @@ export const WEBHOOK_EVENT_TYPES = {
   "task.moved": "A task you can see moved on the board or to another list",
   "task.unshared": "You no longer see a task you saw before (carries only its id)",
   "task.reminded": "Someone sent a task's assignees a reminder by email",
+  "reminder.due": "A reminder of one of your tasks came due (before the due time, or at it)",
   "collaboration.requested": "Someone asked you (or you asked someone) to take part in a task",
   "collaboration.accepted": "A collaboration request you are party to was accepted",
   "collaboration.rejected": "A collaboration request you are party to was rejected",

@@ -226,6 +226,12 @@ describe("the reminder scheduler", () => {
     ]);
     expect(deliveries.map((row) => row.channel)).toEqual(["email", "in_app", "push"]);
     expect(await notificationsOf(me, "reminder")).toHaveLength(1);
+    // One `reminder.due` domain event (for webhooks and the socket), to that user only.
+    const events = await server.sql<{ audience: string[]; data: { reminder: string } }>(
+      "select audience, data from domain_events where type = 'reminder.due' and task_id = $1",
+      [task.id],
+    );
+    expect(events).toEqual([{ audience: [me.user.id], data: expect.objectContaining({ reminder: "before", taskId: task.id }) }]);
   });
 
   test("the next occurrence of a recurring task keeps the preferences set on the one before", async () => {
