@@ -67,6 +67,29 @@ export const configSchema = z
     // Outgoing calls (webhooks, connectors) refuse private, loopback and link-local addresses unless this is on.
     ALLOW_PRIVATE_NETWORK_TARGETS: flag.default(false),
     WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
+    // WebAuthn: the relying party. The id defaults to APP_URL's host name, the origins to APP_URL's origin
+    // (else http://localhost:PORT); list several origins comma-separated (for example a mobile app's).
+    WEBAUTHN_RP_ID: z.string().min(1).optional(),
+    WEBAUTHN_RP_NAME: z.string().min(1).default("Spolu"),
+    WEBAUTHN_ORIGINS: z
+      .string()
+      .default("")
+      .transform((list) => list.split(",").map((origin) => origin.trim()).filter(Boolean)),
+    // OAuth / OpenID Connect providers: each is offered when its client id and secret are set. The issuer and
+    // base URLs only change for tests and proxies.
+    GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+    GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+    GOOGLE_ISSUER: z.url().default("https://accounts.google.com"),
+    MICROSOFT_CLIENT_ID: z.string().min(1).optional(),
+    MICROSOFT_CLIENT_SECRET: z.string().min(1).optional(),
+    /** `common`, `organizations`, `consumers` or a tenant id. */
+    MICROSOFT_TENANT: z.string().min(1).default("common"),
+    /** Defaults to https://login.microsoftonline.com/<MICROSOFT_TENANT>/v2.0. */
+    MICROSOFT_ISSUER: z.url().optional(),
+    GITHUB_CLIENT_ID: z.string().min(1).optional(),
+    GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+    GITHUB_BASE_URL: z.url().default("https://github.com"),
+    GITHUB_API_URL: z.url().default("https://api.github.com"),
   })
   .superRefine((env, ctx) => {
     if ((env.VAPID_PUBLIC_KEY === undefined) !== (env.VAPID_PRIVATE_KEY === undefined)) {

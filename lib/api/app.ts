@@ -1,4 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { accountDataRoutes } from "../account-data/routes";
 import { accountsRoutes } from "../accounts/routes";
 import { collaborationRoutes } from "../collaboration/routes";
 import { config } from "../config";
@@ -11,10 +12,12 @@ import { groupsRoutes } from "../groups/routes";
 import { healthRoutes } from "../health/routes";
 import { invitationsRoutes } from "../invitations/routes";
 import { notificationsRoutes } from "../notifications/routes";
+import { oauthRoutes } from "../oauth/routes";
 import { projectsRoutes } from "../projects/routes";
 import { pushRoutes } from "../push/routes";
 import { tasksRoutes } from "../tasks/routes";
 import { teamsRoutes } from "../teams/routes";
+import { webauthnRoutes } from "../webauthn/routes";
 import { webhooksRoutes } from "../webhooks/routes";
 import { AppError } from "./app-error";
 import type { ApiEnv } from "./env";
@@ -68,6 +71,8 @@ export function createApiApp() {
   );
 
   app.route(API_PREFIX, accountsRoutes);
+  app.route(API_PREFIX, accountDataRoutes);
+  app.route(API_PREFIX, webauthnRoutes);
   app.route(API_PREFIX, errorsRoutes);
   app.route(API_PREFIX, groupsRoutes);
   app.route(API_PREFIX, teamsRoutes);
@@ -80,6 +85,8 @@ export function createApiApp() {
   app.route(API_PREFIX, pushRoutes);
   app.route(API_PREFIX, emailRoutes);
   app.route(API_PREFIX, webhooksRoutes);
+  // Last: `/auth/{provider}` must not catch the fixed `/auth/...` paths above.
+  app.route(API_PREFIX, oauthRoutes);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

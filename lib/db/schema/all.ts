@@ -12,3 +12,4 @@ export * from "./notifications";
 export * from "./push";
 export * from "./webhooks";
 export * from "./email";
+export * from "./auth";

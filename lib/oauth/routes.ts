@@ -1,0 +1,3 @@
+import { createRouter } from "../api/router";
+
+export const oauthRoutes = createRouter();
