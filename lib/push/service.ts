@@ -1,12 +1,11 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import { BlockList, isIP, type LookupFunction } from "node:net";
 import webpush from "web-push";
 import { AppError, invalidField } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { config } from "../config";
 import { log } from "../log";
+import { bareHost, guardedLookup, hostRefusal, isLoopbackHost, TargetRefused } from "../net/outbound";
 import type { ChannelResult } from "../notifications/channel";
 import {
   deleteSubscription,
@@ -41,9 +40,10 @@ import { vapidDetails, vapidKeys, type VapidDetails } from "./vapid";
  *   429, 401/403 after a VAPID key change, a timeout, a refused address) counts in failure_count; the subscription
  *   stays, and the next delivery that works resets the count.
  * - Endpoints come from browsers, so they are addresses on the internet: https only, and never in private, loopback,
- *   link-local or other special ranges (checked on the literal address when subscribing, and on every address the
- *   name resolves to when sending, at connection time). ALLOW_PRIVATE_NETWORK_TARGETS (and NODE_ENV=test) lifts the
- *   address check and also allows http, for loopback addresses only (a local push service in tests).
+ *   link-local or other special ranges, nor a `localhost` name (lib/net/outbound.ts: checked on the literal address
+ *   when subscribing, and on every address the name resolves to when sending, at connection time).
+ *   ALLOW_PRIVATE_NETWORK_TARGETS (and NODE_ENV=test) lifts the address check and also allows http, for loopback
+ *   hosts only (a local push service in tests).
  * - A message is sent with TTL one day, urgency normal and a PUSH_TIMEOUT_MS limit for the whole request. Its JSON
  *   (title, body, url, tag, data) is cut to fit the 4 KB push services accept: data goes first, then the body.
  *
@@ -77,64 +77,6 @@ function privateTargetsAllowed(): boolean {
   return ALLOW_PRIVATE_NETWORK_TARGETS || NODE_ENV === "test";
 }
 
-/** IPv4 ranges that are never a push service: loopback, private, link-local, shared, documentation, reserved... */
-const specialV4 = new BlockList();
-for (const [network, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.0.2.0", 24],
-  ["192.88.99.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["198.51.100.0", 24],
-  ["203.0.113.0", 24],
-  ["224.0.0.0", 3],
-] as const) {
-  specialV4.addSubnet(network, prefix, "ipv4");
-}
-/** IPv6: only global unicast (2000::/3) outside documentation and 6to4, and addresses embedding a public IPv4 one. */
-const globalV6 = new BlockList();
-globalV6.addSubnet("2000::", 3, "ipv6");
-const specialV6 = new BlockList();
-specialV6.addSubnet("2001:db8::", 32, "ipv6");
-specialV6.addSubnet("2002::", 16, "ipv6");
-const mappedV6 = new BlockList();
-mappedV6.addSubnet("::ffff:0:0", 96, "ipv6");
-const nat64 = new BlockList();
-nat64.addSubnet("64:ff9b::", 96, "ipv6");
-
-/** The IPv4 address in the last 32 bits of an IPv6 address (`…:7f00:1` or `…:127.0.0.1`). */
-function lastIPv4(address: string): string {
-  const tail = address.split(":").slice(-2);
-  if (tail[1]?.includes(".")) return tail[1];
-  const [high, low] = tail.map((group) => parseInt(group || "0", 16)) as [number, number];
-  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".");
-}
-
-/** Whether an IP address is one no push service has (IPv4-mapped and NAT64 addresses count as their IPv4 address). */
-export function isSpecialAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return specialV4.check(address, "ipv4");
-  if (family !== 6) return false;
-  if (mappedV6.check(address, "ipv6") || nat64.check(address, "ipv6")) return specialV4.check(lastIPv4(address), "ipv4");
-  return !globalV6.check(address, "ipv6") || specialV6.check(address, "ipv6");
-}
-
-function bareHost(url: URL): string {
-  return url.hostname.replace(/^\[(.*)\]$/, "$1");
-}
-
-function isLoopbackHost(host: string): boolean {
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
-  const family = isIP(host);
-  return family === 4 ? host.startsWith("127.") : family === 6 && host === "::1";
-}
-
 /** Why an endpoint may not be pushed to, judged on the URL alone; null when it may. */
 function endpointProblem(endpoint: string): string | null {
   let url: URL;
@@ -144,33 +86,16 @@ function endpointProblem(endpoint: string): string | null {
     return "must be an https URL";
   }
   if (url.username || url.password) return "must not carry a user name or password";
-  const host = bareHost(url);
   const allowed = privateTargetsAllowed();
   if (url.protocol === "http:") {
-    return allowed && isLoopbackHost(host) ? null : "must be an https URL";
+    return allowed && isLoopbackHost(bareHost(url)) ? null : "must be an https URL";
   }
   if (url.protocol !== "https:") return "must be an https URL";
-  if (!allowed && (isSpecialAddress(host) || isLoopbackHost(host))) {
+  if (hostRefusal(url, allowed)) {
     return "must be a push service on the internet, not a private, loopback or link-local address";
   }
   return null;
 }
-
-class RefusedAddressError extends Error {}
-
-/** DNS lookup that refuses names resolving to special addresses, unless private targets are allowed. */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...(options as LookupOptions), all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, "", 0);
-    const refused = addresses.find((entry) => isSpecialAddress(entry.address));
-    if (refused && !privateTargetsAllowed()) {
-      return callback(new RefusedAddressError(`${hostname} resolves to ${refused.address}, a private or special address`), "", 0);
-    }
-    if (addresses.length === 0) return callback(new Error(`${hostname} has no address`), "", 0);
-    if ((options as LookupOptions).all) return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, addresses);
-    return callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
-};
 
 interface Delivery {
   statusCode: number | null;
@@ -189,7 +114,7 @@ function post(request: webpush.RequestDetails): Promise<Delivery> {
       {
         method: request.method,
         headers: request.headers as http.OutgoingHttpHeaders,
-        lookup: guardedLookup,
+        lookup: guardedLookup(privateTargetsAllowed()),
         signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
       },
       (response) => {
@@ -201,8 +126,8 @@ function post(request: webpush.RequestDetails): Promise<Delivery> {
     outgoing.on("error", (error) => {
       const timedOut = error.name === "AbortError" || error.name === "TimeoutError";
       const reason =
-        error instanceof RefusedAddressError
-          ? `refused: ${error.message}`
+        error instanceof TargetRefused && error.address
+          ? `refused: ${bareHost(target)} resolves to ${error.address}, a private or special address`
           : timedOut
             ? `no answer within ${PUSH_TIMEOUT_MS / 1000} s`
             : error.message;

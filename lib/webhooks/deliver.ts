@@ -1,14 +1,13 @@
 import http from "node:http";
 import https from "node:https";
-import type { LookupFunction } from "node:net";
 import { performance } from "node:perf_hooks";
 import { nowDate } from "../clock";
 import { config } from "../config";
 import { db } from "../db/client";
 import { publish } from "../events/publish";
 import { log } from "../log";
+import { bareHost, pinnedLookup, resolveTarget, TargetRefused, type ResolvedTarget } from "../net/outbound";
 import { notifyUser } from "../notifications/service";
-import { bareHost, resolveTarget, TargetRefused, type ResolvedTarget } from "./network";
 import {
   claimDeliveries,
   countEndpointOutcome,
@@ -28,8 +27,8 @@ import { signatureHeader } from "./sign";
  * a failure. Every attempt is logged (webhook_attempts).
  *
  * Redirects are not followed blindly: up to MAX_REDIRECTS, each target is checked like the first (http or https,
- * its host resolved and every address public unless private targets are allowed) and gets the same POST, body and
- * signature (a webhook is a POST: a 301/302/303 is not turned into a GET without the message).
+ * its host resolved and every address public unless private targets are allowed: lib/net/outbound.ts) and gets the
+ * same POST, body and signature (a webhook is a POST: a 301/302/303 is not turned into a GET without the message).
  *
  * Retries: after the first attempt fails, the next ones come RETRY_DELAYS_MS later (30 s, 2 min, 10 min, 30 min,
  * 1 h, 2 h, 4 h, 8 h: 9 attempts over about 15 h 53 min); after the last, the delivery is `failed`. An endpoint
@@ -66,14 +65,6 @@ interface HopAnswer {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-/** Answers the resolved (checked) address to the socket instead of resolving the name again. */
-function pinnedLookup(target: ResolvedTarget): LookupFunction {
-  return (_hostname, options, callback) => {
-    if (options.all) (callback as (error: null, addresses: { address: string; family: number }[]) => void)(null, [target]);
-    else callback(null, target.address, target.family);
-  };
-}
 
 function postOnce(url: URL, target: ResolvedTarget, body: string, headers: Record<string, string>, signal: AbortSignal): Promise<HopAnswer> {
   return new Promise((resolve, reject) => {

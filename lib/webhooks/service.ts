@@ -5,8 +5,9 @@ import { db } from "../db/client";
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from "../db/schema/webhooks";
 import type { StoredDomainEvent } from "../events/types";
 import { log } from "../log";
+import { TargetRefused } from "../net/outbound";
 import { attemptDeliveries, attemptDelivery, attemptDueDeliveries, inBackground } from "./deliver";
-import { checkWebhookUrl, TargetRefused } from "./network";
+import { checkWebhookUrl } from "./endpoint-url";
 import {
   countEndpoints,
   deleteEndpointRow,
