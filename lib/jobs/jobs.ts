@@ -4,6 +4,7 @@ import { pruneErrorLogs } from "../errors/service";
 import { log } from "../log";
 import { runReminders } from "../notifications/reminders";
 import { runDailySummaries, runWeeklyReports } from "../notifications/summaries";
+import { purgeOAuthStates } from "../oauth/service";
 import { createDueOccurrences } from "../tasks/recurring";
 import { runWebhookDeliveries } from "../webhooks/service";
 import type { Job } from "./runner";
@@ -69,6 +70,15 @@ export function backgroundJobs(): Job[] {
       async run() {
         const { queued, attempted } = await runWebhookDeliveries();
         if (queued || attempted) log.info("Ran webhook deliveries", { queued, attempted });
+      },
+    },
+    // Sign-in with external accounts (lib/oauth): attempts that were used or are older than 10 minutes.
+    {
+      name: "oauth-states-purge",
+      intervalMs: HOUR_MS,
+      async run() {
+        const deleted = await purgeOAuthStates();
+        if (deleted) log.info("Forgot finished sign-in attempts", { deleted });
       },
     },
   ];

@@ -1,3 +1,115 @@
+import { apiRoute, jsonContent, problemResponse } from "../api/route";
 import { createRouter } from "../api/router";
+import { setSessionCookie } from "../api/session-cookie";
+import { callbackQuery, oauthResultOutput, providerListOutput, providerParams, startQuery } from "./schema";
+import { completeSignIn, listProviders, startSignIn } from "./service";
 
-export const oauthRoutes = createRouter();
+// Mounted last in lib/api/app.ts: `/auth/{provider}` must not catch the fixed `/auth/...` paths. Every path also
+// answers at the site root (`/auth/google`, `/auth/google/callback`).
+const TAGS = ["Sign-in with other accounts"];
+const PROVIDERS =
+  "Providers: `google` and `microsoft` (OpenID Connect), `github` (OAuth 2). Each is offered when its client id and " +
+  "secret are set (GOOGLE_CLIENT_ID/SECRET, MICROSOFT_CLIENT_ID/SECRET, GITHUB_CLIENT_ID/SECRET). `apple` is a " +
+  "placeholder that answers 501.";
+const REDIRECT_URI =
+  "The redirect URI sent to the provider is `<APP_URL>/auth/<provider>/callback` (the request's own origin when " +
+  "APP_URL is unset): register exactly that address with the provider.";
+const UNAVAILABLE = "No such provider, or it is not configured on this server (both: `provider not configured`)";
+const APPLE = "Sign in with Apple is not available yet (`not_implemented`)";
+
+const providersRoute = apiRoute({
+  method: "get",
+  path: "/auth/providers",
+  tags: TAGS,
+  summary: "The external sign-in providers offered here",
+  description: `For the sign-in page's buttons: each configured provider with the URL to send the browser to. ${PROVIDERS}`,
+  access: "public",
+  responses: { 200: jsonContent(providerListOutput, "The configured providers (possibly none)") },
+});
+
+const callbackRoute = apiRoute({
+  method: "get",
+  path: "/auth/{provider}/callback",
+  tags: TAGS,
+  summary: "Complete a sign-in with an external account (the provider redirects here)",
+  description: [
+    "The provider sends the browser here with `code` and `state` (or `error`). The state is used up first, whatever " +
+      "follows: an unknown, used or expired one (10 minutes) answers 400 `invalid or expired sign-in attempt`, and " +
+      "nothing is created. The code is exchanged with the PKCE verifier (a code used before is refused by the " +
+      "provider: 400); for OpenID Connect the ID Token's issuer, audience and nonce are checked (401 otherwise).",
+    "**Which account.** (1) the account this external account (provider + subject) is linked to; else (2) the " +
+      "account with the same email, linked now, only when the provider verified the email (otherwise 409: sign " +
+      "in with the password and link from the settings; nothing is linked); else (3) a new account without a " +
+      "password (name from the profile, locale from Accept-Language, the default task groups), linked. An email " +
+      "the provider did not verify never creates an account (403). Verified means: Google `email_verified: true`; " +
+      "Microsoft the optional claim `xms_edov: true` (add the optional claims `email` and `xms_edov`); GitHub an " +
+      "address its emails API lists as `verified` (the primary one first). With Microsoft's multi-tenant issuers " +
+      "(`common`, `organizations`, `consumers`) the ID Token's issuer must be the `{tenantid}` template filled with " +
+      "the token's own `tid`.",
+    "**Answer.** Started with `mode=json` (API clients): 200 `{ token, user, provider }`, no cookie. Started with " +
+      "`mode=redirect` (the default, browsers): the session cookie is set and the answer is a 302 to `returnTo` with " +
+      "the JWT in the fragment (`/path#token=<jwt>`), which a mobile app's web view can read; the fragment never " +
+      "reaches a server. Failures answer a problem in both modes.",
+  ].join("\n\n"),
+  access: "public",
+  limit: "strict",
+  request: { params: providerParams, query: callbackQuery },
+  responses: {
+    200: jsonContent(oauthResultOutput, "Signed in (mode=json)"),
+    302: {
+      description: "Signed in (mode=redirect): the session cookie is set; Location is `returnTo#token=<jwt>`",
+      headers: { Location: { schema: { type: "string" }, description: "`returnTo` with `#token=<jwt>`" } },
+    },
+    401: problemResponse("The provider refused the sign-in, or its answer failed the checks (issuer, audience, nonce)"),
+    403: problemResponse("The provider has not verified the email address: no account is created"),
+    404: problemResponse(UNAVAILABLE),
+    409: problemResponse("An account with this email exists and the provider did not verify the email: nothing linked"),
+    501: problemResponse(APPLE),
+    503: problemResponse("The provider did not answer"),
+  },
+});
+
+const startRoute = apiRoute({
+  method: "get",
+  path: "/auth/{provider}",
+  tags: TAGS,
+  summary: "Start a sign-in with an external account",
+  description:
+    `Redirects the browser to the provider with a fresh \`state\`, a PKCE challenge (S256) and, for OpenID Connect, ` +
+    `a \`nonce\`; the attempt is remembered for 10 minutes and works once. ${REDIRECT_URI} ` +
+    "`mode` picks how the callback answers (`redirect`: cookie + 302 to `returnTo#token=<jwt>`; `json`: " +
+    `\`{ token, user, provider }\`). ${PROVIDERS}`,
+  access: "public",
+  limit: "strict",
+  request: { params: providerParams, query: startQuery },
+  responses: {
+    302: {
+      description: "To the provider's authorization page",
+      headers: { Location: { schema: { type: "string" }, description: "The provider's authorization URL" } },
+    },
+    404: problemResponse(UNAVAILABLE),
+    501: problemResponse(APPLE),
+    503: problemResponse("The provider's discovery document could not be fetched"),
+  },
+});
+
+export const oauthRoutes = createRouter()
+  .openapi(providersRoute, (c) => c.json(listProviders(), 200))
+  .openapi(callbackRoute, async (c) => {
+    const requestUrl = new URL(c.req.url);
+    const outcome = await completeSignIn(c.req.valid("param").provider, {
+      query: c.req.valid("query"),
+      search: requestUrl.search,
+      requestOrigin: requestUrl.origin,
+      acceptLanguage: c.req.header("accept-language"),
+    });
+    c.header("Cache-Control", "no-store");
+    if (outcome.redirectTo === null) return c.json(outcome.result, 200);
+    setSessionCookie(c, outcome.result.token);
+    return c.redirect(`${outcome.redirectTo}#token=${outcome.result.token}`, 302);
+  })
+  .openapi(startRoute, async (c) => {
+    const url = await startSignIn(c.req.valid("param").provider, c.req.valid("query"), new URL(c.req.url).origin);
+    c.header("Cache-Control", "no-store");
+    return c.redirect(url.href, 302);
+  });

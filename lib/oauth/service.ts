@@ -1,0 +1,183 @@
+import { toUserOutput } from "../accounts/service";
+import { insertUser } from "../accounts/repo";
+import { AppError, invalidField } from "../api/app-error";
+import { issueSessionToken } from "../auth/tokens";
+import { nowDate } from "../clock";
+import { config } from "../config";
+import { db } from "../db/client";
+import type { UserRow } from "../db/schema/users";
+import { localeFromAcceptLanguage } from "../i18n/locales";
+import { configuredProviders, lookupProvider, type ExternalProfile, type SignInProvider } from "./providers";
+import {
+  consumeOAuthState,
+  deleteSpentOAuthStates,
+  findUserByEmail,
+  findUserByIdentity,
+  insertIdentity,
+  insertOAuthState,
+  touchIdentity,
+} from "./repo";
+import type { CallbackQuery, OAuthResultOutput, ProviderListOutput, StartQuery } from "./schema";
+
+/** How long a sign-in attempt may take between leaving for the provider and coming back. */
+export const STATE_TTL_MS = 10 * 60 * 1000;
+/** `oauth_states.return_to` for an API client: answer JSON instead of redirecting. */
+const JSON_MODE = "json";
+
+export function listProviders(): ProviderListOutput {
+  return { items: configuredProviders().map((provider) => ({ ...provider, startUrl: `/auth/${provider.name}` })) };
+}
+
+/** The provider, or the problem: unknown or unconfigured 404, Apple (a placeholder) 501. */
+function requireProvider(name: string): SignInProvider {
+  const found = lookupProvider(name);
+  switch (found.status) {
+    case "configured":
+      return found.provider;
+    case "unconfigured":
+      throw new AppError("not_found", `Sign-in with ${found.label} is not available here: provider not configured`);
+    case "placeholder":
+      throw new AppError("not_implemented", `Sign in with ${found.label} is not available yet`);
+    case "unknown":
+      throw new AppError("not_found", `No sign-in provider named "${name}": provider not configured`);
+  }
+}
+
+/**
+ * The callback address registered at the provider: `<APP_URL or the request's origin>/auth/<provider>/callback`.
+ * Both legs of a sign-in compute it the same way; the provider compares it with the registered one.
+ */
+export function redirectUriFor(provider: string, requestOrigin: string): string {
+  return new URL(`/auth/${provider}/callback`, config().APP_URL ?? requestOrigin).href;
+}
+
+const isSitePath = (path: string) => path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\");
+
+/**
+ * Where to land after signing in: a path on this site. Anything that a browser could read as another site
+ * (`//evil.com`, `/\evil.com`, `https://evil.com`, control characters) becomes "/". The fragment is dropped (the
+ * token goes there).
+ */
+export function safeReturnTo(value: string | undefined): string {
+  // eslint-disable-next-line no-control-regex
+  if (!value || !isSitePath(value) || /[\u0000-\u001f\u007f]/.test(value)) return "/";
+  const base = new URL("http://spolu.invalid");
+  const parsed = new URL(value, base);
+  const path = parsed.pathname + parsed.search;
+  // Checked again after normalising: `/.//evil.com` and `/a/..//evil.com` become `//evil.com`.
+  return parsed.origin === base.origin && isSitePath(path) ? path : "/";
+}
+
+/** Starts a sign-in: remembers the attempt (state, PKCE verifier, nonce, where to go) and answers the provider's URL. */
+export async function startSignIn(name: string, query: StartQuery, requestOrigin: string): Promise<URL> {
+  const provider = requireProvider(name);
+  const authorization = await provider.authorize(redirectUriFor(name, requestOrigin));
+  await insertOAuthState({
+    state: authorization.state,
+    provider: name,
+    codeVerifier: authorization.codeVerifier,
+    nonce: authorization.nonce,
+    returnTo: query.mode === "json" ? JSON_MODE : safeReturnTo(query.returnTo),
+    expiresAt: new Date(nowDate().getTime() + STATE_TTL_MS),
+  });
+  return authorization.url;
+}
+
+export interface CallbackInput {
+  query: CallbackQuery;
+  /** The request's query string as the provider sent it (with `iss`, `scope`... besides code and state). */
+  search: string;
+  requestOrigin: string;
+  acceptLanguage: string | undefined;
+}
+
+/** A completed sign-in: the JSON answer, and where a browser goes (null for an API client). */
+export interface SignInOutcome {
+  result: OAuthResultOutput;
+  redirectTo: string | null;
+}
+
+/**
+ * Completes a sign-in. The state is used up first (whatever follows), so that a callback works once; then the
+ * code is exchanged and the account found, linked or created (see `accountFor`).
+ */
+export async function completeSignIn(name: string, input: CallbackInput): Promise<SignInOutcome> {
+  const provider = requireProvider(name);
+  const attempt = await consumeOAuthState(input.query.state, name, nowDate());
+  if (!attempt) {
+    throw new AppError("bad_request", "Invalid or expired sign-in attempt: it was used already, is older than 10 minutes or was never started here. Start again.");
+  }
+  if (input.query.error) {
+    const description = input.query.error_description ? `: ${input.query.error_description}` : "";
+    throw new AppError("bad_request", `${provider.label} did not sign you in (${input.query.error}${description})`);
+  }
+  if (!input.query.code) throw invalidField("query", "/code", "is required (or error, from the provider)");
+
+  const callbackUrl = new URL(redirectUriFor(name, input.requestOrigin));
+  callbackUrl.search = input.search;
+  const profile = await provider.finish(callbackUrl, {
+    state: attempt.state,
+    codeVerifier: attempt.codeVerifier,
+    nonce: attempt.nonce,
+  });
+  const user = await accountFor(provider, profile, localeFromAcceptLanguage(input.acceptLanguage));
+  return {
+    result: { token: await issueSessionToken(user.id, user.tokenVersion), user: toUserOutput(user), provider: provider.name },
+    redirectTo: attempt.returnTo === JSON_MODE ? null : attempt.returnTo,
+  };
+}
+
+const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+function profileName(profile: ExternalProfile, email: string): string {
+  const name = (profile.name ?? email.split("@")[0] ?? "").trim().slice(0, 100).trim();
+  return name || "Spolu user";
+}
+
+/**
+ * The account an external sign-in belongs to, in one transaction:
+ * 1. the account this (provider, subject) is linked to, whatever the email says now;
+ * 2. else the account with the same email, linked now, but only when the provider verified the email (otherwise
+ *    409: anyone can type someone else's address at some providers);
+ * 3. else a new account (no password; name and locale from the profile and Accept-Language), linked; an
+ *    email the provider did not verify is refused (403) rather than creating an account on it.
+ */
+async function accountFor(provider: SignInProvider, profile: ExternalProfile, locale: UserRow["locale"]): Promise<UserRow> {
+  const now = nowDate();
+  return db().transaction(async (tx) => {
+    const linked = await findUserByIdentity(provider.name, profile.subject, tx);
+    if (linked) {
+      await touchIdentity(linked.identity.id, profile.email, now, tx);
+      return linked.user;
+    }
+    const email = profile.email ? normaliseEmail(profile.email) : null;
+    if (!email || !profile.emailVerified) {
+      if (email && (await findUserByEmail(email, tx))) {
+        throw new AppError(
+          "conflict",
+          `An account with ${email} exists already, but ${provider.label} has not verified that this address is yours, so the accounts were not linked. Sign in with your password and link ${provider.label} from the settings.`,
+        );
+      }
+      throw new AppError(
+        "forbidden",
+        email
+          ? `${provider.label} has not verified your email address ${email}. Verify it with ${provider.label} and sign in again.`
+          : `${provider.label} did not share a verified email address. Add one to your ${provider.label} account and sign in again.`,
+      );
+    }
+    const identity = { provider: provider.name, subject: profile.subject, email, lastUsedAt: now };
+    const existing = await findUserByEmail(email, tx);
+    if (existing) {
+      await insertIdentity({ ...identity, userId: existing.id }, tx);
+      return existing;
+    }
+    const user = await insertUser({ email, name: profileName(profile, email), passwordHash: null, locale }, tx);
+    await insertIdentity({ ...identity, userId: user.id }, tx);
+    return user;
+  });
+}
+
+/** The background job: forgets sign-in attempts that can no longer complete (used, or older than 10 minutes). */
+export function purgeOAuthStates(): Promise<number> {
+  return deleteSpentOAuthStates(nowDate());
+}
