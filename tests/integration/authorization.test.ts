@@ -34,6 +34,7 @@ interface OwnerData {
   webhookId: string;
   deliveryId: string;
   pushSubscriptionId: string;
+  deviceId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
 }
@@ -110,6 +111,12 @@ beforeAll(async () => {
   );
   const subscription = await server.request("/api/v1/push/subscriptions", { token, json: browserSubscription(marker) });
   expect(subscription.status).toBe(201);
+  // A passkey written directly (registering one needs an authenticator; tests/integration/webauthn.test.ts has one).
+  const [device] = await server.sql<{ id: string }>(
+    `insert into webauthn_credentials (user_id, credential_id, public_key, aaguid, device_type, label, name)
+     values ($1, $2, 'key', '00000000-0000-0000-0000-000000000000', 'singleDevice', 'generic', $3) returning id`,
+    [user.id, `cred-${marker}`, `Secret device ${marker}`],
+  );
   owner = {
     token,
     userId: user.id,
@@ -125,7 +132,9 @@ beforeAll(async () => {
     webhookId: webhook.body.id,
     deliveryId: delivery!.id,
     pushSubscriptionId: subscription.body.id,
+    deviceId: device!.id,
     secrets: [
+      device!.id,
       notification.id,
       webhook.body.id,
       webhook.body.secret,
@@ -164,6 +173,7 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/webhooks/")) return owner.webhookId;
     if (name === "id" && path.startsWith("/api/v1/push/subscriptions/")) return owner.pushSubscriptionId;
     if (name === "deliveryId") return owner.deliveryId;
+    if (name === "id" && path.startsWith("/api/v1/webauthn/devices/")) return owner.deviceId;
     if (name === "taskId") return owner.taskId;
     if (name === "weekStart") return "2026-11-16";
     throw new Error(`No id to try for {${name}} in ${path}: add one to pathFor`);
@@ -185,6 +195,7 @@ function bodyFor({ method, path }: Operation): unknown {
     "POST /api/v1/tasks/{id}/collaboration-requests": { kind: "assign", userId: stranger.userId },
     "PUT /api/v1/notification-prefs/{taskId}": { remind_before: 10, on_due: true, daily: false, channels: ["in_app"] },
     "PATCH /api/v1/webhooks/{id}": { url: "https://taken.example.com/over", enabled: false },
+    "PATCH /api/v1/webauthn/devices/{id}": { name: "Taken over" },
     "PATCH /api/v1/tasks/{id}": { title: "Taken over", status: "done" },
     "POST /api/v1/tasks/{id}/move": { status: "done" },
     "POST /api/v1/tasks/{id}/subtasks": { title: "Taken over" },
@@ -245,6 +256,8 @@ describe("authorization matrix", () => {
     expect(webhook.body).toMatchObject({ enabled: true, url: expect.stringContaining("hooks.example.com") });
     const subscriptions = await server.request("/api/v1/push/subscriptions", { token: owner.token });
     expect(subscriptions.body.items.map((item: { id: string }) => item.id)).toEqual([owner.pushSubscriptionId]);
+    const devices = await server.request("/api/v1/webauthn/devices", { token: owner.token });
+    expect(devices.body.items.map((item: { name: string }) => item.name)).toEqual([expect.stringMatching(/^Secret device /)]);
   });
 
   test("every list a stranger can read leaves out everything of the owner's", async () => {
