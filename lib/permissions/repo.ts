@@ -50,15 +50,17 @@ export function visibleTaskCondition(userId: UserId): SQL {
 
 /**
  * The user's links to a task through groups (`ViewerLinks` of lib/permissions/tasks.ts), as columns to select
- * with the task: `teamMember`, `projectRole`, `familyRole`.
+ * with the task: `teamMember`, `projectRole`, `familyRole`. The task's columns are written qualified: in selected
+ * expressions Drizzle renders a column without its table, and inside these subqueries `project_id` would then
+ * mean the member row's own column (every project of the user: "more than one row returned").
  */
 export function viewerLinkColumns(userId: UserId) {
   return {
     teamMember: sql<boolean>`coalesce(${tasks.userGroupId} in ${userGroupsOf(userId)}, false)`.as("viewer_team_member"),
-    projectRole: sql<"owner" | "admin" | "member" | "viewer" | null>`(select pm.role from ${projectMembers} pm where pm.project_id = ${tasks.projectId} and pm.user_id = ${userId})`.as(
+    projectRole: sql<"owner" | "admin" | "member" | "viewer" | null>`(select pm.role from ${projectMembers} pm where pm.project_id = "tasks"."project_id" and pm.user_id = ${userId})`.as(
       "viewer_project_role",
     ),
-    familyRole: sql<"parent" | "child" | null>`(select f.role from ${taskGroups} g join ${familyMembers} f on f.family_id = g.family_id where g.id = ${tasks.groupId} and f.user_id = ${userId})`.as(
+    familyRole: sql<"parent" | "child" | null>`(select f.role from ${taskGroups} g join ${familyMembers} f on f.family_id = g.family_id where g.id = "tasks"."group_id" and f.user_id = ${userId})`.as(
       "viewer_family_role",
     ),
   };

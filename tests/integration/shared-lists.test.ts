@@ -107,6 +107,20 @@ describe.each(Object.keys(LINKS))("a task seen as %s", (relation) => {
   });
 });
 
+test("a member of several projects and a family opens a project task (one role per task, not per project)", async () => {
+  const [owner, viewer] = [await registerUser(server), await registerUser(server)];
+  const first = await createTask(server, owner.token, { title: "In the first project" });
+  const second = await createTask(server, owner.token, { title: "In the second project" });
+  await LINKS["project member"]!(owner, viewer, first);
+  await LINKS["project member"]!(owner, viewer, second);
+  await LINKS["family member"]!(owner, viewer, first);
+  for (const task of [first, second]) {
+    const read = await server.request(`/tasks/${task.id}`, { token: viewer.token });
+    expect(read.status, JSON.stringify(read.body)).toBe(200);
+    expect((await server.request(`/tasks/${task.id}`, { token: viewer.token, method: "PATCH", json: { tags: ["seen"] } })).status).toBe(200);
+  }
+});
+
 test("nobody else sees a shared task, and a user who sees it several ways gets it once", async () => {
   const [owner, viewer, stranger] = [await registerUser(server), await registerUser(server), await registerUser(server)];
   const task = await createTask(server, owner.token, { title: "Seen three ways" });
