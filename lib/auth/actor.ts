@@ -1,6 +1,6 @@
 import { config } from "../config";
 import { findSessionUser } from "./repo";
-import { verifySessionToken, type SessionClaims } from "./tokens";
+import { sessionIssuedAt, verifySessionToken, type SessionClaims } from "./tokens";
 
 /** Who is making a request: the API middleware, the pages and the socket handshake all use this. */
 export interface Actor {
@@ -9,6 +9,8 @@ export interface Actor {
   locale: string;
   timeZone: string;
   isAdmin: boolean;
+  /** When the session token was issued (its `iat`), for actions that need a recent sign-in; absent when unknown. */
+  signedInAt?: Date;
 }
 
 export const SESSION_COOKIE = "spolu_session";
@@ -34,6 +36,11 @@ export async function actorFromToken(token: string | null): Promise<Actor | null
   return actorFromClaims(token ? await verifySessionToken(token) : null);
 }
 
+function signedIn(claims: SessionClaims): Pick<Actor, "signedInAt"> {
+  const at = sessionIssuedAt(claims);
+  return at ? { signedInAt: at } : {};
+}
+
 /** The actor for a verified token's claims: checks that the user exists and the token is not revoked. */
 export async function actorFromClaims(claims: SessionClaims | null): Promise<Actor | null> {
   if (!claims || !UUID.test(claims.sub)) return null;
@@ -45,5 +52,6 @@ export async function actorFromClaims(claims: SessionClaims | null): Promise<Act
     locale: user.locale,
     timeZone: user.timeZone,
     isAdmin: config().ADMIN_EMAILS.includes(user.email),
+    ...signedIn(claims),
   };
 }

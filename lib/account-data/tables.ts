@@ -1,0 +1,395 @@
+/**
+ * The account-data registry: for every table of the schema (lib/db/schema/all.ts), which of its rows and columns are
+ * a user's, how they go into the export (GET /auth/export-data) and what becomes of them when the user deletes their
+ * account (DELETE /auth/delete-account). `registryProblems` compares it with the schema as Drizzle describes it
+ * (`schemaShapes` in repo.ts walks `getTableConfig` of every table): a table it does not know, a column with a
+ * foreign key to users.id it does not cover, a uuid, uuid[], jsonb or email column it does not classify, a rule that
+ * contradicts the foreign key, are problems, and the integration test fails on any. A new table cannot be forgotten.
+ *
+ * Conditions are SQL on the table's own columns, with `$user` for the user's id and `$email` for their email
+ * (both sent as parameters). They are static text of this file, never built from input.
+ */
+
+/** A table as the schema declares it: what the registry is checked against. */
+export interface TableShape {
+  name: string;
+  columns: ColumnShape[];
+}
+
+export interface ColumnShape {
+  name: string;
+  /** The SQL type as Drizzle writes it: `uuid`, `uuid[]`, `jsonb`, `text`, `timestamp with time zone`... */
+  type: string;
+  /** The table's only primary-key column. */
+  primaryKey: boolean;
+  notNull: boolean;
+  /** The foreign key on this column alone, if any. */
+  references?: { table: string; column: string; onDelete: string };
+}
+
+/**
+ * What deleting the user does to a column that holds their id (or may mention it):
+ * - `cascade`: a foreign key to users.id ON DELETE CASCADE: the row goes with the account;
+ * - `set-null`: a foreign key to users.id ON DELETE SET NULL: the row stays, without them;
+ * - `nullify`: no foreign key: set to null explicitly;
+ * - `remove`: a uuid[] without a foreign key: their id is taken out of the array;
+ * - `derived`: a uuid[] the database's triggers keep from another table's rows (covered there);
+ * - `scrub`: jsonb that may mention their id anywhere: each mention becomes the nil UUID.
+ */
+export type UserColumnRule = "cascade" | "set-null" | "nullify" | "remove" | "derived" | "scrub";
+
+/** One key of the export: the rows of a table that are the user's. */
+export interface ExportView {
+  key: string;
+  /** Which rows (SQL on the table's columns; `$user`, `$email`). */
+  where: string;
+  /** Columns left out: secrets (hashes, keys, verifiers) and other people's private data. */
+  omit?: readonly string[];
+  /** Or only these columns. */
+  only?: readonly string[];
+  /** One object (the first row, or null) instead of a list. */
+  single?: boolean;
+}
+
+export interface TableEntry {
+  /** What the table holds about a user, for the reader. */
+  about: string;
+  /** The columns that hold (or may mention) user ids, and what deleting the user does to each. */
+  userColumns?: Readonly<Record<string, UserColumnRule>>;
+  /** The other uuid, uuid[], jsonb and email columns, each with why it is no user reference. */
+  otherColumns?: Readonly<Record<string, string>>;
+  /** The user's rows reach them through a parent row (a foreign key with ON DELETE CASCADE): they go with it. */
+  parent?: { column: string; table: string };
+  /** Rows deleted explicitly at the start of the deletion (SQL; `$user`, `$email`). */
+  deleteWhere?: string;
+  /** The export's keys for this table, or why it has none. */
+  export: readonly ExportView[] | { none: string };
+}
+
+/** Each mention of a deleted user's id in stored JSON becomes this. */
+export const NIL_UUID = "00000000-0000-0000-0000-000000000000";
+
+const OWN_TASKS = "(select id from tasks where owner_id = $user)";
+
+/** The registry, in the order the export lists its keys. */
+export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
+  users: {
+    about: "The account itself: deleted last, after everything that refers to it.",
+    otherColumns: { email: "the account's own address, deleted with the row" },
+    export: [{ key: "user", where: "id = $user", omit: ["password_hash", "token_version"], single: true }],
+  },
+  tasks: {
+    about: "Tasks: those the user owns are deleted (with their subtasks, assignees, collaborators...); others' stay.",
+    userColumns: { owner_id: "cascade", assignee_ids: "derived", collaborator_ids: "derived" },
+    otherColumns: { series_id: "the series of a recurring task", recurrence: "the recurrence rule" },
+    export: [
+      { key: "tasks", where: "owner_id = $user" },
+      {
+        // Others' tasks the user works on: the task's own fields, nothing about its owner's groups or other people.
+        key: "sharedTasks",
+        where:
+          "owner_id <> $user and id in (select task_id from task_assignees where user_id = $user " +
+          "union select task_id from task_collaborators where user_id = $user)",
+        only: ["id", "title", "description", "status", "priority", "due_at", "start_date", "tags", "completed_at", "created_at", "updated_at"],
+      },
+    ],
+  },
+  subtasks: {
+    about: "Subtasks of tasks: they go with their task.",
+    parent: { column: "task_id", table: "tasks" },
+    export: [{ key: "subtasks", where: `task_id in ${OWN_TASKS}` }],
+  },
+  task_assignees: {
+    about: "Who is assigned to which task: the user's assignments go, also on others' tasks.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "taskAssignees", where: "user_id = $user" }],
+  },
+  task_groups: {
+    about: "Task groups: the user's are deleted; tasks other people put in them (family sharing) go back to their owners first.",
+    userColumns: { owner_id: "cascade" },
+    otherColumns: { names: "the group's names per language", settings: "time zones and places" },
+    export: [{ key: "taskGroups", where: "owner_id = $user" }],
+  },
+  user_groups: {
+    about: "Teams: a team whose last owner is deleted gets a new owner, or is deleted when nobody remains.",
+    userColumns: { created_by: "set-null" },
+    export: [{ key: "userGroups", where: "id in (select group_id from user_group_members where user_id = $user)" }],
+  },
+  user_group_members: {
+    about: "Team memberships: the user's own (not the other members').",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "userGroupMemberships", where: "user_id = $user" }],
+  },
+  projects: {
+    about: "Projects: a project whose last owner is deleted gets a new owner, or is deleted when nobody remains.",
+    userColumns: { created_by: "set-null" },
+    export: [{ key: "projects", where: "id in (select project_id from project_members where user_id = $user)" }],
+  },
+  project_members: {
+    about: "Project memberships: the user's own.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "projectMemberships", where: "user_id = $user" }],
+  },
+  families: {
+    about: "Family workspaces: the last parent's leaving makes the longest-standing member a parent; an empty one is deleted.",
+    userColumns: { created_by: "set-null" },
+    export: [{ key: "families", where: "id in (select family_id from family_members where user_id = $user)" }],
+  },
+  family_members: {
+    about: "Family membership: the user's own.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "familyMemberships", where: "user_id = $user" }],
+  },
+  task_collaborators: {
+    about: "Collaborators on tasks: the user's collaborations go, also on others' tasks.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "taskCollaborators", where: "user_id = $user" }],
+  },
+  task_collaboration: {
+    about: "Collaboration requests the user sent or received: deleted.",
+    userColumns: { requester_id: "cascade", recipient_id: "cascade" },
+    export: [{ key: "collaborationRequests", where: "requester_id = $user or recipient_id = $user" }],
+  },
+  task_collaboration_history: {
+    about: "What happened to each request: goes with the request; the user's name as actor of others' requests is taken out.",
+    userColumns: { actor_id: "set-null" },
+    parent: { column: "request_id", table: "task_collaboration" },
+    export: [
+      {
+        key: "collaborationHistory",
+        where: "request_id in (select id from task_collaboration where requester_id = $user or recipient_id = $user)",
+      },
+    ],
+  },
+  invitations: {
+    about: "Invitations: those the user sent are deleted; one they accepted stays with its inviter, without them.",
+    userColumns: { inviter_id: "cascade", accepted_by: "set-null" },
+    otherColumns: { invitee_email: "the address an inviter typed (the user's own invitations go with them)" },
+    export: [
+      { key: "invitations", where: "inviter_id = $user", omit: ["token_hash"] },
+      {
+        // Someone else's invitation the user accepted: what it was to and when, not whom the inviter meant (the link
+        // may have been passed on).
+        key: "acceptedInvitations",
+        where: "accepted_by = $user and inviter_id <> $user",
+        only: ["id", "task_id", "project_id", "project_role", "inviter_id", "accepted_at", "created_at"],
+      },
+    ],
+  },
+  domain_events: {
+    about:
+      "The event log: events only for the user, and those about their own tasks, are deleted; elsewhere their id " +
+      "leaves the audience, the actor and the data.",
+    userColumns: { actor_id: "nullify", audience: "remove", data: "scrub" },
+    otherColumns: { task_id: "the task an event is about (no foreign key: the log outlives tasks)" },
+    deleteWhere: `audience <@ array[$user] or task_id in ${OWN_TASKS}`,
+    // Without `data` and `audience`: snapshots of things exported under their own keys, with other people in them.
+    export: [{ key: "domainEvents", where: "audience @> array[$user]", only: ["id", "type", "task_id", "created_at"] }],
+  },
+  notifications: {
+    about: "In-app notifications: the user's are deleted; their id is taken out of others'.",
+    userColumns: { user_id: "cascade", data: "scrub" },
+    export: [{ key: "notifications", where: "user_id = $user" }],
+  },
+  notification_prefs: {
+    about: "Reminder preferences per task.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "notificationPrefs", where: "user_id = $user" }],
+  },
+  notification_settings: {
+    about: "Summary settings.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "notificationSettings", where: "user_id = $user" }],
+  },
+  reminder_fires: {
+    about: "Reminders fired for the user.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "reminderFires", where: "user_id = $user" }],
+  },
+  reminder_deliveries: {
+    about: "Each channel's outcome of a fired reminder: goes with it.",
+    parent: { column: "fire_id", table: "reminder_fires" },
+    export: [{ key: "reminderDeliveries", where: "fire_id in (select id from reminder_fires where user_id = $user)" }],
+  },
+  weekly_reports: {
+    about: "Weekly reports.",
+    userColumns: { user_id: "cascade" },
+    otherColumns: { summary: "the user's own counts, deleted with the row" },
+    export: [{ key: "weeklyReports", where: "user_id = $user" }],
+  },
+  push_subscriptions: {
+    about: "Web push subscriptions: exported without the browser's keys.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "pushSubscriptions", where: "user_id = $user", omit: ["p256dh", "auth"] }],
+  },
+  app_settings: {
+    about: "Settings of the service itself (the VAPID key pair): nobody's.",
+    otherColumns: { value: "the setting's value: service keys, no user data" },
+    export: { none: "no user data" },
+  },
+  webhook_endpoints: {
+    about: "Outgoing webhook endpoints: exported without their signing secrets.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "webhookEndpoints", where: "user_id = $user", omit: ["secret", "previous_secret"] }],
+  },
+  webhook_deliveries: {
+    about: "Messages to the user's endpoints go with them; their id is taken out of payloads sent to others.",
+    userColumns: { payload: "scrub" },
+    parent: { column: "endpoint_id", table: "webhook_endpoints" },
+    export: [{ key: "webhookDeliveries", where: "endpoint_id in (select id from webhook_endpoints where user_id = $user)" }],
+  },
+  webhook_attempts: {
+    about: "Each attempt of a delivery: goes with it.",
+    parent: { column: "delivery_id", table: "webhook_deliveries" },
+    export: [
+      {
+        key: "webhookAttempts",
+        where:
+          "delivery_id in (select d.id from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id where e.user_id = $user)",
+      },
+    ],
+  },
+  event_cursors: {
+    about: "How far each event consumer has read: nobody's.",
+    export: { none: "no user data" },
+  },
+  email_log: {
+    about: "Emails sent: every entry for the user or to their address is deleted (not only unlinked).",
+    userColumns: { user_id: "set-null" },
+    deleteWhere: `user_id = $user or "to" = $email`,
+    export: [{ key: "emailLog", where: `user_id = $user or "to" = $email` }],
+  },
+  error_logs: {
+    about:
+      "Errors: those the user reported from their browser are deleted; server errors during their requests stay, " +
+      "unlinked (their id is taken out of the context too). Exported without stack traces (program internals).",
+    userColumns: { user_id: "set-null", context: "scrub" },
+    deleteWhere: "user_id = $user and source = 'client'",
+    export: [{ key: "errorReports", where: "user_id = $user", omit: ["stack"] }],
+  },
+  webauthn_credentials: {
+    about: "Passkeys: exported without their public keys; deleted, so they sign in no more.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "webauthnCredentials", where: "user_id = $user", omit: ["public_key"] }],
+  },
+  auth_challenges: {
+    about: "WebAuthn challenges, for the user or asked for their email: deleted. Exported without the challenge.",
+    userColumns: { user_id: "cascade" },
+    otherColumns: { email: "the address a sign-in challenge was asked for: the user's are deleted (deleteWhere)" },
+    deleteWhere: "user_id = $user or email = $email",
+    export: [{ key: "authChallenges", where: "user_id = $user or email = $email", omit: ["challenge"] }],
+  },
+  oauth_states: {
+    about: "OAuth sign-ins in flight: linked to no user until they complete, and gone within minutes.",
+    export: { none: "linked to no user (state, PKCE verifier and nonce of a sign-in in flight)" },
+  },
+  user_identities: {
+    about: "Linked external accounts (Google, GitHub, Microsoft): deleted.",
+    userColumns: { user_id: "cascade" },
+    otherColumns: { email: "the provider's address for this identity, deleted with the row" },
+    export: [{ key: "linkedIdentities", where: "user_id = $user" }],
+  },
+};
+
+const ARRAY_RULES: readonly UserColumnRule[] = ["remove", "derived"];
+
+/** Whether a column could hold a user's id, or an email, without a foreign key saying so. */
+function needsClassifying(column: ColumnShape): boolean {
+  if (column.references) return false;
+  if (column.name.includes("email")) return true;
+  if (column.type === "uuid") return !column.primaryKey;
+  return column.type === "uuid[]" || column.type === "jsonb" || column.type === "json";
+}
+
+/** The rule a foreign key to users.id asks for. */
+function ruleForForeignKey(onDelete: string): UserColumnRule | null {
+  if (onDelete === "cascade") return "cascade";
+  if (onDelete === "set null") return "set-null";
+  return null;
+}
+
+function entryColumns(entry: TableEntry): string[] {
+  const views = Array.isArray(entry.export) ? (entry.export as readonly ExportView[]) : [];
+  return [
+    ...Object.keys(entry.userColumns ?? {}),
+    ...Object.keys(entry.otherColumns ?? {}),
+    ...(entry.parent ? [entry.parent.column] : []),
+    ...views.flatMap((view) => [...(view.omit ?? []), ...(view.only ?? [])]),
+  ];
+}
+
+function hasUserData(entry: TableEntry): boolean {
+  return Object.keys(entry.userColumns ?? {}).length > 0 || entry.parent !== undefined;
+}
+
+/**
+ * Everything the registry gets wrong about the schema, one sentence each; empty when it covers every table and
+ * every column that may hold a user. The integration test runs it on the real schema (and on a made-up table).
+ */
+export function registryProblems(
+  shapes: readonly TableShape[],
+  registry: Readonly<Record<string, TableEntry>> = ACCOUNT_DATA_TABLES,
+): string[] {
+  const problems: string[] = [];
+  const byName = new Map(shapes.map((shape) => [shape.name, shape]));
+  const keys = new Set<string>();
+  for (const name of Object.keys(registry)) {
+    if (!byName.has(name)) problems.push(`${name}: in the registry but not in the schema`);
+  }
+  for (const shape of shapes) {
+    const entry = registry[shape.name];
+    if (!entry) {
+      problems.push(`${shape.name}: not in the account-data registry (lib/account-data/tables.ts): say how it is exported and deleted`);
+      continue;
+    }
+    const columns = new Map(shape.columns.map((column) => [column.name, column]));
+    for (const name of entryColumns(entry)) {
+      if (!columns.has(name)) problems.push(`${shape.name}.${name}: named in the registry but not in the table`);
+    }
+    for (const column of shape.columns) {
+      const where = `${shape.name}.${column.name}`;
+      const rule = entry.userColumns?.[column.name];
+      const other = entry.otherColumns?.[column.name];
+      if (rule && other) problems.push(`${where}: both a user column and not one`);
+      if (column.references?.table === "users") {
+        const expected = ruleForForeignKey(column.references.onDelete);
+        if (!rule) problems.push(`${where}: references users.id but the registry does not say what deleting the user does to it`);
+        else if (!expected) problems.push(`${where}: references users.id ON DELETE ${column.references.onDelete}: deleting the user would fail`);
+        else if (rule !== expected) problems.push(`${where}: the registry says ${rule}, the foreign key ON DELETE ${column.references.onDelete}`);
+        continue;
+      }
+      if (rule === "cascade" || rule === "set-null") problems.push(`${where}: ${rule} needs a foreign key to users.id`);
+      if (rule && ARRAY_RULES.includes(rule) && column.type !== "uuid[]") problems.push(`${where}: ${rule} is for uuid[] columns`);
+      if (rule === "scrub" && column.type !== "jsonb" && column.type !== "json") problems.push(`${where}: scrub is for jsonb columns`);
+      if (rule === "nullify" && (column.type !== "uuid" || column.notNull)) problems.push(`${where}: nullify is for nullable uuid columns`);
+      if (!rule && !other && needsClassifying(column)) {
+        problems.push(`${where}: a ${column.type} column the registry does not classify: a user column (with its rule) or not (with why)`);
+      }
+    }
+    if (entry.parent) {
+      const link = columns.get(entry.parent.column)?.references;
+      if (!link || link.table !== entry.parent.table || link.onDelete !== "cascade") {
+        problems.push(`${shape.name}.${entry.parent.column}: the parent needs a foreign key to ${entry.parent.table} ON DELETE CASCADE`);
+      } else if (!registry[entry.parent.table] || !hasUserData(registry[entry.parent.table]!)) {
+        problems.push(`${shape.name}: its parent ${entry.parent.table} holds no user data in the registry`);
+      }
+    }
+    if (Array.isArray(entry.export)) {
+      for (const view of entry.export as readonly ExportView[]) {
+        if (keys.has(view.key)) problems.push(`${shape.name}: the export key ${view.key} is used twice`);
+        keys.add(view.key);
+        if (!/\$user\b/.test(view.where)) problems.push(`${shape.name}: the export ${view.key} does not select by $user`);
+      }
+    } else if (hasUserData(entry)) {
+      problems.push(`${shape.name}: holds user data but is not exported`);
+    }
+  }
+  return problems;
+}
+
+/** The export keys with the tables they come from: every table with user data has at least one. */
+export function exportKeys(registry: Readonly<Record<string, TableEntry>> = ACCOUNT_DATA_TABLES): { table: string; view: ExportView }[] {
+  return Object.entries(registry).flatMap(([table, entry]) =>
+    Array.isArray(entry.export) ? (entry.export as readonly ExportView[]).map((view) => ({ table, view })) : [],
+  );
+}

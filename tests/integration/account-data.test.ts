@@ -1,0 +1,479 @@
+import { createECDH, randomBytes, randomUUID } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { accountExportOutput } from "../../lib/account-data/schema";
+import { schemaShapes } from "../../lib/account-data/repo";
+import { ACCOUNT_DATA_TABLES, exportKeys, registryProblems, type TableShape } from "../../lib/account-data/tables";
+import { advanceClock, resetClock } from "../../lib/clock";
+import { taskListOutput } from "../../lib/tasks/schema";
+import { createTask, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+afterEach(() => resetClock());
+
+type User = Awaited<ReturnType<typeof registerUser>>;
+const api = (path: string, options?: RequestOptions) => server.request(`/api/v1${path}`, options);
+
+/** Polls until `read` answers something (events reach their handlers just after the request that caused them). */
+async function waitFor<T>(read: () => Promise<T | undefined>): Promise<T> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const value = await read();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("waited in vain");
+}
+
+async function ok<T = any>(response: Promise<{ status: number; body: T }>, status = 200): Promise<T> {
+  const answer = await response;
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  return answer.body;
+}
+
+/** A push subscription as a browser makes one (PushSubscription.toJSON()). */
+function browserSubscription(marker: string) {
+  const keys = createECDH("prime256v1");
+  keys.generateKeys();
+  return {
+    endpoint: `https://push.example.com/send/${marker}`,
+    keys: { p256dh: keys.getPublicKey().toString("base64url"), auth: randomBytes(16).toString("base64url") },
+  };
+}
+
+/** Sends a collaboration request and lets the recipient accept it (or leaves it pending). */
+async function request(from: User, taskId: string, kind: string, to: User, accept: boolean) {
+  const sent = await ok(server.request(`/tasks/${taskId}/collaboration-requests`, { token: from.token, json: { kind, userId: to.user.id } }), 201);
+  if (accept) await ok(api(`/collaboration-requests/${sent.id}/accept`, { method: "POST", token: to.token }));
+  return sent.id as string;
+}
+
+/** The task list as `who` gets it, with its X-Cache header. */
+async function taskList(who: User) {
+  const response = await server.request("/tasks", { token: who.token });
+  expect(response.status, JSON.stringify(response.body)).toBe(200);
+  return { ...expectShape(taskListOutput, response.body), cache: response.headers.get("x-cache") };
+}
+
+/**
+ * Every table of the database (from information_schema, not from the registry) whose rows mention `needle` in any
+ * column: uuid and uuid[] columns, jsonb, text, all read as the row's text. Answers `table: count`.
+ */
+async function tablesMentioning(needle: string): Promise<Record<string, number>> {
+  const tables = await server.sql<{ table_name: string }>(
+    "select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1",
+  );
+  expect(tables.length).toBeGreaterThanOrEqual(30);
+  const found: Record<string, number> = {};
+  for (const { table_name: table } of tables) {
+    const [row] = await server.sql<{ n: number }>(`select count(*)::int as n from "${table}" t where strpos(lower(t::text), lower($1)) > 0`, [needle]);
+    if (row!.n > 0) found[table] = row!.n;
+  }
+  return found;
+}
+
+/** The uuid, uuid[] and jsonb columns of the database, for a scan that reads only those (as the issue asks). */
+async function uuidColumnsMentioning(userId: string): Promise<string[]> {
+  const columns = await server.sql<{ table_name: string; column_name: string; udt_name: string }>(
+    `select c.table_name, c.column_name, c.udt_name from information_schema.columns c
+       join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
+      where c.table_schema = 'public' and t.table_type = 'BASE TABLE' and c.udt_name in ('uuid', '_uuid', 'jsonb', 'json')`,
+  );
+  const found: string[] = [];
+  for (const { table_name: table, column_name: column, udt_name: type } of columns) {
+    const where =
+      type === "uuid" ? `"${column}" = $1::uuid` : type === "_uuid" ? `$1::uuid = any("${column}")` : `strpos("${column}"::text, $1) > 0`;
+    const [row] = await server.sql<{ n: number }>(`select count(*)::int as n from "${table}" where ${where}`, [userId]);
+    if (row!.n > 0) found.push(`${table}.${column}`);
+  }
+  return found;
+}
+
+/**
+ * Alice has data in every table (through the API where it has a way, else in SQL); Bob shares with her: her task is
+ * assigned to him, his task to her, she collaborates on another of his, and both have requests pending from the other.
+ */
+async function arrange() {
+  const marker = randomUUID().slice(0, 8);
+  const alice = await registerUser(server, { name: `Alice ${marker}` });
+  const bob = await registerUser(server, { name: `Bob ${marker}` });
+  const aliceId = alice.user.id as string;
+  const bobId = bob.user.id as string;
+
+  // Tasks, a subtask, a group of hers shared with her family, in which Bob keeps a task of his.
+  const home = await ok(server.request("/groups", { token: alice.token, json: { names: { en: `Home ${marker}` } } }), 201);
+  const aliceTask = await createTask(server, alice.token, { title: `Alice's task ${marker}`, description: `Alice's notes ${marker}` });
+  const alicePrivate = await createTask(server, alice.token, { title: `Alice's private ${marker}`, groupId: home.id });
+  await ok(server.request(`/tasks/${aliceTask.id}/subtasks`, { token: alice.token, json: { title: `Step ${marker}` } }), 201);
+  const bobTask = await createTask(server, bob.token, { title: `Bob's task ${marker}` });
+  const bobSecond = await createTask(server, bob.token, { title: `Bob's second ${marker}` });
+
+  await ok(api("/family", { token: alice.token, json: { name: `Family ${marker}` } }), 201);
+  await ok(api(`/family/groups/${home.id}`, { method: "PUT", token: alice.token }));
+  await ok(api("/family/members", { token: alice.token, json: { userId: bobId, role: "child" } }), 201);
+  const bobInAlicesGroup = await createTask(server, bob.token, { title: `Bob's in Home ${marker}`, groupId: home.id });
+
+  // Sharing both ways, and requests pending both ways.
+  await request(alice, aliceTask.id, "assign", bob, true);
+  await request(bob, bobTask.id, "assign", alice, true);
+  await request(bob, bobSecond.id, "collaborate", alice, true);
+  await request(alice, alicePrivate.id, "collaborate", bob, false);
+  const bobThird = await createTask(server, bob.token, { title: `Bob's third ${marker}` });
+  await request(bob, bobThird.id, "collaborate", alice, false);
+
+  // A team and a project she owns with Bob in them, and one of each with nobody else.
+  const team = await ok(api("/user-groups", { token: alice.token, json: { name: `Team ${marker}` } }), 201);
+  await ok(api(`/user-groups/${team.id}/members`, { token: alice.token, json: { userId: bobId, role: "member" } }), 201);
+  const soloTeam = await ok(api("/user-groups", { token: alice.token, json: { name: `Solo team ${marker}` } }), 201);
+  const project = await ok(api("/projects", { token: alice.token, json: { name: `Project ${marker}` } }), 201);
+  await ok(api(`/projects/${project.id}/members`, { token: alice.token, json: { userId: bobId, role: "viewer" } }), 201);
+
+  // She invites a third person to her task, and joins Bob's third task through his invitation.
+  const thirdEmail = `third-${marker}@example.com`;
+  await ok(server.request("/invitations", { token: alice.token, json: { taskId: aliceTask.id, name: "Third", email: thirdEmail } }), 201);
+  const invited = await ok(server.request("/invitations", { token: bob.token, json: { taskId: bobThird.id } }), 201);
+  await ok(server.request(`/invite/${invited.token}/accept`, { method: "POST", token: alice.token }));
+
+  // Preferences, settings, push, webhooks, an error report.
+  await ok(server.request(`/notification-prefs/${aliceTask.id}`, { method: "PUT", token: alice.token, json: { remind_before: 60 } }));
+  await ok(server.request(`/notification-prefs/${bobTask.id}`, { method: "PUT", token: alice.token, json: { daily: false } }));
+  await ok(api("/notification-settings", { method: "PUT", token: alice.token, json: { dailySummaryTime: "06:30" } }));
+  const push = browserSubscription(marker);
+  await ok(api("/push/subscriptions", { token: alice.token, json: push }), 201);
+  // Subscribed to an event nothing here causes: no delivery leaves for the outside world.
+  const webhook = await ok(api("/webhooks", { token: alice.token, json: { url: `https://hooks.example.com/${marker}`, events: ["webhook.disabled"] } }), 201);
+  const bobsWebhook = await ok(api("/webhooks", { token: bob.token, json: { url: `https://hooks.example.com/bob-${marker}`, events: ["webhook.disabled"] } }), 201);
+  await ok(server.request("/errors/report", { token: alice.token, json: { message: `Broke ${marker}`, stack: `at alice ${marker}`, context: { build: "1" } } }), 202);
+
+  // Where the API has no way in (jobs, sign-in methods, logs): SQL.
+  const [fire] = await server.sql<{ id: number }>(
+    `insert into reminder_fires (user_id, subject, kind, occurrence, task_id) values ($1, $2::text, 'due', '2025-01-01T10:00:00Z', $2::uuid) returning id`,
+    [aliceId, aliceTask.id],
+  );
+  await server.sql(`insert into reminder_deliveries (fire_id, channel, status) values ($1, 'in_app', 'sent')`, [fire!.id]);
+  await server.sql(`insert into weekly_reports (user_id, week_start, summary) values ($1, '2025-01-06', '{"done": 3}')`, [aliceId]);
+  const [delivery] = await server.sql<{ id: string }>(
+    `insert into webhook_deliveries (endpoint_id, event_type, message_id, payload, status, attempts)
+     values ($1, 'task.updated', $2, $3::jsonb, 'succeeded', 1) returning id`,
+    [webhook.id, `msg_${marker}`, JSON.stringify({ data: { actorId: aliceId } })],
+  );
+  await server.sql(`insert into webhook_attempts (delivery_id, status_code, duration_ms) values ($1, 200, 12)`, [delivery!.id]);
+  // Bob's own delivery log and notification mention her: they stay, without her id.
+  await server.sql(
+    `insert into webhook_deliveries (endpoint_id, event_type, message_id, payload, status, attempts)
+     values ($1, 'collaboration.requested', $2, $3::jsonb, 'succeeded', 1)`,
+    [bobsWebhook.id, `msg_bob_${marker}`, JSON.stringify({ data: { requesterId: aliceId, nested: [{ userIds: [bobId, aliceId] }] } })],
+  );
+  await server.sql(`insert into notifications (user_id, kind, title, data) values ($1, 'note', 'From Alice', $2::jsonb)`, [
+    bobId,
+    JSON.stringify({ fromUserId: aliceId.toUpperCase() }),
+  ]);
+  const publicKey = randomBytes(77).toString("base64url");
+  const credentialId = randomBytes(16).toString("base64url");
+  await server.sql(
+    `insert into webauthn_credentials (user_id, credential_id, public_key, aaguid, device_type, label, name)
+     values ($1, $2, $3, '00000000-0000-0000-0000-000000000000', 'multiDevice', 'generic', 'My key')`,
+    [aliceId, credentialId, publicKey],
+  );
+  await server.sql(`insert into user_identities (user_id, provider, subject, email) values ($1, 'github', $2, $3)`, [aliceId, `gh-${marker}`, alice.email]);
+  const challenge = randomBytes(32).toString("base64url");
+  await server.sql(
+    `insert into auth_challenges (purpose, challenge, user_id, email, expires_at) values ('webauthn.register', $1, $2, $3, now() + interval '5 minutes')`,
+    [challenge, aliceId, alice.email],
+  );
+  await server.sql(
+    `insert into email_log (user_id, "to", subject, kind, transport, status) values ($1, $2, 'Your reminder', 'reminder', 'log', 'sent'),
+       (null, $2, 'Hello', 'admin', 'log', 'sent')`,
+    [aliceId, alice.email],
+  );
+  await server.sql(`insert into error_logs (source, status, method, route, user_id, message, context) values ('server', 500, 'GET', '/api/v1/tasks', $1, $3, $2::jsonb)`, [
+    aliceId,
+    JSON.stringify({ userId: aliceId }),
+    `boom ${marker}`,
+  ]);
+  await server.sql(`insert into domain_events (type, actor_id, audience, data) values ('notification.created', null, $1::uuid[], '{}'::jsonb)`, [`{${aliceId}}`]);
+
+  // Notifications reach her from Bob's requests (after the commit, by the event handler).
+  await waitFor(async () => ((await api("/notifications", { token: alice.token })).body.items.length >= 3 ? true : undefined));
+
+  const [{ password_hash: passwordHash }] = (await server.sql<{ password_hash: string }>("select password_hash from users where id = $1", [aliceId])) as [
+    { password_hash: string },
+  ];
+  const tokenHashes = (await server.sql<{ token_hash: string }>("select token_hash from invitations where inviter_id = $1", [aliceId])).map((row) => row.token_hash);
+  expect(tokenHashes.length).toBe(1);
+  return {
+    marker,
+    alice,
+    bob,
+    aliceTask,
+    alicePrivate,
+    bobTask,
+    bobSecond,
+    bobThird,
+    bobInAlicesGroup,
+    home,
+    team,
+    soloTeam,
+    project,
+    thirdEmail,
+    credentialId,
+    secrets: { passwordHash, webhookSecret: webhook.secret as string, p256dh: push.keys.p256dh, auth: push.keys.auth, publicKey, challenge, tokenHash: tokenHashes[0]! },
+  };
+}
+
+describe("the account-data registry", () => {
+  test("covers every table of the schema and every column that can hold a user", () => {
+    const shapes = schemaShapes();
+    expect(shapes.length).toBeGreaterThanOrEqual(30);
+    expect(registryProblems(shapes)).toEqual([]);
+    // Every table that holds user data has a key in the export.
+    const exported = new Set(exportKeys().map(({ table }) => table));
+    for (const [table, entry] of Object.entries(ACCOUNT_DATA_TABLES)) {
+      if (entry.userColumns || entry.parent) expect(exported, table).toContain(table);
+    }
+  });
+
+  test("a table or column it does not cover is a problem", () => {
+    const shapes = schemaShapes();
+    const comments: TableShape = {
+      name: "task_comments",
+      columns: [
+        { name: "id", type: "uuid", primaryKey: true, notNull: true },
+        { name: "task_id", type: "uuid", primaryKey: false, notNull: true, references: { table: "tasks", column: "id", onDelete: "cascade" } },
+        { name: "author_id", type: "uuid", primaryKey: false, notNull: true, references: { table: "users", column: "id", onDelete: "cascade" } },
+        { name: "mentions", type: "uuid[]", primaryKey: false, notNull: true },
+      ],
+    };
+    expect(registryProblems([...shapes, comments])).toEqual([expect.stringMatching(/^task_comments: not in the account-data registry/)]);
+
+    // In the registry, but without its user columns.
+    const partial = { ...ACCOUNT_DATA_TABLES, task_comments: { about: "Comments", export: [{ key: "comments", where: "author_id = $user" }] } };
+    expect(registryProblems([...shapes, comments], partial)).toEqual([
+      expect.stringMatching(/^task_comments\.author_id: references users\.id but the registry does not say/),
+      expect.stringMatching(/^task_comments\.mentions: a uuid\[\] column the registry does not classify/),
+    ]);
+
+    // A user id without a foreign key added to a known table; a rule that contradicts the foreign key.
+    const tasks = shapes.find((shape) => shape.name === "tasks")!;
+    const reviewer = { ...tasks, columns: [...tasks.columns, { name: "reviewer_id", type: "uuid", primaryKey: false, notNull: false }] };
+    expect(registryProblems(shapes.map((shape) => (shape === tasks ? reviewer : shape)))).toEqual([
+      expect.stringMatching(/^tasks\.reviewer_id: a uuid column the registry does not classify/),
+    ]);
+    const wrongRule = { ...ACCOUNT_DATA_TABLES, projects: { ...ACCOUNT_DATA_TABLES.projects!, userColumns: { created_by: "cascade" as const } } };
+    expect(registryProblems(shapes, wrongRule)).toEqual([expect.stringMatching(/^projects\.created_by: the registry says cascade, the foreign key ON DELETE set null/)]);
+  });
+});
+
+describe("GET /auth/export-data", () => {
+  test("downloads everything of the user's, a key per table, without secrets or other people's emails", async () => {
+    const data = await arrange();
+    const { alice, bob, secrets } = data;
+    const response = await server.request("/auth/export-data", { token: alice.token });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="spolu-export-\d{4}-\d{2}-\d{2}\.json"$/);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const body = expectShape(accountExportOutput, response.body) as Record<string, any>;
+    expect(Date.parse(body.exportedAt)).toBeGreaterThan(Date.now() - 60_000);
+
+    // Every key the registry exports is there, and (as Alice has data everywhere) none is empty.
+    for (const { table, view } of exportKeys()) {
+      expect(body, `${table} → ${view.key}`).toHaveProperty(view.key);
+      if (!view.single) expect(body[view.key].length, `${table} → ${view.key}`).toBeGreaterThan(0);
+    }
+    expect(body.user).toMatchObject({ id: alice.user.id, email: alice.email, name: `Alice ${data.marker}` });
+    expect(body.user).not.toHaveProperty("passwordHash");
+    expect(body.user).not.toHaveProperty("tokenVersion");
+
+    // Her tasks whole, with the subtask; Bob's tasks she works on with their own fields only.
+    expect(body.tasks.map((task: { id: string }) => task.id).sort()).toEqual([data.aliceTask.id, data.alicePrivate.id].sort());
+    expect(body.tasks.find((task: { id: string }) => task.id === data.aliceTask.id)).toMatchObject({ assigneeIds: [bob.user.id], subtaskTotal: 1 });
+    expect(body.subtasks).toEqual([expect.objectContaining({ taskId: data.aliceTask.id, title: `Step ${data.marker}` })]);
+    expect(body.sharedTasks.map((task: { id: string }) => task.id).sort()).toEqual([data.bobTask.id, data.bobSecond.id, data.bobThird.id].sort());
+    for (const task of body.sharedTasks) {
+      expect(Object.keys(task).sort()).toEqual(
+        ["id", "title", "description", "status", "priority", "dueAt", "startDate", "tags", "completedAt", "createdAt", "updatedAt"].sort(),
+      );
+    }
+    // Memberships: hers only.
+    expect(body.userGroupMemberships.map((row: { userId: string }) => row.userId)).toEqual(body.userGroupMemberships.map(() => alice.user.id));
+    expect(body.userGroups.map((group: { id: string }) => group.id).sort()).toEqual([data.team.id, data.soloTeam.id].sort());
+    expect(body.projects.map((project: { id: string }) => project.id)).toEqual([data.project.id]);
+    expect(body.familyMemberships).toEqual([expect.objectContaining({ userId: alice.user.id, role: "parent" })]);
+    expect(body.collaborationRequests.length).toBe(5);
+    expect(body.invitations).toEqual([expect.objectContaining({ inviterId: alice.user.id, inviteeEmail: data.thirdEmail, taskId: data.aliceTask.id })]);
+    expect(body.invitations[0]).not.toHaveProperty("tokenHash");
+    expect(body.acceptedInvitations).toEqual([expect.objectContaining({ inviterId: bob.user.id, taskId: data.bobThird.id })]);
+    expect(body.acceptedInvitations[0]).not.toHaveProperty("inviteeEmail");
+    expect(body.pushSubscriptions).toEqual([expect.objectContaining({ endpoint: expect.stringContaining(data.marker) })]);
+    expect(body.pushSubscriptions[0]).not.toHaveProperty("p256dh");
+    expect(body.webhookEndpoints[0]).not.toHaveProperty("secret");
+    expect(body.webauthnCredentials).toEqual([expect.objectContaining({ credentialId: data.credentialId, name: "My key" })]);
+    expect(body.webauthnCredentials[0]).not.toHaveProperty("publicKey");
+    expect(body.emailLog.length).toBe(2);
+    expect(body.errorReports.map((report: { source: string }) => report.source).sort()).toEqual(["client", "server"]);
+    expect(body.domainEvents.every((event: Record<string, unknown>) => !("data" in event) && !("audience" in event))).toBe(true);
+
+    // No secret anywhere; no other person's email but the invitee's she typed herself.
+    const text = JSON.stringify(body);
+    for (const [name, secret] of Object.entries(secrets)) expect(text, name).not.toContain(secret);
+    expect(text).not.toContain(bob.email);
+    expect(text).toContain(data.thirdEmail);
+
+    // Bob's export holds none of Alice's own records (sign-in methods, devices, webhooks, logs, her private task's title).
+    const bobs = (await server.request("/api/v1/auth/export-data", { token: bob.token })).body;
+    const bobText = JSON.stringify(bobs);
+    expect(bobs.user.email).toBe(bob.email);
+    expect(bobs.sharedTasks.map((task: { id: string }) => task.id)).toEqual([data.aliceTask.id]);
+    for (const hers of [data.credentialId, alice.email, `push.example.com/send/${data.marker}`, `hooks.example.com/${data.marker}`, `Broke ${data.marker}`, `Step ${data.marker}`]) {
+      expect(bobText).not.toContain(hers);
+    }
+  });
+
+  test("needs a session", async () => {
+    expectProblem(await server.request("/auth/export-data"), 401, "unauthenticated");
+  });
+});
+
+describe("DELETE /auth/delete-account", () => {
+  test("deletes the user and everything of theirs; what others share stays, without them", async () => {
+    const data = await arrange();
+    const { alice, bob } = data;
+    const aliceId = alice.user.id as string;
+
+    // The scans find her everywhere before (so that they can find her after).
+    const before = await tablesMentioning(aliceId);
+    for (const table of ["users", "tasks", "task_groups", "task_assignees", "domain_events", "notifications", "webauthn_credentials", "error_logs"]) {
+      expect(Object.keys(before)).toContain(table);
+    }
+    expect((await uuidColumnsMentioning(aliceId)).length).toBeGreaterThan(20);
+
+    // Bob's list is cached.
+    await taskList(bob);
+    expect((await taskList(bob)).cache).toBe("HIT");
+
+    // A wrong password deletes nothing.
+    const counts = async () => (await server.sql<{ n: number }>("select count(*)::int as n from tasks where owner_id = $1", [aliceId]))[0]!.n;
+    expectProblem(await server.request("/auth/delete-account", { method: "DELETE", token: alice.token, json: { password: "not her password" } }), 403, "forbidden");
+    expect(await counts()).toBe(2);
+    expect((await server.request("/auth/me", { token: alice.token })).status).toBe(200);
+    expect(await tablesMentioning(aliceId)).toEqual(before);
+
+    const deleted = await server.request("/auth/delete-account", { method: "DELETE", token: alice.token, json: { password: alice.password } });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(204);
+    expect(deleted.headers.get("set-cookie")).toMatch(/spolu_session=;/);
+
+    // Nothing mentions her id any more: no uuid, uuid[] or jsonb column, nor any other column.
+    expect(await uuidColumnsMentioning(aliceId)).toEqual([]);
+    expect(await tablesMentioning(aliceId)).toEqual({});
+    expect(await tablesMentioning(alice.email)).toEqual({});
+
+    // Her tokens, password and passkey sign in no more.
+    expectProblem(await server.request("/auth/me", { token: alice.token }), 401, "unauthenticated");
+    expectProblem(await server.request("/auth/login", { json: { email: alice.email, password: alice.password } }), 401, "unauthenticated");
+    expect(await server.sql("select 1 from webauthn_credentials where credential_id = $1", [data.credentialId])).toEqual([]);
+
+    // Bob's tasks stay, without her; hers is gone, also for Bob who was assigned to it.
+    const list = await taskList(bob);
+    expect(list.cache).toBe("MISS");
+    expect(list.items.map((task) => task.id).sort()).toEqual([data.bobTask.id, data.bobSecond.id, data.bobThird.id, data.bobInAlicesGroup.id].sort());
+    const listed = (id: string) => list.items.find((task) => task.id === id)!;
+    expect(listed(data.bobTask.id).assigneeIds).toEqual([]);
+    expect(listed(data.bobThird.id).assigneeIds).toEqual([]);
+    expect(listed(data.bobSecond.id).collaboratorIds).toEqual([]);
+    expectProblem(await server.request(`/tasks/${data.aliceTask.id}`, { token: bob.token }), 404, "not_found");
+    expect(await server.sql("select id from tasks where id = any($1::uuid[])", [`{${data.aliceTask.id},${data.alicePrivate.id}}`])).toEqual([]);
+    // His task from her shared group went back to his own first group.
+    const bobsGroups = (await server.request("/groups", { token: bob.token })).body.items.map((group: { id: string }) => group.id);
+    expect(listed(data.bobInAlicesGroup.id).groupId).toBe(bobsGroups[0]);
+
+    // Bob inherits what they shared; what only she was in is gone.
+    expect((await ok(api(`/user-groups/${data.team.id}`, { token: bob.token }))).role).toBe("owner");
+    expect((await ok(api(`/projects/${data.project.id}`, { token: bob.token }))).role).toBe("owner");
+    const family = await ok(api("/family", { token: bob.token }));
+    expect(family.members).toEqual([expect.objectContaining({ userId: bob.user.id, role: "parent" })]);
+    expect(family.groups).toEqual([]);
+    expect(await server.sql("select id from user_groups where id = $1", [data.soloTeam.id])).toEqual([]);
+    // The invitation she accepted stays Bob's, without her.
+    expect(await server.sql("select accepted_by from invitations where inviter_id = $1", [bob.user.id])).toEqual([{ accepted_by: null }]);
+
+    // Bob's own records stay, without her id: the notification, his delivery log, the server error.
+    const [note] = await server.sql<{ data: Record<string, unknown> }>("select data from notifications where user_id = $1 and kind = 'note'", [bob.user.id]);
+    expect(note!.data).toEqual({ fromUserId: "00000000-0000-0000-0000-000000000000" });
+    expect(await server.sql("select context from error_logs where message = $1", [`boom ${data.marker}`])).toEqual([
+      { context: { userId: "00000000-0000-0000-0000-000000000000" } },
+    ]);
+    // Her task's deletion reached Bob as an event carrying the id only.
+    const [event] = await server.sql<{ actor_id: string | null; audience: string[]; data: unknown }>(
+      "select actor_id, audience, data from domain_events where type = 'task.deleted' and task_id = $1",
+      [data.aliceTask.id],
+    );
+    expect(event).toEqual({ actor_id: null, audience: [bob.user.id], data: { taskId: data.aliceTask.id } });
+  });
+
+  test("/delete-account: a fresh sign-in deletes without the password", async () => {
+    const carol = await registerUser(server);
+    const task = await createTask(server, carol.token);
+    const response = await server.request("/delete-account", { method: "DELETE", token: carol.token });
+    expect(response.status, JSON.stringify(response.body)).toBe(204);
+    expectProblem(await server.request("/auth/me", { token: carol.token }), 401, "unauthenticated");
+    expect(await server.sql("select 1 from tasks where id = $1", [task.id])).toEqual([]);
+  });
+
+  test("a sign-in older than 10 minutes needs the password (400 naming /password); a wrong one is 403", async () => {
+    const dave = await registerUser(server);
+    advanceClock(11 * 60_000);
+    const missing = expectProblem(await server.request("/api/v1/auth/delete-account", { method: "DELETE", token: dave.token, json: {} }), 400, "validation_failed");
+    expect(missing.errors).toEqual([expect.objectContaining({ in: "body", pointer: "/password" })]);
+    expectProblem(await server.request("/api/v1/auth/delete-account", { method: "DELETE", token: dave.token, json: { password: "wrong password" } }), 403, "forbidden");
+    expect((await server.request("/auth/me", { token: dave.token })).status).toBe(200);
+    // A token issued now (after the clock moved) is fresh again.
+    const fresh = await ok(server.request("/auth/login", { json: { email: dave.email, password: dave.password } }));
+    expect((await server.request("/api/v1/delete-account", { method: "DELETE", token: fresh.token })).status).toBe(204);
+    expect((await server.request("/auth/me", { token: dave.token })).status).toBe(401);
+  });
+
+  test("an account without a password deletes only within 10 minutes of signing in", async () => {
+    const erin = await registerUser(server);
+    await server.sql("update users set password_hash = null where id = $1", [erin.user.id]);
+    advanceClock(11 * 60_000);
+    const stale = expectProblem(await server.request("/auth/delete-account", { method: "DELETE", token: erin.token }), 403, "forbidden");
+    expect(stale.detail).toMatch(/sign in again/i);
+    expect((await server.request("/auth/me", { token: erin.token })).status).toBe(200);
+    resetClock();
+    expect((await server.request("/auth/delete-account", { method: "DELETE", token: erin.token })).status).toBe(204);
+    expect((await server.request("/auth/me", { token: erin.token })).status).toBe(401);
+  });
+
+  test("the last parent's leaving makes the longest-standing member parent; a last owner's team or project passes on, or goes", async () => {
+    const [frank, gina, hugo] = [await registerUser(server), await registerUser(server), await registerUser(server)];
+    await ok(api("/family", { token: frank.token, json: { name: "F" } }), 201);
+    await ok(api("/family/members", { token: frank.token, json: { userId: gina.user.id, role: "child" } }), 201);
+    await ok(api("/family/members", { token: frank.token, json: { userId: hugo.user.id, role: "child" } }), 201);
+    const team = await ok(api("/user-groups", { token: frank.token, json: { name: "T" } }), 201);
+    await ok(api(`/user-groups/${team.id}/members`, { token: frank.token, json: { userId: gina.user.id, role: "member" } }), 201);
+    await ok(api(`/user-groups/${team.id}/members`, { token: frank.token, json: { userId: hugo.user.id, role: "admin" } }), 201);
+    const project = await ok(api("/projects", { token: frank.token, json: { name: "P" } }), 201);
+    await ok(api(`/projects/${project.id}/members`, { token: frank.token, json: { userId: gina.user.id, role: "viewer" } }), 201);
+    const soloTeam = await ok(api("/user-groups", { token: frank.token, json: { name: "Alone" } }), 201);
+    const soloProject = await ok(api("/projects", { token: frank.token, json: { name: "Alone" } }), 201);
+
+    expect((await server.request("/auth/delete-account", { method: "DELETE", token: frank.token, json: { password: frank.password } })).status).toBe(204);
+    const family = await ok(api("/family", { token: gina.token }));
+    expect(family.members.map((member: { userId: string; role: string }) => [member.userId, member.role])).toEqual([
+      [gina.user.id, "parent"],
+      [hugo.user.id, "child"],
+    ]);
+    const roles = await ok(api(`/user-groups/${team.id}/members`, { token: gina.token }));
+    expect(roles.items.map((member: { userId: string; role: string }) => [member.userId, member.role])).toEqual([
+      [gina.user.id, "member"],
+      [hugo.user.id, "owner"],
+    ]);
+    // Only a viewer was left in the project: they own it now.
+    expect((await ok(api(`/projects/${project.id}`, { token: gina.token }))).role).toBe("owner");
+    expect(await server.sql("select id from user_groups where id = $1", [soloTeam.id])).toEqual([]);
+    expect(await server.sql("select id from projects where id = $1", [soloProject.id])).toEqual([]);
+  });
+});
