@@ -82,7 +82,10 @@ export default defineConfig({
         LOG_LEVEL: "warn",
         // Every test registers its own user from 127.0.0.1.
         AUTH_RATE_LIMIT_POINTS: "1000",
-    },
+        // Chromium refuses an IP address as a passkey's relying party: the passkey tests open the site as localhost.
+        WEBAUTHN_RP_ID: "localhost",
+        WEBAUTHN_ORIGINS: `http://localhost:${PORT}`,
+      },
     },
     {
       command: `node node_modules/next/dist/bin/next start -p ${NEXT_ALONE_PORT} -H 127.0.0.1`,

@@ -1,0 +1,54 @@
+import type { Metadata } from "next";
+import { notFound, redirect } from "next/navigation";
+import { NextIntlClientProvider } from "next-intl";
+import { getMessages, getTranslations, setRequestLocale } from "next-intl/server";
+import { signInPath } from "@/components/auth/next-path";
+import { pageActor } from "@/components/auth/page-session";
+import { PasskeyManager } from "@/components/auth/passkey-manager";
+import { SignOutButton } from "@/components/auth/sign-out-button";
+import { tagOfSegment } from "@/lib/i18n/locales";
+import "@/components/auth/auth.css";
+
+/**
+ * /{locale}/settings/security: the signed-in user's passkeys (list, add, rename, remove) and signing out.
+ * Without a valid session cookie the visitor is sent to the sign-in page, which brings them back here.
+ * Dates are shown in the user's own time zone (their profile's).
+ */
+type Props = { params: Promise<{ locale: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const tag = tagOfSegment((await params).locale);
+  if (!tag) return {};
+  const t = await getTranslations({ locale: tag, namespace: "Security" });
+  return { title: t("metaTitle"), robots: { index: false, follow: false } };
+}
+
+export default async function SecurityPage({ params }: Props) {
+  const { locale } = await params;
+  const tag = tagOfSegment(locale);
+  if (!tag) notFound();
+  setRequestLocale(tag);
+  const actor = await pageActor();
+  const here = `/${locale}/settings/security`;
+  if (!actor) redirect(signInPath(locale, here));
+
+  const t = await getTranslations({ locale: tag, namespace: "Security" });
+  const messages = await getMessages({ locale: tag });
+  const signInHref = signInPath(locale, here);
+  return (
+    <div className="auth security">
+      <header className="security-header">
+        <h1>{t("title")}</h1>
+        <p className="auth-lead">{t.rich("signedInAs", { email: actor.email, strong: (chunks) => <strong dir="ltr">{chunks}</strong> })}</p>
+      </header>
+      <NextIntlClientProvider locale={tag} messages={{ Security: messages.Security }} timeZone={actor.timeZone}>
+        <PasskeyManager signInHref={signInHref} />
+        <section className="auth-card" aria-labelledby="sign-out-title">
+          <h2 id="sign-out-title">{t("signOutTitle")}</h2>
+          <p className="auth-lead">{t("signOutLead")}</p>
+          <SignOutButton signInHref={`/${locale}/sign-in`} />
+        </section>
+      </NextIntlClientProvider>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import type { Metadata } from "next";
+import { notFound, redirect } from "next/navigation";
+import { getTranslations, setRequestLocale } from "next-intl/server";
+import { ExternalProviders } from "@/components/auth/external-providers";
+import { safeNextPath, signInPath } from "@/components/auth/next-path";
+import { pageActor } from "@/components/auth/page-session";
+import { RegisterForm, SignInForm } from "@/components/auth/sign-in-forms";
+import { PASSWORD_MIN_LENGTH } from "@/lib/auth/passwords";
+import { tagOfSegment } from "@/lib/i18n/locales";
+import "@/components/auth/auth.css";
+
+/**
+ * /{locale}/sign-in: sign in with a password, a passkey or a configured external account; `?mode=register`
+ * shows the registration form instead. `?next=` (a path on this site, anything else is ignored) is where the
+ * visitor goes once signed in, else the home page. A visitor who is already signed in goes straight there, or
+ * to the security settings when no `next` was given.
+ */
+type Props = {
+  params: Promise<{ locale: string }>;
+  searchParams: Promise<{ next?: string | string[]; mode?: string | string[] }>;
+};
+
+export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
+  const tag = tagOfSegment((await params).locale);
+  if (!tag) return {};
+  const t = await getTranslations({ locale: tag, namespace: "SignIn" });
+  return { title: (await searchParams).mode === "register" ? t("registerMetaTitle") : t("metaTitle") };
+}
+
+export default async function SignInPage({ params, searchParams }: Props) {
+  const [{ locale }, query] = await Promise.all([params, searchParams]);
+  const tag = tagOfSegment(locale);
+  if (!tag) notFound();
+  setRequestLocale(tag);
+  const next = safeNextPath(query.next);
+  if (await pageActor()) redirect(next ?? `/${locale}/settings/security`);
+
+  const t = await getTranslations({ locale: tag, namespace: "SignIn" });
+  const destination = next ?? `/${locale}`;
+  const registering = query.mode === "register";
+  const registerQuery = new URLSearchParams({ mode: "register", ...(next ? { next } : {}) });
+  const otherMode = registering ? signInPath(locale, next ?? undefined) : `/${locale}/sign-in?${registerQuery}`;
+  const switchLink = (chunks: React.ReactNode) => <a href={otherMode}>{chunks}</a>;
+
+  return (
+    <div className="auth">
+      <section className="auth-card" aria-labelledby="auth-title">
+        <h1 id="auth-title">{registering ? t("registerTitle") : t("title")}</h1>
+        <p className="auth-lead">{registering ? t("registerLead") : t("lead")}</p>
+        {registering ? (
+          <RegisterForm locale={locale} destination={destination} passwordMin={PASSWORD_MIN_LENGTH} />
+        ) : (
+          <SignInForm destination={destination} />
+        )}
+        <ExternalProviders returnTo={destination} />
+        <p className="auth-switch">
+          {registering ? t.rich("haveAccount", { link: switchLink }) : t.rich("noAccount", { link: switchLink })}
+        </p>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+/** A problem answer of the API (RFC 9457), as far as the pages read it. */
+export interface Problem {
+  status?: number;
+  detail?: string;
+  errors?: { pointer: string; detail?: string }[];
+}
+
+export interface ApiAnswer<T> {
+  status: number;
+  /** The JSON body, or null when there is none or it is not JSON. */
+  body: T | null;
+}
+
+/**
+ * Calls the JSON API from the browser with the session cookie. Network failures throw; every HTTP answer,
+ * including 4xx and 5xx problems, is returned for the caller to turn into a localized message.
+ */
+export async function callApi<T = unknown>(method: "GET" | "POST" | "PATCH" | "DELETE", path: string, json?: unknown): Promise<ApiAnswer<T>> {
+  const response = await fetch(path, {
+    method,
+    headers: json === undefined ? { Accept: "application/json" } : { Accept: "application/json", "Content-Type": "application/json" },
+    body: json === undefined ? undefined : JSON.stringify(json),
+    credentials: "same-origin",
+    cache: "no-store",
+  });
+  const body = response.status === 204 ? null : ((await response.json().catch(() => null)) as T | null);
+  return { status: response.status, body };
+}
+
+/** The body fields a 400 problem names (`/email` → `email`). */
+export function invalidFields(body: unknown): string[] {
+  const errors = (body as Problem | null)?.errors ?? [];
+  return errors.map(({ pointer }) => pointer.replace(/^\//, "").split("/")[0] ?? "").filter(Boolean);
+}
+
+/**
+ * Why a WebAuthn ceremony in the browser failed: the person cancelled or let it time out, the authenticator
+ * already holds a credential for this account (registration), the browser cannot do it, or anything else.
+ * @simplewebauthn/browser keeps the DOMException's name on its WebAuthnError.
+ */
+export function ceremonyFailure(error: unknown): "cancelled" | "alreadyRegistered" | "unsupported" | "failed" {
+  const name = error instanceof Error ? error.name : "";
+  const code = (error as { code?: string } | null)?.code;
+  if (code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED" || name === "InvalidStateError") return "alreadyRegistered";
+  if (code === "ERROR_CEREMONY_ABORTED" || name === "NotAllowedError" || name === "AbortError") return "cancelled";
+  if (name === "NotSupportedError") return "unsupported";
+  return "failed";
+}

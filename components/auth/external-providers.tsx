@@ -1,0 +1,65 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import { useEffect, useState } from "react";
+import { callApi } from "./call-api";
+
+interface Provider {
+  id: string;
+  name: string;
+}
+
+/** A provider id as it may appear in a path (`google`, `github`, `microsoft`...). */
+const PROVIDER_ID = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+
+/**
+ * One entry of the list: `{ name: "google", label: "Google" }` as lib/oauth answers it, or `{ id: "google",
+ * name: "Google" }`; null for anything else.
+ */
+function toProvider(item: unknown): Provider | null {
+  if (!item || typeof item !== "object") return null;
+  const { id, name, label } = item as Record<string, unknown>;
+  const code = typeof id === "string" ? id : name;
+  const text = typeof label === "string" && label ? label : typeof id === "string" ? name : undefined;
+  if (typeof code !== "string" || !PROVIDER_ID.test(code) || typeof text !== "string" || !text) return null;
+  return { id: code, name: text };
+}
+
+/**
+ * Buttons for the external accounts the server has configured (`GET /api/v1/auth/providers`), each a plain link
+ * to `/auth/{id}?returnTo=…` that starts the provider's sign-in. Nothing at all is shown while the list loads,
+ * when the call fails or when no provider is configured.
+ */
+export function ExternalProviders({ returnTo }: { returnTo: string }) {
+  const t = useTranslations("SignIn");
+  const [providers, setProviders] = useState<Provider[]>([]);
+
+  useEffect(() => {
+    let live = true;
+    callApi<{ items?: unknown }>("GET", "/api/v1/auth/providers")
+      .then(({ status, body }) => {
+        if (!live || status !== 200 || !Array.isArray(body?.items)) return;
+        setProviders(body.items.map(toProvider).filter((provider): provider is Provider => provider !== null));
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  if (!providers.length) return null;
+  return (
+    <section className="auth-providers" aria-labelledby="auth-providers-title">
+      <h2 id="auth-providers-title">{t("providersTitle")}</h2>
+      <ul>
+        {providers.map(({ id, name }) => (
+          <li key={id}>
+            <a className="button" href={`/auth/${id}?returnTo=${encodeURIComponent(returnTo)}`} data-provider={id}>
+              {t("continueWith", { provider: name })}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

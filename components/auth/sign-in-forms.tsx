@@ -1,0 +1,224 @@
+"use client";
+
+import { browserSupportsWebAuthn, startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
+import { useTranslations } from "next-intl";
+import { useRef, useState } from "react";
+import { callApi, ceremonyFailure, invalidFields } from "./call-api";
+import { FingerprintIcon } from "./device-icon";
+import { FormError, TextField } from "./form-field";
+
+/*
+ * The forms of /{locale}/sign-in: sign in with email and password (`POST /auth/login`) or with a passkey on this
+ * device (`POST /webauthn/auth/options` → the browser's WebAuthn prompt → `POST /webauthn/auth/verify`), and the
+ * registration form (`POST /auth/register`). Every success sets the session cookie; the page then loads `next`
+ * (a same-site path, checked by the server page) or the home page. Errors are announced (role=alert) and never
+ * show what the server said verbatim.
+ */
+
+type Errors = { form?: string; fields: Partial<Record<"name" | "email" | "password", string>> };
+const NO_ERRORS: Errors = { fields: {} };
+
+interface Props {
+  /** Spolu's locale code from the URL (`ua`, not `uk`). */
+  locale: string;
+  /** Where to go once signed in. */
+  destination: string;
+}
+
+/** Leaves the page for the signed-in destination with a full load, so that every page reads the new cookie. */
+function enter(destination: string) {
+  window.location.assign(destination);
+}
+
+export function SignInForm({ destination }: { destination: string }) {
+  const t = useTranslations("SignIn");
+  const [busy, setBusy] = useState<"password" | "passkey" | null>(null);
+  const [errors, setErrors] = useState<Errors>(NO_ERRORS);
+  const [signedIn, setSignedIn] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const emailInput = useRef<HTMLInputElement>(null);
+
+  function rateLimitedOr(status: number, otherwise: string): string {
+    return status === 429 ? t("errorRateLimited") : otherwise;
+  }
+
+  async function withPassword(data: FormData) {
+    const email = String(data.get("email") ?? "");
+    const password = String(data.get("password") ?? "");
+    if (!email.trim() || !password) {
+      return setErrors({
+        form: t("errorSummary"),
+        fields: { email: email.trim() ? undefined : t("errorEmailRequired"), password: password ? undefined : t("errorPasswordRequired") },
+      });
+    }
+    const login = await callApi("POST", "/api/v1/auth/login", { email, password });
+    if (login.status === 200) return succeed();
+    if (login.status === 400 || login.status === 401) return setErrors({ form: t("errorWrongCredentials"), fields: {} });
+    setErrors({ form: rateLimitedOr(login.status, t("errorGeneric")), fields: {} });
+  }
+
+  async function withPasskey(data: FormData) {
+    const email = String(data.get("email") ?? "").trim();
+    if (!email) {
+      setErrors({ form: t("errorEmailForPasskey"), fields: { email: t("errorEmailRequired") } });
+      return emailInput.current?.focus();
+    }
+    if (!browserSupportsWebAuthn()) return setErrors({ form: t("errorPasskeyUnsupported"), fields: {} });
+    const options = await callApi<PublicKeyCredentialRequestOptionsJSON>("POST", "/api/v1/webauthn/auth/options", { email });
+    if (options.status === 400) return setErrors({ form: t("errorSummary"), fields: { email: t("errorEmail") } });
+    if (options.status !== 200 || !options.body) return setErrors({ form: rateLimitedOr(options.status, t("errorGeneric")), fields: {} });
+    let response;
+    try {
+      response = await startAuthentication({ optionsJSON: options.body });
+    } catch (error) {
+      const failure = ceremonyFailure(error);
+      const message =
+        failure === "cancelled" ? t("errorPasskeyCancelled") : failure === "unsupported" ? t("errorPasskeyUnsupported") : t("errorPasskeyFailed");
+      return setErrors({ form: message, fields: {} });
+    }
+    const verified = await callApi("POST", "/api/v1/webauthn/auth/verify", { email, response });
+    if (verified.status === 200) return succeed();
+    if (verified.status === 400 || verified.status === 401 || verified.status === 404) return setErrors({ form: t("errorPasskeyRefused"), fields: {} });
+    setErrors({ form: rateLimitedOr(verified.status, t("errorGeneric")), fields: {} });
+  }
+
+  function succeed() {
+    setSignedIn(true);
+    enter(destination);
+  }
+
+  async function run(which: "password" | "passkey") {
+    if (busy || signedIn || !form.current) return;
+    const data = new FormData(form.current);
+    setBusy(which);
+    setErrors(NO_ERRORS);
+    try {
+      await (which === "password" ? withPassword(data) : withPasskey(data));
+    } catch {
+      setErrors({ form: t("errorGeneric"), fields: {} });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <>
+      <FormError id="sign-in-error" message={errors.form} />
+      <p className="auth-status" role="status">
+        {signedIn ? t("signedIn") : ""}
+      </p>
+      <form
+        ref={form}
+        className="auth-form"
+        noValidate
+        aria-describedby={errors.form ? "sign-in-error" : undefined}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void run("password");
+        }}
+      >
+        <TextField name="email" type="email" label={t("emailLabel")} autoComplete="username webauthn" required error={errors.fields.email} inputRef={emailInput} />
+        <TextField name="password" type="password" label={t("passwordLabel")} autoComplete="current-password" error={errors.fields.password} />
+        <button className="button primary" type="submit" disabled={busy !== null || signedIn} aria-busy={busy === "password"}>
+          {busy === "password" ? t("working") : t("submit")}
+        </button>
+        <p className="auth-divider" aria-hidden="true">
+          <span>{t("or")}</span>
+        </p>
+        <button
+          className="button auth-passkey-button"
+          type="button"
+          disabled={busy !== null || signedIn}
+          aria-busy={busy === "passkey"}
+          aria-describedby="sign-in-passkey-hint"
+          onClick={() => void run("passkey")}
+        >
+          <FingerprintIcon size={20} />
+          <span>{busy === "passkey" ? t("working") : t("passkeySubmit")}</span>
+        </button>
+        <p id="sign-in-passkey-hint" className="auth-hint">
+          {t("passkeyHint")}
+        </p>
+      </form>
+    </>
+  );
+}
+
+export function RegisterForm({ locale, destination, passwordMin }: Props & { passwordMin: number }) {
+  const t = useTranslations("SignIn");
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<Errors>(NO_ERRORS);
+  const [registered, setRegistered] = useState(false);
+
+  async function register(data: FormData) {
+    const json: Record<string, string> = {
+      name: String(data.get("name") ?? ""),
+      email: String(data.get("email") ?? ""),
+      password: String(data.get("password") ?? ""),
+      locale,
+    };
+    const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (timeZone) json.timeZone = timeZone;
+    let answer = await callApi("POST", "/api/v1/auth/register", json);
+    // A time zone the server does not know is no reason to refuse the account: it then keeps its default.
+    if (answer.status === 400 && invalidFields(answer.body).every((field) => field === "timeZone") && json.timeZone) {
+      delete json.timeZone;
+      answer = await callApi("POST", "/api/v1/auth/register", json);
+    }
+    if (answer.status === 201 || answer.status === 200) {
+      setRegistered(true);
+      return enter(destination);
+    }
+    if (answer.status === 409) return setErrors({ form: t("errorEmailTaken"), fields: {} });
+    if (answer.status === 400) {
+      const messages = { name: t("errorName"), email: t("errorEmail"), password: t("errorPassword", { min: passwordMin }) };
+      const fields: Errors["fields"] = {};
+      for (const field of invalidFields(answer.body)) if (field in messages) fields[field as keyof typeof messages] = messages[field as keyof typeof messages];
+      return setErrors({ form: Object.keys(fields).length ? t("errorSummary") : t("errorGeneric"), fields });
+    }
+    setErrors({ form: answer.status === 429 ? t("errorRateLimited") : t("errorGeneric"), fields: {} });
+  }
+
+  return (
+    <>
+      <FormError id="register-error" message={errors.form} />
+      <p className="auth-status" role="status">
+        {registered ? t("registered") : ""}
+      </p>
+      <form
+        className="auth-form"
+        noValidate
+        aria-describedby={errors.form ? "register-error" : undefined}
+        onSubmit={async (event) => {
+          event.preventDefault();
+          if (busy || registered) return;
+          const data = new FormData(event.currentTarget);
+          setBusy(true);
+          setErrors(NO_ERRORS);
+          try {
+            await register(data);
+          } catch {
+            setErrors({ form: t("errorGeneric"), fields: {} });
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <TextField name="name" label={t("nameLabel")} autoComplete="name" required maxLength={100} error={errors.fields.name} />
+        <TextField name="email" type="email" label={t("emailLabel")} autoComplete="email" required error={errors.fields.email} />
+        <TextField
+          name="password"
+          type="password"
+          label={t("passwordLabel")}
+          autoComplete="new-password"
+          required
+          hint={t("passwordHint", { min: passwordMin })}
+          error={errors.fields.password}
+        />
+        <button className="button primary" type="submit" disabled={busy || registered} aria-busy={busy}>
+          {busy ? t("working") : t("registerSubmit")}
+        </button>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,40 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import { callApi } from "./call-api";
+
+/**
+ * Signs out on this browser (`POST /api/v1/auth/logout` clears the session cookie) and opens the sign-in page.
+ * An already expired session (401) counts as signed out.
+ */
+export function SignOutButton({ signInHref }: { signInHref: string }) {
+  const t = useTranslations("Security");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  async function signOut() {
+    if (busy) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const answer = await callApi("POST", "/api/v1/auth/logout");
+      if (answer.status === 204 || answer.status === 200 || answer.status === 401) return window.location.assign(signInHref);
+      setError(t("errorSignOut"));
+    } catch {
+      setError(t("errorSignOut"));
+    }
+    setBusy(false);
+  }
+
+  return (
+    <>
+      <p className="auth-form-error" role="alert">
+        {error}
+      </p>
+      <button className="button" type="button" onClick={() => void signOut()} disabled={busy} aria-busy={busy}>
+        {busy ? t("working") : t("signOut")}
+      </button>
+    </>
+  );
+}

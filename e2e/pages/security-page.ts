@@ -1,0 +1,48 @@
+import type { Locator, Page, Response } from "@playwright/test";
+
+/** The security settings (`/{locale}/settings/security`): passkeys and signing out. */
+export class SecurityPage {
+  readonly heading: Locator;
+  readonly passkeys: Locator;
+  readonly devices: Locator;
+  /** Announcements of what just happened (added, renamed, removed). */
+  readonly status: Locator;
+  readonly addForm: Locator;
+
+  constructor(readonly page: Page) {
+    this.heading = page.getByRole("heading", { level: 1 });
+    this.passkeys = page.locator("section", { has: page.locator("#passkeys-title") });
+    this.devices = this.passkeys.getByRole("listitem");
+    this.status = page.locator("main").getByRole("status");
+    this.addForm = page.locator("section", { has: page.locator("#passkey-add-title") });
+  }
+
+  goto(locale = "en"): Promise<Response | null> {
+    return this.page.goto(`/${locale}/settings/security`);
+  }
+
+  /** A device of the list, by its name. */
+  device(name: string): Locator {
+    return this.devices.filter({ has: this.page.getByRole("heading", { name, exact: true }) });
+  }
+
+  async addDevice(name?: string) {
+    if (name) await this.addForm.getByLabel("Device name (optional)").fill(name);
+    await this.addForm.getByRole("button", { name: "Add a device" }).click();
+  }
+
+  async rename(device: Locator, name: string) {
+    await device.getByRole("button", { name: "Rename" }).click();
+    await device.getByLabel("Device name", { exact: true }).fill(name);
+    await device.getByRole("button", { name: "Save" }).click();
+  }
+
+  async remove(device: Locator) {
+    await device.getByRole("button", { name: "Remove" }).click();
+    await device.getByRole("button", { name: "Yes, remove" }).click();
+  }
+
+  async signOut() {
+    await this.page.getByRole("button", { name: "Sign out" }).click();
+  }
+}
