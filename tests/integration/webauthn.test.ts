@@ -482,3 +482,14 @@ describe("POST /webauthn/auth/verify", () => {
     expectRefused(await verifySignIn(user.email, { ...truncated, response: { ...truncated.response, authenticatorData: "AAAA" } }));
   });
 });
+
+describe("after the account is deleted", () => {
+  test("its passkey no longer signs in, and the email looks like any unknown one", async () => {
+    const { user, authenticator } = await userWithPasskey();
+    expectSignedIn(await signIn(user.email, authenticator), user);
+    const deleted = await server.request("/delete-account", { method: "DELETE", token: user.token, json: { password: user.password } });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(204);
+    expectRefused(await signIn(user.email, authenticator));
+    expect((await authOptions(user.email)).allowCredentials).toEqual((await authOptions(user.email)).allowCredentials);
+  });
+});
