@@ -61,7 +61,8 @@ const listRoute = apiRoute({
   tags: ["Tasks"],
   summary: "Your tasks: filtered, sorted, a page at a time",
   description:
-    "The tasks you own, are assigned to, or that are assigned to a user group you belong to. Filters combine " +
+    "The tasks you can see: yours, those you are assigned to or collaborate on, and those of your user groups, " +
+    "projects and family workspace (docs/permissions.md). Filters combine " +
     "(AND): `status` is a comma list; `dueAfter` is " +
     "inclusive and `dueBefore` exclusive; `q` matches every word in the title or description, ignoring case; " +
     "`tag` is one exact tag. Pages follow `nextCursor`. Answers are cached for 30 seconds per user and query string, " +
