@@ -362,7 +362,10 @@ export async function catchUpEvents(): Promise<number> {
     const events = await eventsAfter(cursor, CATCH_UP_BATCH);
     let reached = cursor;
     for (const event of events) {
-      if (event.createdAt > settledBefore) break;
+      // A young event stops the scan (its lower-numbered neighbours may not have committed yet); one stamped in
+      // the future (another process's clock ahead of ours) does not hold it up: deliveries are unique per event
+      // and endpoint, so the handler and the catch-up cannot both send it.
+      if (event.createdAt > settledBefore && event.createdAt.getTime() <= now) break;
       if (event.createdAt >= oldest) queued += (await queueEventDeliveries(event)).length;
       reached = event.id;
     }
