@@ -16,6 +16,7 @@ import {
   updateMemberRole as updateProjectRole,
 } from "../projects/repo";
 import { limiter } from "../rate-limit/limiter";
+import { disconnectUser } from "../realtime/events";
 import { invalidateTaskLists } from "../tasks/list-cache";
 import { taskAudience } from "../tasks/repo";
 import { announceTaskChange } from "../tasks/service";
@@ -205,5 +206,6 @@ export async function deleteAccount(actor: Actor, input: DeleteAccountInput): Pr
   await confirmDeletion(actor, account, input);
   const audience = await db().transaction((tx) => deleteEverything(account, tx));
   await forgetSessionUser(account.id);
+  disconnectUser(account.id);
   await invalidateTaskLists(audience);
 }

@@ -5,6 +5,7 @@ import { issueSessionToken } from "../auth/tokens";
 import { config } from "../config";
 import type { UserRow } from "../db/schema/users";
 import { limiter } from "../rate-limit/limiter";
+import { disconnectUser } from "../realtime/events";
 import { findUserByEmail, findUserById, insertUser, updateUser } from "./repo";
 import type {
   AuthResultOutput,
@@ -83,6 +84,8 @@ export async function changePassword(actor: Actor, input: ChangePasswordInput): 
   const user = await getUserOrThrow(actor);
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) throw wrongCurrentPassword();
   const updated = await updateUser(user.id, { passwordHash: await hashPassword(input.newPassword) }, true);
+  // Open sockets were authenticated with the old tokens: close them (clients reconnect with the new one).
+  disconnectUser(user.id);
   return signIn(updated!);
 }
 
@@ -105,4 +108,5 @@ export async function updateProfile(actor: Actor, input: UpdateProfileInput): Pr
 /** Ends every session of the user: all tokens issued so far stop working. */
 export async function signOutEverywhere(actor: Actor): Promise<void> {
   await updateUser(actor.userId, {}, true);
+  disconnectUser(actor.userId);
 }

@@ -27,6 +27,16 @@ function toSocketEvent(event: StoredDomainEvent): SocketEvent {
   };
 }
 
+let current: Server | null = null;
+
+/**
+ * Closes every socket of a user, in every process (through the Redis adapter), for when their sessions end: the
+ * account is deleted, the password changed, or they signed out everywhere. A client with a new token reconnects.
+ */
+export function disconnectUser(userId: string): void {
+  current?.in(userRoom(userId)).disconnectSockets(true);
+}
+
 /** At most this many missed events are replayed; a client further behind is told to reload (`resync`). */
 export const REPLAY_LIMIT = 1000;
 
@@ -36,6 +46,7 @@ export const REPLAY_LIMIT = 1000;
  * task then: someone removed from a share is not in the next event's audience.
  */
 export function deliverEventsToSockets(io: Server): () => void {
+  current = io;
   return onEvent("socket", (event) => {
     if (event.audience.length === 0) return;
     io.to(event.audience.map(userRoom)).emit("event", toSocketEvent(event));

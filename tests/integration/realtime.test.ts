@@ -179,4 +179,23 @@ describe("/ws events", () => {
     expect(nextEvent.taskId).toBe(own.id);
     expect(JSON.stringify(helperClient.events)).not.toContain("Not for the helper");
   });
+
+  test("ending a user's sessions closes their open sockets: sign-out everywhere, a new password, a deleted account", async () => {
+    const closedBy = async (user: User, end: (user: User) => Promise<number>) => {
+      const client = await connect(user);
+      const closed = new Promise<string>((resolve) => client.socket.on("disconnect", resolve));
+      expect(await end(user)).toBeLessThan(300);
+      return closed;
+    };
+    const signOut = (user: User) => server.request("/auth/logout?everywhere=true", { method: "POST", token: user.token }).then((r) => r.status);
+    const newPassword = (user: User) =>
+      server
+        .request("/auth/change-password", { token: user.token, json: { currentPassword: user.password, newPassword: "another long secret" } })
+        .then((r) => r.status);
+    const deleteAccount = (user: User) =>
+      server.request("/delete-account", { method: "DELETE", token: user.token, json: { password: user.password } }).then((r) => r.status);
+    for (const end of [signOut, newPassword, deleteAccount]) {
+      expect(await closedBy(await registerUser(server), end)).toBe("io server disconnect");
+    }
+  });
 });
