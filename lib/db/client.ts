@@ -145,6 +145,9 @@ async function openPglite(client: PGlite | undefined, options: { maintain: boole
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: config().DATABASE_POOL_MAX });
   pool.on("error", (error) => log.error("PostgreSQL pool error", { error: error.message }));
+  // A connection that fails while the pool is ending (pool.end() does not wait for the server to hang up) has no
+  // pool listener left: without its own it would be an unhandled 'error' event.
+  pool.on("connect", (client) => client.on("error", (error) => log.debug("PostgreSQL connection closed", { error: error.message })));
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   // Two processes starting together: the second waits here, then finds nothing left to apply.
   const lock = await pool.connect();

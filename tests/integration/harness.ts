@@ -66,6 +66,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     settings.DATABASE_URL = adminUrl(baseUrl, name);
     settings.REDIS_PREFIX = `spolu-test:${name}:`;
     const pool = new pg.Pool({ connectionString: settings.DATABASE_URL, max: 2 });
+    // pool.end() resolves before its connections have closed: dropping the database (with force) may then end
+    // one with "terminating connection due to administrator command", which must not be an unhandled error.
+    pool.on("connect", (client) => client.on("error", () => {}));
+    pool.on("error", () => {});
     sql = async (text, params) => (await pool.query(text, params)).rows;
     dropDatabase = async () => {
       await pool.end();
