@@ -1,6 +1,8 @@
+import { AppError } from "../api/app-error";
 import { apiRoute, jsonContent, problemResponse } from "../api/route";
 import { createRouter } from "../api/router";
 import { setSessionCookie } from "../api/session-cookie";
+import { localeFromAcceptLanguage } from "../i18n/locales";
 import { callbackQuery, oauthResultOutput, providerListOutput, providerParams, startQuery } from "./schema";
 import { completeSignIn, listProviders, startSignIn } from "./service";
 
@@ -49,7 +51,8 @@ const callbackRoute = apiRoute({
     "**Answer.** Started with `mode=json` (API clients): 200 `{ token, user, provider }`, no cookie. Started with " +
       "`mode=redirect` (the default, browsers): the session cookie is set and the answer is a 302 to `returnTo` with " +
       "the JWT in the fragment (`/path#token=<jwt>`), which a mobile app's web view can read; the fragment never " +
-      "reaches a server. Failures answer a problem in both modes.",
+      "reaches a server. Failures answer a problem, except to a browser (a request that accepts `text/html`), " +
+      "which is sent back to `/<locale>/sign-in?oauthError=expired|cancelled|exists|unverified|failed`.",
   ].join("\n\n"),
   access: "public",
   limit: "strict",
@@ -93,17 +96,34 @@ const startRoute = apiRoute({
   },
 });
 
+/** What the sign-in page tells a browser whose external sign-in failed (messages: SignIn.oauthErrors). */
+function browserReason(error: AppError): "expired" | "cancelled" | "exists" | "unverified" | "failed" {
+  if (error.code === "conflict") return "exists";
+  if (error.code === "forbidden") return "unverified";
+  if (error.code === "bad_request") return error.message.startsWith("Invalid or expired") ? "expired" : "cancelled";
+  return "failed";
+}
+
 export const oauthRoutes = createRouter()
   .openapi(providersRoute, (c) => c.json(listProviders(), 200))
   .openapi(callbackRoute, async (c) => {
     const requestUrl = new URL(c.req.url);
-    const outcome = await completeSignIn(c.req.valid("param").provider, {
-      query: c.req.valid("query"),
-      search: requestUrl.search,
-      requestOrigin: requestUrl.origin,
-      acceptLanguage: c.req.header("accept-language"),
-    });
     c.header("Cache-Control", "no-store");
+    let outcome: Awaited<ReturnType<typeof completeSignIn>>;
+    try {
+      outcome = await completeSignIn(c.req.valid("param").provider, {
+        query: c.req.valid("query"),
+        search: requestUrl.search,
+        requestOrigin: requestUrl.origin,
+        acceptLanguage: c.req.header("accept-language"),
+      });
+    } catch (error) {
+      // A browser (it asks for HTML) goes back to the sign-in page, which says what happened in its language;
+      // API clients get the problem.
+      if (!(error instanceof AppError) || !/\btext\/html\b/.test(c.req.header("accept") ?? "")) throw error;
+      const locale = localeFromAcceptLanguage(c.req.header("accept-language"));
+      return c.redirect(`/${locale}/sign-in?oauthError=${browserReason(error)}`, 302);
+    }
     if (outcome.redirectTo === null) return c.json(outcome.result, 200);
     setSessionCookie(c, outcome.result.token);
     return c.redirect(`${outcome.redirectTo}#token=${outcome.result.token}`, 302);

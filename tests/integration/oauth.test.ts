@@ -276,6 +276,21 @@ describe("GET /auth/{provider}/callback – Google (OpenID Connect)", () => {
     expect(genuine.body.user.email).toBe(person.email);
   });
 
+  test("a browser whose sign-in fails goes back to the sign-in page in its language, with the reason", async () => {
+    const person = useGoogle({ emailVerified: false });
+    const browser = { Accept: "text/html,application/xhtml+xml,*/*;q=0.8", "Accept-Language": "cs-CZ,cs;q=0.9" };
+    const unverified = await get(await toCallback("google"), browser);
+    expect(unverified.status).toBe(302);
+    expect(unverified.headers.get("location")).toBe("/cs/sign-in?oauthError=unverified");
+    expect(unverified.headers.getSetCookie()).toEqual([]);
+    expect(await usersWithEmail(person.email)).toBe(0);
+
+    const forged = new URL(await toCallback("google"));
+    forged.searchParams.set("state", "forged-state-the-server-never-issued");
+    const expired = await get(forged, { Accept: "text/html" });
+    expect(expired.headers.get("location")).toBe("/en/sign-in?oauthError=expired");
+  });
+
   test("a replayed callback is refused, and so is the used code under a fresh state (by the provider)", async () => {
     useGoogle();
     const callback = await toCallback("google", "?mode=json");

@@ -17,7 +17,7 @@ import "@/components/auth/auth.css";
  */
 type Props = {
   params: Promise<{ locale: string }>;
-  searchParams: Promise<{ next?: string | string[]; mode?: string | string[] }>;
+  searchParams: Promise<{ next?: string | string[]; mode?: string | string[]; oauthError?: string | string[] }>;
 };
 
 export async function generateMetadata({ params, searchParams }: Props): Promise<Metadata> {
@@ -26,6 +26,8 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
   const t = await getTranslations({ locale: tag, namespace: "SignIn" });
   return { title: (await searchParams).mode === "register" ? t("registerMetaTitle") : t("metaTitle") };
 }
+
+const OAUTH_ERRORS = ["expired", "cancelled", "exists", "unverified", "failed"] as const;
 
 export default async function SignInPage({ params, searchParams }: Props) {
   const [{ locale }, query] = await Promise.all([params, searchParams]);
@@ -41,12 +43,19 @@ export default async function SignInPage({ params, searchParams }: Props) {
   const registerQuery = new URLSearchParams({ mode: "register", ...(next ? { next } : {}) });
   const otherMode = registering ? signInPath(locale, next ?? undefined) : `/${locale}/sign-in?${registerQuery}`;
   const switchLink = (chunks: React.ReactNode) => <a href={otherMode}>{chunks}</a>;
+  // Set by /auth/<provider>/callback when a sign-in with an external account failed.
+  const oauthError = OAUTH_ERRORS.find((reason) => reason === query.oauthError);
 
   return (
     <div className="auth">
       <section className="auth-card" aria-labelledby="auth-title">
         <h1 id="auth-title">{registering ? t("registerTitle") : t("title")}</h1>
         <p className="auth-lead">{registering ? t("registerLead") : t("lead")}</p>
+        {oauthError && (
+          <p className="auth-form-error" role="alert">
+            {t(`oauthErrors.${oauthError}`)}
+          </p>
+        )}
         {registering ? (
           <RegisterForm locale={locale} destination={destination} passwordMin={PASSWORD_MIN_LENGTH} />
         ) : (
