@@ -8,7 +8,8 @@ import "@/components/auth/auth.css";
 import "@/components/settings/settings.css";
 
 /**
- * /{locale}/settings: the settings home, linking to the profile, the security settings and the account data.
+ * /{locale}/settings: the settings home, linking to the profile, the security settings, the account data and the
+ * notification settings.
  * Signed-in only: anyone else goes to the sign-in page, which brings them back here.
  */
 type Props = { params: Promise<{ locale: string }> };
@@ -35,6 +36,7 @@ export default async function SettingsPage({ params }: Props) {
   if (!actor) redirect(signInPath(locale, `/${locale}/settings`));
 
   const t = await getTranslations({ locale: tag, namespace: "Settings" });
+  const notifications = await getTranslations({ locale: tag, namespace: "NotificationSettings" });
   return (
     <div className="auth security">
       <header className="security-header">
@@ -51,6 +53,12 @@ export default async function SettingsPage({ params }: Props) {
               </a>
             </li>
           ))}
+          <li>
+            <a href={`/${locale}/settings/notifications`}>
+              <strong>{notifications("settingsLink")}</strong>
+              <span>{notifications("settingsLinkHint")}</span>
+            </a>
+          </li>
         </ul>
       </nav>
     </div>
