@@ -11,6 +11,26 @@ export const emailInput = z
   .pipe(z.email({ message: "must be an email address" }))
   .openapi({ type: "string", format: "email", example: "jana@example.com" });
 
+/**
+ * Someone with an account, named by `userId` or by `email` (exactly one: see `exactlyOneAccount`), as adding a
+ * member or asking someone to collaborate does. `who` and `whose` word the OpenAPI descriptions.
+ */
+export function accountRefFields(who = "The user to add", whose = "The email of the account to add") {
+  return {
+    userId: z.uuid("must be a user id").optional().openapi({ description: `${who}; or give \`email\`` }),
+    email: emailInput.optional().openapi({ description: `${whose}; or give \`userId\`` }),
+  };
+}
+
+/** The refinement that goes with `accountRefFields`: exactly one of the two, the problem naming the field. */
+export function exactlyOneAccount(input: { userId?: string; email?: string }, context: z.RefinementCtx): void {
+  if (input.userId === undefined && input.email === undefined) {
+    context.addIssue({ code: "custom", message: "give userId or email", path: ["userId"] });
+  } else if (input.userId !== undefined && input.email !== undefined) {
+    context.addIssue({ code: "custom", message: "give either userId or email, not both", path: ["email"] });
+  }
+}
+
 const newPassword = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { emailInput } from "../accounts/schema";
+import { accountRefFields, exactlyOneAccount } from "../accounts/schema";
 import { taskOutput } from "../tasks/schema";
 
 /** The kinds a user may ask for; a `claim` is taken (POST /tasks/{id}/claim), never asked for. */
@@ -33,8 +33,7 @@ export const createRequestInput = z
     kind: z.enum(REQUEST_KINDS, { message: `must be one of ${REQUEST_KINDS.join(", ")}` }).openapi({
       description: "`assign` and `collaborate` need the `share` right on the task, `transfer` the `transfer` right (its owner)",
     }),
-    userId: z.uuid("must be a user id").optional().openapi({ description: "The recipient; or give `email`" }),
-    email: emailInput.optional().openapi({ description: "The recipient's account email; or give `userId`" }),
+    ...accountRefFields("The recipient", "The recipient's account email"),
     message: z
       .string()
       .trim()
@@ -42,13 +41,7 @@ export const createRequestInput = z
       .optional()
       .openapi({ description: `A note for the recipient, at most ${MESSAGE_MAX} characters (trimmed); empty by default` }),
   })
-  .superRefine((input, context) => {
-    if (input.userId === undefined && input.email === undefined) {
-      context.addIssue({ code: "custom", message: "give userId or email", path: ["userId"] });
-    } else if (input.userId !== undefined && input.email !== undefined) {
-      context.addIssue({ code: "custom", message: "give either userId or email, not both", path: ["email"] });
-    }
-  })
+  .superRefine(exactlyOneAccount)
   .openapi("CreateCollaborationRequestInput", { description: "Exactly one of `userId` and `email`" });
 export type CreateRequestInput = z.infer<typeof createRequestInput>;
 

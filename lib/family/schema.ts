@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { emailInput } from "../accounts/schema";
+import { accountRefFields, exactlyOneAccount } from "../accounts/schema";
 import { LOCALES } from "../i18n/locales";
 import { groupOutput } from "../groups/schema";
 
@@ -39,17 +39,10 @@ export type UpdateFamilyInput = z.infer<typeof updateFamilyInput>;
 
 export const addFamilyMemberInput = z
   .strictObject({
-    userId: z.uuid("must be a user id").optional().openapi({ description: "The user to add; or give `email`" }),
-    email: emailInput.optional().openapi({ description: "The email of the account to add; or give `userId`" }),
+    ...accountRefFields(),
     role: roleSchema,
   })
-  .superRefine((input, context) => {
-    if (input.userId === undefined && input.email === undefined) {
-      context.addIssue({ code: "custom", message: "give userId or email", path: ["userId"] });
-    } else if (input.userId !== undefined && input.email !== undefined) {
-      context.addIssue({ code: "custom", message: "give either userId or email, not both", path: ["email"] });
-    }
-  })
+  .superRefine(exactlyOneAccount)
   .openapi("AddFamilyMemberInput", { description: "Exactly one of `userId` and `email`, and a role" });
 export type AddFamilyMemberInput = z.infer<typeof addFamilyMemberInput>;
 

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { emailInput } from "../accounts/schema";
+import { accountRefFields, exactlyOneAccount } from "../accounts/schema";
 
 export const PROJECT_ROLES = ["owner", "admin", "member", "viewer"] as const;
 export const NAME_MAX = 200;
@@ -73,17 +73,10 @@ export type UpdateProjectInput = z.infer<typeof updateProjectInput>;
 
 export const addMemberInput = z
   .strictObject({
-    userId: z.uuid("must be a user id").optional().openapi({ description: "The user to add; or give `email`" }),
-    email: emailInput.optional().openapi({ description: "The email of the account to add; or give `userId`" }),
+    ...accountRefFields(),
     role: roleSchema.optional().openapi({ description: "Default `member`. Only an owner may add an owner." }),
   })
-  .superRefine((input, context) => {
-    if (input.userId === undefined && input.email === undefined) {
-      context.addIssue({ code: "custom", message: "give userId or email", path: ["userId"] });
-    } else if (input.userId !== undefined && input.email !== undefined) {
-      context.addIssue({ code: "custom", message: "give either userId or email, not both", path: ["email"] });
-    }
-  })
+  .superRefine(exactlyOneAccount)
   .openapi("AddProjectMemberInput", { description: "Exactly one of `userId` and `email`" });
 export type AddMemberInput = z.infer<typeof addMemberInput>;
 

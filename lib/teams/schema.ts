@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { emailInput } from "../accounts/schema";
+import { accountRefFields, exactlyOneAccount } from "../accounts/schema";
 
 export const USER_GROUP_ROLES = ["owner", "admin", "member"] as const;
 export const NAME_MAX = 100;
@@ -49,17 +49,10 @@ export type UpdateUserGroupInput = z.infer<typeof updateUserGroupInput>;
 
 export const addMemberInput = z
   .strictObject({
-    userId: z.uuid("must be a user id").optional().openapi({ description: "The user to add; or give `email`" }),
-    email: emailInput.optional().openapi({ description: "The email of the account to add; or give `userId`" }),
+    ...accountRefFields(),
     role: roleSchema.optional().openapi({ description: "Default `member`. Only an owner may add an owner." }),
   })
-  .superRefine((input, context) => {
-    if (input.userId === undefined && input.email === undefined) {
-      context.addIssue({ code: "custom", message: "give userId or email", path: ["userId"] });
-    } else if (input.userId !== undefined && input.email !== undefined) {
-      context.addIssue({ code: "custom", message: "give either userId or email, not both", path: ["email"] });
-    }
-  })
+  .superRefine(exactlyOneAccount)
   .openapi("AddUserGroupMemberInput", { description: "Exactly one of `userId` and `email`" });
 export type AddMemberInput = z.infer<typeof addMemberInput>;
 
