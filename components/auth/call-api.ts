@@ -46,3 +46,10 @@ export function ceremonyFailure(error: unknown): "cancelled" | "alreadyRegistere
   if (name === "NotSupportedError") return "unsupported";
   return "failed";
 }
+
+/** The localized message of each field a 400 problem names, among those the form knows (`messages`). */
+export function fieldErrors<K extends string>(body: unknown, messages: Record<K, string>): Partial<Record<K, string>> {
+  const fields: Partial<Record<K, string>> = {};
+  for (const field of invalidFields(body)) if (field in messages) fields[field as K] = messages[field as K];
+  return fields;
+}

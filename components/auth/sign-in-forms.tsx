@@ -3,7 +3,7 @@
 import { browserSupportsWebAuthn, startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
 import { useTranslations } from "next-intl";
 import { useRef, useState } from "react";
-import { callApi, ceremonyFailure, invalidFields } from "./call-api";
+import { callApi, ceremonyFailure, fieldErrors, invalidFields } from "./call-api";
 import { FingerprintIcon } from "./device-icon";
 import { FormError, TextField } from "./form-field";
 
@@ -172,8 +172,7 @@ export function RegisterForm({ locale, destination, passwordMin }: Props & { pas
     if (answer.status === 409) return setErrors({ form: t("errorEmailTaken"), fields: {} });
     if (answer.status === 400) {
       const messages = { name: t("errorName"), email: t("errorEmail"), password: t("errorPassword", { min: passwordMin }) };
-      const fields: Errors["fields"] = {};
-      for (const field of invalidFields(answer.body)) if (field in messages) fields[field as keyof typeof messages] = messages[field as keyof typeof messages];
+      const fields = fieldErrors(answer.body, messages);
       return setErrors({ form: Object.keys(fields).length ? t("errorSummary") : t("errorGeneric"), fields });
     }
     setErrors({ form: answer.status === 429 ? t("errorRateLimited") : t("errorGeneric"), fields: {} });

@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useId, useState } from "react";
-import { callApi, invalidFields } from "@/components/auth/call-api";
+import { callApi, fieldErrors } from "@/components/auth/call-api";
 import { FormError } from "@/components/auth/form-field";
 import type { SettingsOutput } from "@/lib/notifications/schema";
 
@@ -54,8 +54,7 @@ export function NotificationSettingsForm({ initial }: { initial: SummarySettings
     if (answer.status === 200) return setSaved(true);
     if (answer.status === 400) {
       const messages: Record<Field, string> = { dailySummaryTime: t("errorTime"), weeklyReport: t("errorWeekly"), summaryChannels: t("errorChannels") };
-      const fields: Errors["fields"] = {};
-      for (const field of invalidFields(answer.body)) if (field in messages) fields[field as Field] = messages[field as Field];
+      const fields = fieldErrors(answer.body, messages);
       return setErrors({ form: Object.keys(fields).length ? t("errorSummary") : t("errorGeneric"), fields });
     }
     setErrors({ form: failureMessage(t, answer.status), fields: {} });

@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { callApi, invalidFields } from "@/components/auth/call-api";
+import { callApi, fieldErrors } from "@/components/auth/call-api";
 import { FormError } from "@/components/auth/form-field";
 import { SettingsSelectField, SettingsTextField } from "./settings-field";
 
@@ -52,8 +52,7 @@ export function ProfileForm({ locale, user, languages, timeZones }: ProfileProps
     }
     if (answer.status === 400) {
       const messages: Record<ProfileField, string> = { name: t("errorName"), locale: t("errorLanguage"), timeZone: t("errorTimeZone") };
-      const fields: Errors<ProfileField>["fields"] = {};
-      for (const field of invalidFields(answer.body)) if (field in messages) fields[field as ProfileField] = messages[field as ProfileField];
+      const fields = fieldErrors(answer.body, messages);
       return setErrors({ form: Object.keys(fields).length ? t("errorSummary") : t("errorGeneric"), fields });
     }
     setErrors({ form: failureMessage(t, answer.status), fields: {} });
@@ -132,8 +131,7 @@ export function PasswordForm({ passwordMin }: { passwordMin: number }) {
         currentPassword: t("errorCurrentPassword"),
         newPassword: t("errorNewPassword", { min: passwordMin }),
       };
-      const fields: Errors<PasswordField>["fields"] = {};
-      for (const field of invalidFields(answer.body)) if (field in messages) fields[field as PasswordField] = messages[field as PasswordField];
+      const fields = fieldErrors(answer.body, messages);
       return setErrors({ form: Object.keys(fields).length ? t("errorSummary") : t("errorGeneric"), fields });
     }
     setErrors({ form: failureMessage(t, answer.status), fields: {} });
