@@ -7,10 +7,13 @@ import { defineConfig, devices } from "@playwright/test";
  * End-to-end tests in Debian's Chromium against `server.ts` (pages, API fast path and socket, as in
  * production). Build first: `npm run test:e2e` runs `next build`, then this.
  */
-const PORT = 3100;
+/** E2E_PORT moves both servers (this one and the next one up), so that two checkouts can run their tests at once. */
+const PORT = Number(process.env.E2E_PORT ?? 3100);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 /** `next start` alone (no server.ts): the API must answer through Next's catch-all route handler too. */
-export const NEXT_ALONE_PORT = 3101;
+export const NEXT_ALONE_PORT = PORT + 1;
+/** The account the admin tests register: an admin through ADMIN_EMAILS. */
+export const ADMIN_EMAIL = "admin-e2e@example.com";
 const DATA_PREFIX = "spolu-e2e-";
 
 /** A fresh database directory per run, created once by the runner and inherited by its workers. */
@@ -82,6 +85,8 @@ export default defineConfig({
         LOG_LEVEL: "warn",
         // Every test registers its own user from 127.0.0.1.
         AUTH_RATE_LIMIT_POINTS: "1000",
+        // The admin dashboard's tests register this address.
+        ADMIN_EMAILS: ADMIN_EMAIL,
         // Chromium refuses an IP address as a passkey's relying party: the passkey tests open the site as localhost.
         WEBAUTHN_RP_ID: "localhost",
         WEBAUTHN_ORIGINS: `http://localhost:${PORT}`,
