@@ -1,7 +1,5 @@
 import { z } from "@hono/zod-openapi";
-
-export const TASK_STATUSES = ["todo", "in_progress", "done", "cancelled"] as const;
-export const PRIORITIES = ["low", "normal", "high", "urgent"] as const;
+import { PRIORITIES, TASK_STATUSES } from "./vocabulary";
 export const LIST_LIMIT_MAX = 200;
 const MAX_TAGS = 20;
 const MAX_ASSIGNEES = 50;

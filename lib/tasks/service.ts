@@ -34,8 +34,6 @@ import {
   type TaskRecord,
 } from "./repo";
 import {
-  PRIORITIES,
-  TASK_STATUSES,
   type CreateTaskInput,
   type ListTasksQuery,
   type MoveTaskInput,
@@ -43,6 +41,7 @@ import {
   type TaskSort,
   type UpdateTaskInput,
 } from "./schema";
+import { PRIORITIES, TASK_STATUSES } from "./vocabulary";
 
 export function toTaskOutput(task: TaskRow): TaskOutput {
   return {
