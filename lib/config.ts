@@ -64,6 +64,14 @@ export const configSchema = z
     RESEND_API_KEY: z.string().min(1).optional(),
     /** Resend's API address; only tests and proxies change it. */
     RESEND_BASE_URL: z.url({ protocol: /^https?$/ }).default("https://api.resend.com"),
+    // The AI assistant: any OpenAI-compatible chat-completions endpoint (OpenAI, a local Ollama, vLLM or llama.cpp
+    // server). Without AI_BASE_URL the built-in assistant answers from the user's own data.
+    AI_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    AI_API_KEY: z.string().min(1).optional(),
+    AI_MODEL: z.string().min(1).default("gpt-4o-mini"),
+    AI_TIMEOUT_MS: positiveInt.max(300_000).default(30_000),
+    /** Requests to the AI endpoint per user and UTC day; the built-in assistant is not counted. */
+    AI_DAILY_REQUESTS: positiveInt.default(200),
     // Outgoing calls (webhooks, connectors) refuse private, loopback and link-local addresses unless this is on.
     ALLOW_PRIVATE_NETWORK_TARGETS: flag.default(false),
     WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),

@@ -289,6 +289,52 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     otherColumns: { email: "the provider's address for this identity, deleted with the row" },
     export: [{ key: "linkedIdentities", where: "user_id = $user" }],
   },
+  ai_usage: {
+    about: "Requests the user made to the AI service per day (the daily budget).",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "aiUsage", where: "user_id = $user" }],
+  },
+  goals: {
+    about: "The user's goals.",
+    userColumns: { owner_id: "cascade" },
+    export: [{ key: "goals", where: "owner_id = $user" }],
+  },
+  goal_tasks: {
+    about: "Tasks linked to the user's goals: go with the goal (or the task).",
+    parent: { column: "goal_id", table: "goals" },
+    otherColumns: { task_id: "a task linked to the goal (a foreign key to tasks, deleted with it)" },
+    export: [{ key: "goalTasks", where: "goal_id in (select id from goals where owner_id = $user)" }],
+  },
+  goal_progress_reports: {
+    about: "Progress entries of goals, written by the user.",
+    userColumns: { user_id: "cascade" },
+    parent: { column: "goal_id", table: "goals" },
+    export: [{ key: "goalProgressReports", where: "user_id = $user" }],
+  },
+  study_plans: {
+    about: "Study plans of the user's goals.",
+    userColumns: { user_id: "cascade" },
+    parent: { column: "goal_id", table: "goals" },
+    otherColumns: { plan: "the plan's sessions and steps: the user's own text", answered_by: "which assistant wrote it" },
+    export: [{ key: "studyPlans", where: "user_id = $user" }],
+  },
+  chat_messages: {
+    about: "The user's conversation with the assistant.",
+    userColumns: { user_id: "cascade" },
+    otherColumns: { answered_by: "which assistant wrote a message" },
+    export: [{ key: "chatMessages", where: "user_id = $user" }],
+  },
+  chat_actions: {
+    about: "Actions the assistant proposed to the user, and their decisions.",
+    userColumns: { user_id: "cascade" },
+    otherColumns: { params: "the proposed task's fields or new due date: the user's own data", task_id: "the task it made or changed" },
+    export: [{ key: "chatActions", where: "user_id = $user" }],
+  },
+  activity_records: {
+    about: "Phone usage the user's devices reported.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "activityRecords", where: "user_id = $user" }],
+  },
 };
 
 const ARRAY_RULES: readonly UserColumnRule[] = ["remove", "derived"];

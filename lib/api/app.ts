@@ -1,13 +1,16 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { accountDataRoutes } from "../account-data/routes";
 import { accountsRoutes } from "../accounts/routes";
+import { activityRoutes } from "../activity/routes";
+import { assistantRoutes } from "../assistant/routes";
 import { collaborationRoutes } from "../collaboration/routes";
 import { config } from "../config";
 import { openDatabase } from "../db/client";
 import { emailRoutes } from "../email/routes";
 import { errorsRoutes } from "../errors/routes";
-import { familyRoutes } from "../family/routes";
 import { recordServerError } from "../errors/service";
+import { familyRoutes } from "../family/routes";
+import { goalsRoutes } from "../goals/routes";
 import { groupsRoutes } from "../groups/routes";
 import { healthRoutes } from "../health/routes";
 import { invitationsRoutes } from "../invitations/routes";
@@ -85,6 +88,9 @@ export function createApiApp() {
   app.route(API_PREFIX, pushRoutes);
   app.route(API_PREFIX, emailRoutes);
   app.route(API_PREFIX, webhooksRoutes);
+  app.route(API_PREFIX, goalsRoutes);
+  app.route(API_PREFIX, assistantRoutes);
+  app.route(API_PREFIX, activityRoutes);
   // Last: `/auth/{provider}` must not catch the fixed `/auth/...` paths above.
   app.route(API_PREFIX, oauthRoutes);
 

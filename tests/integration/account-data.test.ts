@@ -193,6 +193,19 @@ async function arrange() {
     JSON.stringify({ userId: aliceId }),
     `boom ${marker}`,
   ]);
+  // Goals, the assistant and the activity monitor (issue 8).
+  await server.sql(`insert into ai_usage (user_id, day, requests, tokens) values ($1, '2025-01-06', 2, 120)`, [aliceId]);
+  const [goal] = await server.sql<{ id: string }>(`insert into goals (owner_id, title) values ($1, $2) returning id`, [aliceId, `Learn Czech ${marker}`]);
+  await server.sql(`insert into goal_tasks (goal_id, task_id) values ($1, $2)`, [goal!.id, aliceTask.id]);
+  await server.sql(`insert into goal_progress_reports (goal_id, user_id, reported_on, value, note) values ($1, $2, '2025-01-06', 30, 'week one')`, [goal!.id, aliceId]);
+  await server.sql(`insert into study_plans (goal_id, user_id, plan, answered_by) values ($1, $2, '{"sessions": []}', '{"provider": "built-in"}')`, [goal!.id, aliceId]);
+  const [message] = await server.sql<{ id: number }>(`insert into chat_messages (user_id, role, content) values ($1, 'user', $2) returning id`, [aliceId, `Plan my week ${marker}`]);
+  await server.sql(`insert into chat_actions (user_id, message_id, kind, params) values ($1, $2, 'create_task', '{"title": "Review"}')`, [aliceId, message!.id]);
+  await server.sql(
+    `insert into activity_records (user_id, client_id, app, category, seconds, started_at, ended_at)
+     values ($1, 'c-1', 'Reader', 'reading', 600, '2025-01-06T10:00:00Z', '2025-01-06T10:10:00Z')`,
+    [aliceId],
+  );
   await server.sql(`insert into domain_events (type, actor_id, audience, data) values ('notification.created', null, $1::uuid[], '{}'::jsonb)`, [`{${aliceId}}`]);
 
   // Notifications reach her from Bob's requests (after the commit, by the event handler).

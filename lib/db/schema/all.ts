@@ -13,3 +13,7 @@ export * from "./push";
 export * from "./webhooks";
 export * from "./email";
 export * from "./auth";
+export * from "./ai";
+export * from "./goals";
+export * from "./assistant";
+export * from "./activity";

@@ -1,0 +1,160 @@
+import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import { AppError } from "../api/app-error";
+import { nowDate } from "../clock";
+import { config } from "../config";
+import { log } from "../log";
+import { addTokens, returnDailyRequest, takeDailyRequest } from "./repo";
+
+/*
+ * The AI endpoint: any server that speaks OpenAI's chat-completions protocol (OpenAI itself, or a local Ollama,
+ * vLLM or llama.cpp server), through the openai package. Without AI_BASE_URL nothing here is called: each feature
+ * has a built-in, rule-based assistant that answers from the user's own data.
+ *
+ * Bounded: every call has a deadline (AI_TIMEOUT_MS, also while a stream is running), no automatic retries, and a
+ * per-user budget of requests per UTC day (AI_DAILY_REQUESTS; a request that fails is given back). A failing
+ * endpoint is a 503 problem saying so, never a 500. Prompts are built by the features from the caller's own data
+ * only: nothing here adds anything to them.
+ */
+
+export type AiPurpose = "chat" | "study_plan" | "briefing" | "weekly_report" | "activity_analysis";
+
+export interface AiMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+export interface AiRequest {
+  /** Whose budget pays for the request; their data is the only data in `messages`. */
+  userId: string;
+  purpose: AiPurpose;
+  messages: AiMessage[];
+  maxTokens?: number;
+  /** Ask for a JSON object answer (`response_format: json_object`); the caller still validates it. */
+  json?: boolean;
+  /** Aborts the request early (the client went away). */
+  signal?: AbortSignal;
+}
+
+/** Which assistant answered; every AI answer of the API carries it. */
+export type AnsweredBy = { provider: "built-in" } | { provider: "openai-compatible"; model: string };
+
+export const BUILT_IN: AnsweredBy = { provider: "built-in" };
+
+export interface AiCompletion {
+  text: string;
+  answeredBy: AnsweredBy;
+}
+
+export interface AiStream {
+  answeredBy: AnsweredBy;
+  /** The answer's text as it arrives. Throws an `unavailable` AppError if the endpoint fails midway. */
+  chunks: AsyncIterable<string>;
+}
+
+export function aiEndpointConfigured(): boolean {
+  return config().AI_BASE_URL !== undefined;
+}
+
+let client: { key: string; openai: OpenAI } | null = null;
+
+function openai(): OpenAI {
+  const { AI_BASE_URL, AI_API_KEY, AI_TIMEOUT_MS } = config();
+  const key = `${AI_BASE_URL}|${AI_API_KEY ?? ""}|${AI_TIMEOUT_MS}`;
+  if (client?.key !== key) {
+    // Local servers take any key; the package insists on one.
+    client = { key, openai: new OpenAI({ baseURL: AI_BASE_URL, apiKey: AI_API_KEY ?? "none", timeout: AI_TIMEOUT_MS, maxRetries: 0 }) };
+  }
+  return client.openai;
+}
+
+const utcDay = (instant: Date) => instant.toISOString().slice(0, 10);
+
+function secondsUntilUtcMidnight(instant: Date): number {
+  const midnight = Date.UTC(instant.getUTCFullYear(), instant.getUTCMonth(), instant.getUTCDate() + 1);
+  return Math.max(1, Math.ceil((midnight - instant.getTime()) / 1000));
+}
+
+async function takeBudget(userId: string): Promise<string> {
+  const now = nowDate();
+  const day = utcDay(now);
+  const limit = config().AI_DAILY_REQUESTS;
+  if (!(await takeDailyRequest(userId, day, limit))) {
+    throw new AppError("rate_limited", `You have used today's ${limit} requests to the AI service; the budget renews at midnight UTC`, {
+      retryAfterSeconds: secondsUntilUtcMidnight(now),
+    });
+  }
+  return day;
+}
+
+/** What went wrong with the endpoint, as the 503 the API answers (the endpoint's own words, shortened). */
+function unavailable(error: unknown, timedOut: boolean): AppError {
+  const seconds = Math.round(config().AI_TIMEOUT_MS / 1000);
+  if (timedOut || error instanceof APIConnectionTimeoutError) {
+    return new AppError("unavailable", `The AI service did not answer within ${seconds} s`, { retryAfterSeconds: 30 });
+  }
+  const detail = error instanceof APIError && error.status !== undefined ? `answered ${error.status}: ${error.message}` : "could not be reached";
+  return new AppError("unavailable", `The AI service ${detail.slice(0, 300)}`, { retryAfterSeconds: 30 });
+}
+
+/** The caller's signal and the deadline, as one signal; `timedOut()` tells which fired. */
+function deadline(signal: AbortSignal | undefined) {
+  const timer = AbortSignal.timeout(config().AI_TIMEOUT_MS);
+  return { signal: signal ? AbortSignal.any([signal, timer]) : timer, timedOut: () => timer.aborted };
+}
+
+function body(request: AiRequest) {
+  return {
+    model: config().AI_MODEL,
+    messages: request.messages,
+    max_tokens: request.maxTokens,
+    ...(request.json ? { response_format: { type: "json_object" as const } } : {}),
+  };
+}
+
+/** One whole answer from the configured endpoint. */
+export async function complete(request: AiRequest): Promise<AiCompletion> {
+  const day = await takeBudget(request.userId);
+  const { signal, timedOut } = deadline(request.signal);
+  const model = config().AI_MODEL;
+  try {
+    const answer = await openai().chat.completions.create({ ...body(request), stream: false }, { signal });
+    const text = answer.choices[0]?.message?.content ?? "";
+    if (answer.usage?.total_tokens) await addTokens(request.userId, day, answer.usage.total_tokens);
+    return { text, answeredBy: { provider: "openai-compatible", model: answer.model || model } };
+  } catch (error) {
+    await returnDailyRequest(request.userId, day);
+    if (error instanceof APIUserAbortError && !timedOut()) throw error;
+    log.warn("AI endpoint failed", { purpose: request.purpose, error: error instanceof Error ? error.message : String(error) });
+    throw unavailable(error, timedOut());
+  }
+}
+
+/** A streamed answer: resolves once the endpoint has started answering, then yields its text as it comes. */
+export async function completeStream(request: AiRequest): Promise<AiStream> {
+  const day = await takeBudget(request.userId);
+  const { signal, timedOut } = deadline(request.signal);
+  const model = config().AI_MODEL;
+  let stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
+  try {
+    stream = await openai().chat.completions.create({ ...body(request), stream: true }, { signal });
+  } catch (error) {
+    await returnDailyRequest(request.userId, day);
+    if (error instanceof APIUserAbortError && !timedOut()) throw error;
+    log.warn("AI endpoint failed", { purpose: request.purpose, error: error instanceof Error ? error.message : String(error) });
+    throw unavailable(error, timedOut());
+  }
+  async function* chunks(): AsyncGenerator<string> {
+    try {
+      for await (const chunk of stream) {
+        const text = chunk.choices[0]?.delta?.content;
+        if (text) yield text;
+      }
+    } catch (error) {
+      if (error instanceof APIUserAbortError && !timedOut()) throw error;
+      throw unavailable(error, timedOut());
+    }
+    // The package ends an aborted stream quietly: past the deadline, the answer is cut short, which is a failure.
+    if (timedOut()) throw unavailable(null, true);
+  }
+  return { answeredBy: { provider: "openai-compatible", model }, chunks: chunks() };
+}
