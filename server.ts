@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import type { PGlite } from "@electric-sql/pglite";
 import { getRequestListener } from "@hono/node-server";
 import { apiApp } from "./lib/api/app";
-import { toApiPath } from "./lib/api/paths";
+import { API_PREFIX, toApiPath } from "./lib/api/paths";
 import { ConfigError, config, loadConfig } from "./lib/config";
 import { closeDatabase, openDatabase } from "./lib/db/client";
 import { registerEventHandlers } from "./lib/realtime/handlers";
@@ -22,6 +22,10 @@ import { log } from "./lib/log";
 import { resetLimiters } from "./lib/rate-limit/limiter";
 import { attachSocket, SOCKET_PATH } from "./lib/realtime/socket";
 import { closeRedis } from "./lib/redis/client";
+import { answerTaskListHit } from "./lib/tasks/list-hits";
+
+/** The task list, whose cache hits are answered before the API (lib/tasks/list-hits.ts). */
+const TASK_LIST_PATH = `${API_PREFIX}/tasks`;
 
 export interface StartOptions {
   port?: number;
@@ -84,6 +88,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const apiPath = toApiPath(queryAt === -1 ? url : url.slice(0, queryAt));
     if (apiPath) {
       req.url = queryAt === -1 ? apiPath : apiPath + url.slice(queryAt);
+      if (apiPath === TASK_LIST_PATH && req.method === "GET") {
+        const queryString = queryAt === -1 ? "" : url.slice(queryAt + 1);
+        return track(answerTaskListHit(req, res, queryString).then((answered) => (answered ? undefined : api(req, res))));
+      }
       return track(api(req, res));
     }
     if (pages) return track(pages.handle(req, res));

@@ -10,11 +10,16 @@ import { clientIp } from "./client-ip";
 import type { ApiEnv } from "./env";
 import { requestHeader } from "./request-header";
 
-const JSON_UTF8 = "application/json; charset=utf-8";
+export const JSON_UTF8 = "application/json; charset=utf-8";
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+/** The request's id: the caller's X-Request-Id when it is sane, else a new one. */
+export function requestIdFor(given: string | undefined): string {
+  return given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+}
+
 /** Headers every API answer carries (OWASP's secure headers for an API that serves only JSON). */
-const SECURITY_HEADERS: readonly [string, string][] = [
+export const SECURITY_HEADERS: readonly [string, string][] = [
   // Nothing in an answer may load or be framed (frame-ancestors supersedes X-Frame-Options).
   ["Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"],
   ["Cross-Origin-Resource-Policy", "same-origin"],
@@ -29,8 +34,7 @@ const SECURITY_HEADERS: readonly [string, string][] = [
  * charset, which Hono's `c.json` leaves out.
  */
 export const responseHeaders: MiddlewareHandler<ApiEnv> = (c, next) => {
-  const given = requestHeader(c, "x-request-id");
-  const id = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
+  const id = requestIdFor(requestHeader(c, "x-request-id"));
   c.set("requestId", id);
   const outgoing = c.env?.outgoing;
   if (outgoing) {
@@ -83,10 +87,17 @@ function sessionClaims(c: Parameters<MiddlewareHandler<ApiEnv>>[0]): Promise<Ses
   return claims;
 }
 
+/** The rate-limit headers of an answer (IETF draft `RateLimit` fields, as separate headers). */
+export function rateLimitHeaders(state: LimitState): [string, string][] {
+  return [
+    ["RateLimit-Limit", String(state.limit)],
+    ["RateLimit-Remaining", String(state.remaining)],
+    ["RateLimit-Reset", String(state.resetSeconds)],
+  ];
+}
+
 function setLimitHeaders(c: Parameters<MiddlewareHandler<ApiEnv>>[0], state: LimitState) {
-  c.header("RateLimit-Limit", String(state.limit));
-  c.header("RateLimit-Remaining", String(state.remaining));
-  c.header("RateLimit-Reset", String(state.resetSeconds));
+  for (const [name, value] of rateLimitHeaders(state)) c.header(name, value);
 }
 
 /**

@@ -98,6 +98,25 @@ describe("the list's items", () => {
 });
 
 describe("the 30-second cache", () => {
+  test("a hit is the same answer as the miss: body, headers, the request id and the rate-limit count", async () => {
+    const { token } = await registerUser(server);
+    await createTask(server, token, { title: "Only" });
+    const get = (requestId: string) => server.request("/api/v1/tasks?limit=10", { token, headers: { "X-Request-Id": requestId } });
+    const miss = await get("first-request");
+    const hit = await get("second-request");
+    expect([miss.headers.get("x-cache"), hit.headers.get("x-cache")]).toEqual(["MISS", "HIT"]);
+    expect(hit.body).toEqual(miss.body);
+    const names = (headers: Headers) => [...headers.keys()].filter((name) => !["date", "connection", "keep-alive"].includes(name)).sort();
+    expect(names(hit.headers)).toEqual(names(miss.headers));
+    for (const name of ["content-type", "content-security-policy", "x-content-type-options", "referrer-policy", "cross-origin-resource-policy", "ratelimit-limit"]) {
+      expect(hit.headers.get(name), name).toBe(miss.headers.get(name));
+    }
+    expect([miss.headers.get("x-request-id"), hit.headers.get("x-request-id")]).toEqual(["first-request", "second-request"]);
+    expect(Number(hit.headers.get("ratelimit-remaining"))).toBe(Number(miss.headers.get("ratelimit-remaining")) - 1);
+    // Through the root alias too.
+    expect((await server.request("/tasks?limit=10", { token })).headers.get("x-cache")).toBe("HIT");
+  });
+
   test("MISS, then HIT, then MISS after a write, and the write is in the answer", async () => {
     const { token } = await registerUser(server);
     await createTask(server, token, { title: "First" });
