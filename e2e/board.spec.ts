@@ -108,7 +108,9 @@ test("a card moved with the keyboard only is announced and stays there after a r
   // Within a column: down one place.
   await board.handle("Pay the rent").focus();
   await page.keyboard.press("Space");
+  await expect(board.dragAnnouncement).toHaveText("Picked up “Pay the rent” in “To do”, position 1 of 2.");
   await page.keyboard.press("ArrowDown");
+  await expect(board.dragAnnouncement).toHaveText("“Pay the rent” is over “To do”, position 2 of 2.");
   const reordered = board.nextMove();
   await page.keyboard.press("Space");
   await board.expectTitles("To do", ["Renew the passport", "Pay the rent"]);
@@ -121,8 +123,9 @@ test("a card moved with the keyboard only is announced and stays there after a r
   });
   await board.handle("Renew the passport").focus();
   await page.keyboard.press("Space");
+  await expect(board.dragAnnouncement).toHaveText("Picked up “Renew the passport” in “To do”, position 1 of 2.");
   await page.keyboard.press("ArrowRight");
-  await board.expectTitles("In progress", ["Water the plants", "Renew the passport"]);
+  await board.expectTitles("In progress", ["Renew the passport", "Water the plants"]);
   await page.keyboard.press("Escape");
   await board.expectTitles("To do", ["Renew the passport", "Pay the rent"]);
   await expect(board.dragAnnouncement).toContainText("Moving cancelled. “Renew the passport” is back in “To do”, position 1 of 2.");
@@ -184,19 +187,23 @@ test("a second browser sees moves and new tasks live, without reloading", async 
   }
 });
 
-test("the group filter shows one group's tasks and is kept in the URL", async ({ page }) => {
+test("the group and project filters show only their tasks and are kept in the URL", async ({ page }) => {
   const board = new BoardPage(page);
   await register(page.request);
   const groups = (await (await page.request.get("/api/v1/groups?lang=en")).json()).items as { id: string; key: string; name: string }[];
   const work = groups.find((group) => group.key === "work")!;
   const home = groups.find((group) => group.key === "home")!;
+  const project = await page.request.post("/api/v1/projects", { data: { name: "Kitchen renovation" } });
+  expect(project.status()).toBe(201);
+  const projectId = (await project.json()).id as string;
   await createTasks(page.request, [
     { title: "Prepare the slides", groupId: work.id },
     { title: "Clean the windows", groupId: home.id },
+    { title: "Order the tiles", groupId: home.id, projectId },
   ]);
 
   await board.goto();
-  await board.expectTitles("To do", ["Prepare the slides", "Clean the windows"]);
+  await board.expectTitles("To do", ["Prepare the slides", "Clean the windows", "Order the tiles"]);
   await board.groupFilter.selectOption({ label: work.name });
   await expect(page).toHaveURL(new RegExp(`/en/board\\?groupId=${work.id}$`));
   await board.expectTitles("To do", ["Prepare the slides"]);
@@ -207,7 +214,11 @@ test("the group filter shows one group's tasks and is kept in the URL", async ({
 
   await board.groupFilter.selectOption({ label: "All groups" });
   await expect(page).toHaveURL(/\/en\/board$/);
-  await board.expectTitles("To do", ["Prepare the slides", "Clean the windows"]);
+  await board.expectTitles("To do", ["Prepare the slides", "Clean the windows", "Order the tiles"]);
+
+  await board.projectFilter.selectOption({ label: "Kitchen renovation" });
+  await expect(page).toHaveURL(new RegExp(`/en/board\\?projectId=${projectId}$`));
+  await board.expectTitles("To do", ["Order the tiles"]);
 });
 
 test("the board with full cards passes axe and fits a phone screen without sideways scrolling", async ({ page }) => {

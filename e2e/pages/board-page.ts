@@ -3,7 +3,7 @@ import { expect, type Locator, type Page, type Response } from "@playwright/test
 /** The kanban board (`/{locale}/board`), read and driven the way a person does: by column names and card titles. */
 export class BoardPage {
   readonly heading: Locator;
-  /** The live region of the Move buttons (dnd-kit has its own for drags: `dragAnnouncement`). */
+  /** Why a move failed, when one did. */
   readonly alert: Locator;
 
   constructor(readonly page: Page) {
@@ -25,11 +25,7 @@ export class BoardPage {
     return this.column(column).locator(".board-column-body");
   }
 
-  /** The card titles of a column, top to bottom. */
-  titles(column: string): Promise<string[]> {
-    return this.column(column).locator(".board-card-title").allTextContents();
-  }
-
+  /** Expects exactly these card titles in a column, top to bottom. */
   async expectTitles(column: string, titles: string[]) {
     await expect(this.column(column).locator(".board-card-title")).toHaveText(titles);
   }
@@ -77,5 +73,9 @@ export class BoardPage {
 
   get groupFilter(): Locator {
     return this.page.getByLabel("Group", { exact: true });
+  }
+
+  get projectFilter(): Locator {
+    return this.page.getByLabel("Project", { exact: true });
   }
 }
