@@ -1,0 +1,81 @@
+import type { Metadata } from "next";
+import { notFound, redirect } from "next/navigation";
+import { NextIntlClientProvider } from "next-intl";
+import { getMessages, getTranslations, setRequestLocale } from "next-intl/server";
+import { signInPath } from "@/components/auth/next-path";
+import { pageActor } from "@/components/auth/page-session";
+import { boardSearch, requestedFilter, usableFilter } from "@/components/board/board-filter";
+import { BoardFilters } from "@/components/board/board-filters";
+import { KanbanBoard } from "@/components/board/kanban-board";
+import { listGroups } from "@/lib/groups/service";
+import { nowDate } from "@/lib/clock";
+import { localeOfTag, tagOfSegment } from "@/lib/i18n/locales";
+import { listProjects } from "@/lib/projects/service";
+import { getBoard } from "@/lib/tasks/service";
+import "@/components/board/board.css";
+
+/**
+ * /{locale}/board: the kanban board, one column per status, cards in board order, optionally for one group
+ * and one project (`?groupId=…&projectId=…`). The first paint comes from the server (the tasks service, called
+ * directly); the board then takes over in the browser. Signed-in only: anyone else goes to the sign-in page,
+ * which brings them back here with the same filter.
+ */
+type Props = {
+  params: Promise<{ locale: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+/** The `limit` of GET /board: cards per column. */
+const CARDS_PER_COLUMN = 200;
+
+export async function generateMetadata({ params }: Pick<Props, "params">): Promise<Metadata> {
+  const tag = tagOfSegment((await params).locale);
+  if (!tag) return {};
+  const t = await getTranslations({ locale: tag, namespace: "Board" });
+  return { title: t("metaTitle"), robots: { index: false, follow: false } };
+}
+
+export default async function BoardPage({ params, searchParams }: Props) {
+  const { locale } = await params;
+  const tag = tagOfSegment(locale);
+  if (!tag) notFound();
+  setRequestLocale(tag);
+  const requested = requestedFilter(await searchParams);
+  const actor = await pageActor();
+  if (!actor) redirect(signInPath(locale, `/${locale}/board${boardSearch(requested)}`));
+
+  const groups = await listGroups(actor, { lang: localeOfTag(tag) ?? undefined });
+  const projects = await listProjects(actor, false);
+  const filter = usableFilter(
+    requested,
+    groups.items.map((group) => group.id),
+    projects.items.map((project) => project.id),
+  );
+  const board = await getBoard(actor, { ...filter, limit: CARDS_PER_COLUMN });
+  const t = await getTranslations({ locale: tag, namespace: "Board" });
+  const messages = await getMessages({ locale: tag });
+
+  return (
+    <NextIntlClientProvider locale={tag} messages={{ Board: messages.Board, TaskFields: messages.TaskFields }} timeZone={actor.timeZone}>
+      <div className="board-page">
+        <header className="board-header">
+          <div>
+            <h1>{t("title")}</h1>
+            <p className="board-lead">{t("lead")}</p>
+          </div>
+          <BoardFilters
+            filter={filter}
+            groups={groups.items.map(({ id, name }) => ({ id, name }))}
+            projects={projects.items.map(({ id, name }) => ({ id, name }))}
+          />
+        </header>
+        <KanbanBoard
+          key={boardSearch(filter)}
+          initial={board.columns}
+          filter={filter}
+          clock={{ now: nowDate().toISOString(), timeZone: actor.timeZone }}
+        />
+      </div>
+    </NextIntlClientProvider>
+  );
+}

@@ -1,0 +1,112 @@
+"use client";
+
+import { useSortable } from "@dnd-kit/sortable";
+import { CSS } from "@dnd-kit/utilities";
+import { useTranslations } from "next-intl";
+import { Link } from "@/i18n/navigation";
+import { DueDate, PriorityBadge } from "@/components/tasks/task-fields";
+import type { TaskOutput } from "@/lib/tasks/schema";
+import { GripIcon } from "./board-icons";
+import type { Spot } from "./board-state";
+import { MoveMenu, type MoveTarget } from "./move-menu";
+
+/** The render time and the user's time zone, for due dates ("due today") that read the same on server and client. */
+export interface Clock {
+  now: string;
+  timeZone: string;
+}
+
+interface CardProps {
+  task: TaskOutput;
+  spot: Spot;
+  clock: Clock;
+  onMove(taskId: string, target: MoveTarget): void;
+}
+
+/**
+ * A card on the board. It is dragged by its handle only (with the pointer, or with the keyboard: Space picks it
+ * up), so that its link and its Move button keep working as usual; while it is dragged it stays in place as a
+ * faint placeholder and the overlay follows the pointer.
+ */
+export function SortableTaskCard({ task, spot, clock, onMove }: CardProps) {
+  const t = useTranslations("Board");
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
+    id: task.id,
+    attributes: { roleDescription: t("cardRole") },
+  });
+  return (
+    <li
+      ref={setNodeRef}
+      className="board-card"
+      data-placeholder={isDragging || undefined}
+      style={{ transform: CSS.Translate.toString(transform), transition }}
+    >
+      <div className="board-card-head">
+        <button
+          ref={setActivatorNodeRef}
+          type="button"
+          className="board-handle"
+          aria-label={t("dragHandle", { title: task.title })}
+          {...attributes}
+          {...listeners}
+        >
+          <GripIcon />
+        </button>
+        <Link className="board-card-title" href={`/tasks/${task.id}`} prefetch={false}>
+          {task.title}
+        </Link>
+      </div>
+      <TaskDetails task={task} clock={clock} />
+      <MoveMenu taskId={task.id} title={task.title} spot={spot} onMove={(target) => onMove(task.id, target)} />
+    </li>
+  );
+}
+
+/** The card under the pointer while dragging: a picture of the card, hidden from screen readers (they hear the announcements). */
+export function DraggedTaskCard({ task, clock }: { task: TaskOutput; clock: Clock }) {
+  return (
+    <div className="board-card board-card-dragged" aria-hidden="true">
+      <div className="board-card-head">
+        <span className="board-handle">
+          <GripIcon />
+        </span>
+        <span className="board-card-title">{task.title}</span>
+      </div>
+      <TaskDetails task={task} clock={clock} />
+    </div>
+  );
+}
+
+function TaskDetails({ task, clock }: { task: TaskOutput; clock: Clock }) {
+  const t = useTranslations("Board");
+  const finished = task.status === "done" || task.status === "cancelled";
+  const { total, done } = task.subtasks;
+  const hasBadges = task.dueAt !== null || task.priority !== "normal";
+  return (
+    <>
+      {hasBadges && (
+        <p className="board-card-badges">
+          <PriorityBadge priority={task.priority} />
+          {task.dueAt && <DueDate dueAt={task.dueAt} now={clock.now} timeZone={clock.timeZone} finished={finished} />}
+        </p>
+      )}
+      {total > 0 && (
+        <p className="board-subtasks">
+          <span className="board-progress" aria-hidden="true">
+            <span style={{ inlineSize: `${Math.round((done / total) * 100)}%` }} />
+          </span>
+          {t("subtasks", { done, total })}
+        </p>
+      )}
+      {task.tags.length > 0 && (
+        <ul className="board-tags" aria-label={t("tags")}>
+          {task.tags.map((tag) => (
+            <li key={tag} dir="auto">
+              {tag}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

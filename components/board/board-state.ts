@@ -1,0 +1,130 @@
+import type { MoveTaskInput, TaskOutput } from "@/lib/tasks/schema";
+import { TASK_STATUSES, type TaskStatus } from "@/lib/tasks/vocabulary";
+import { matchesFilter, type BoardFilter } from "./board-filter";
+
+/*
+ * The board as the page holds it, and the pure changes made to it: a drag, a "Move to…" choice, a task that
+ * changed elsewhere. Columns keep the order of TASK_STATUSES; their droppable ids are the statuses themselves
+ * (task ids are UUIDs, so the two cannot clash).
+ */
+
+export interface BoardColumn {
+  status: TaskStatus;
+  tasks: TaskOutput[];
+  /** Tasks in the column, including those past the board's per-column limit. */
+  total: number;
+}
+export type Board = BoardColumn[];
+
+/** Where a task is (or would land): its column, its index there and how many tasks the column then shows. */
+export interface Spot {
+  status: TaskStatus;
+  index: number;
+  count: number;
+}
+
+export function isStatus(id: unknown): id is TaskStatus {
+  return (TASK_STATUSES as readonly unknown[]).includes(id);
+}
+
+/** The column of a droppable id: a status names its own column, a task id the column holding it. */
+export function columnOf(board: Board, id: unknown): TaskStatus | null {
+  if (isStatus(id)) return id;
+  return board.find((column) => column.tasks.some((task) => task.id === id))?.status ?? null;
+}
+
+export function findTask(board: Board, taskId: unknown): TaskOutput | null {
+  for (const column of board) for (const task of column.tasks) if (task.id === taskId) return task;
+  return null;
+}
+
+export function locate(board: Board, taskId: unknown): Spot | null {
+  for (const column of board) {
+    const index = column.tasks.findIndex((task) => task.id === taskId);
+    if (index !== -1) return { status: column.status, index, count: column.tasks.length };
+  }
+  return null;
+}
+
+/**
+ * Where the dragged task lands when dropped over `overId`: in the same column it takes the place of the card
+ * it is over (or goes last over the column's empty space); in another column it goes before that card.
+ */
+export function dropSpot(board: Board, activeId: unknown, overId: unknown): Spot | null {
+  const status = columnOf(board, overId);
+  const column = board.find((candidate) => candidate.status === status);
+  if (!status || !column) return null;
+  const here = column.tasks.findIndex((task) => task.id === activeId);
+  const overIndex = column.tasks.findIndex((task) => task.id === overId);
+  const count = here === -1 ? column.tasks.length + 1 : column.tasks.length;
+  return { status, index: overIndex === -1 ? count - 1 : overIndex, count };
+}
+
+/** The board with a task taken out of its column and put into `status` at `index` (of the column without it). */
+export function moveTask(board: Board, taskId: string, status: TaskStatus, index: number): Board {
+  const task = findTask(board, taskId);
+  if (!task) return board;
+  return board.map((column) => {
+    const had = column.tasks.some((candidate) => candidate.id === taskId);
+    const tasks = column.tasks.filter((candidate) => candidate.id !== taskId);
+    if (column.status !== status) return had ? { ...column, tasks, total: column.total - 1 } : column;
+    tasks.splice(Math.max(0, Math.min(index, tasks.length)), 0, { ...task, status });
+    return { ...column, tasks, total: had ? column.total : column.total + 1 };
+  });
+}
+
+/** Board order: by position key (bytewise, as the database sorts it), then by id. */
+function compareBoardOrder(a: TaskOutput, b: TaskOutput): number {
+  if (a.position !== b.position) return a.position < b.position ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+export function removeTask(board: Board, taskId: string): Board {
+  return board.map((column) =>
+    column.tasks.some((task) => task.id === taskId)
+      ? { ...column, tasks: column.tasks.filter((task) => task.id !== taskId), total: column.total - 1 }
+      : column,
+  );
+}
+
+/**
+ * The board with a task as it is now (from a live event, or the answer to a move): in place when its column and
+ * position did not change, else in its column by board order, or gone when it no longer matches the filter.
+ * A column cut off at the limit only counts a task that sorts after its last card (the board does not show it).
+ */
+export function placeTask(board: Board, task: TaskOutput, filter: BoardFilter): Board {
+  const current = findTask(board, task.id);
+  if (current && current.status === task.status && current.position === task.position && matchesFilter(task, filter)) {
+    return board.map((column) => ({ ...column, tasks: column.tasks.map((candidate) => (candidate.id === task.id ? task : candidate)) }));
+  }
+  const without = current ? removeTask(board, task.id) : board;
+  if (!matchesFilter(task, filter)) return without;
+  return without.map((column) => {
+    if (column.status !== task.status) return column;
+    const index = column.tasks.findIndex((candidate) => compareBoardOrder(task, candidate) < 0);
+    const cutOff = column.total > column.tasks.length;
+    if (index === -1 && cutOff) return { ...column, total: column.total + 1 };
+    const tasks = [...column.tasks];
+    tasks.splice(index === -1 ? tasks.length : index, 0, task);
+    return { ...column, tasks, total: column.total + 1 };
+  });
+}
+
+/** The board with a task's fields replaced where it stands (the server's answer to a move made here). */
+export function replaceTask(board: Board, task: TaskOutput): Board {
+  return board.map((column) => ({ ...column, tasks: column.tasks.map((candidate) => (candidate.id === task.id ? task : candidate)) }));
+}
+
+/**
+ * `POST /tasks/{id}/move` for a task where it now stands: its column and the cards just above and below.
+ * With one neighbour the server puts it right next to that one (so a column cut off at the limit keeps its
+ * hidden tail after it); with none (an empty column) only the status changes.
+ */
+export function moveInput(board: Board, taskId: string): MoveTaskInput | null {
+  const spot = locate(board, taskId);
+  const column = board.find((candidate) => candidate.status === spot?.status);
+  if (!spot || !column) return null;
+  const above = column.tasks[spot.index - 1];
+  const below = column.tasks[spot.index + 1];
+  return { status: spot.status, ...(above ? { afterId: above.id } : {}), ...(below ? { beforeId: below.id } : {}) };
+}

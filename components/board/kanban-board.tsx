@@ -1,0 +1,273 @@
+"use client";
+
+import {
+  closestCenter,
+  DndContext,
+  DragOverlay,
+  getFirstCollision,
+  KeyboardSensor,
+  MeasuringStrategy,
+  PointerSensor,
+  pointerWithin,
+  rectIntersection,
+  useSensor,
+  useSensors,
+  type CollisionDetection,
+  type DragEndEvent,
+  type DragOverEvent,
+  type DragStartEvent,
+} from "@dnd-kit/core";
+import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
+import { useTranslations } from "next-intl";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { callApi } from "@/components/auth/call-api";
+import { Link } from "@/i18n/navigation";
+import { useLiveEvents } from "@/components/realtime/use-live-events";
+import type { TaskOutput } from "@/lib/tasks/schema";
+import { useBoardAccessibility } from "./board-announcements";
+import { DraggedTaskCard, type Clock } from "./board-card";
+import { BoardColumn } from "./board-column";
+import { boardSearch, type BoardFilter } from "./board-filter";
+import { liveChange } from "./board-live";
+import { columnOf, dropSpot, findTask, isStatus, locate, moveInput, moveTask, placeTask, removeTask, replaceTask, type Board, type Spot } from "./board-state";
+import type { MoveTarget } from "./move-menu";
+
+/** Live events often come in bursts (a bulk change, a replay after reconnecting): one reload for the lot. */
+const RELOAD_DELAY_MS = 250;
+
+type Change = (board: Board) => Board;
+
+interface Props {
+  /** The board as the server rendered it, for this filter (the page remounts the board when the filter changes). */
+  initial: Board;
+  filter: BoardFilter;
+  clock: Clock;
+}
+
+/**
+ * The kanban board: drag cards with the pointer or the keyboard (dnd-kit), or move them with their Move button.
+ * A move shows at once and is sent to `POST /tasks/{id}/move` with the card's new neighbours; if the server
+ * refuses, the card goes back and a message says why. Other people's and other tabs' changes arrive on the live
+ * socket and apply as they come, except during a drag: they wait until the card is dropped.
+ */
+export function KanbanBoard({ initial, filter, clock }: Props) {
+  const t = useTranslations("Board");
+  const fields = useTranslations("TaskFields");
+  const [board, setBoard] = useState(initial);
+  const boardRef = useRef(initial);
+  /** The dragged card as it was when picked up; null when nothing is being dragged. */
+  const origin = useRef<{ task: TaskOutput; spot: Spot } | null>(null);
+  const [draggedId, setDraggedId] = useState<string | null>(null);
+  /** Changes that arrived during a drag. */
+  const held = useRef<Change[]>([]);
+  const pendingMoves = useRef(0);
+  const reload = useRef({ wanted: false, timer: undefined as ReturnType<typeof setTimeout> | undefined });
+  const [error, setError] = useState("");
+  const [status, setStatus] = useState("");
+  const [focusMoved, setFocusMoved] = useState<string | null>(null);
+  const accessibility = useBoardAccessibility(boardRef);
+
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+  const collisions = useMemo(() => boardCollisions(() => boardRef.current), []);
+
+  function apply(change: Change) {
+    boardRef.current = change(boardRef.current);
+    setBoard(boardRef.current);
+  }
+
+  const busy = () => origin.current !== null || pendingMoves.current > 0;
+
+  /** Loads the board again once things are quiet: no drag, no move on its way (its answer would be overwritten). */
+  function scheduleReload() {
+    reload.current.wanted = true;
+    clearTimeout(reload.current.timer);
+    reload.current.timer = setTimeout(() => void reloadBoard(), RELOAD_DELAY_MS);
+  }
+
+  async function reloadBoard() {
+    if (busy()) return; // settle() asks again
+    reload.current.wanted = false;
+    try {
+      const answer = await callApi<{ columns: Board }>("GET", `/api/v1/board${boardSearch(filter)}`);
+      if (answer.status !== 200 || !answer.body) return setError(t("reloadFailed"));
+      const fresh = answer.body.columns;
+      if (busy()) reload.current.wanted = true;
+      else apply(() => fresh);
+    } catch {
+      setError(t("reloadFailed"));
+    }
+  }
+
+  /** After a drop or a move's answer: apply what waited, and reload if that was asked for meanwhile. */
+  function settle() {
+    if (origin.current) return;
+    held.current.splice(0).forEach(apply);
+    if (reload.current.wanted && pendingMoves.current === 0) scheduleReload();
+  }
+
+  const live = useLiveEvents({
+    onEvent(event) {
+      const change = liveChange(event, filter);
+      if (change === "reload") scheduleReload();
+      else if (change && origin.current) held.current.push(change);
+      else if (change) apply(change);
+    },
+    onResync: scheduleReload,
+  });
+
+  useEffect(() => () => clearTimeout(reload.current.timer), []);
+
+  useEffect(() => {
+    if (!focusMoved) return;
+    document.querySelector<HTMLElement>(`[data-move-button="${focusMoved}"]`)?.focus();
+    setFocusMoved(null);
+  }, [focusMoved, board]);
+
+  /** Sends a move made here; `before` is the task as it was, to put back if the server says no. */
+  async function sendMove(before: TaskOutput) {
+    const input = moveInput(boardRef.current, before.id);
+    if (!input) return;
+    pendingMoves.current++;
+    setError("");
+    try {
+      const answer = await callApi<TaskOutput>("POST", `/api/v1/tasks/${before.id}/move`, input);
+      const moved = answer.body;
+      if (answer.status === 200 && moved) apply((current) => replaceTask(current, moved));
+      else refuse(before, answer.status);
+    } catch {
+      refuse(before, 0);
+    } finally {
+      pendingMoves.current--;
+      settle();
+    }
+  }
+
+  function refuse(before: TaskOutput, status: number) {
+    if (status === 404) {
+      apply((current) => removeTask(current, before.id));
+      return setError(t("moveGone", { title: before.title }));
+    }
+    apply((current) => placeTask(current, before, filter));
+    setError(t(status === 409 ? "moveConflict" : status === 403 ? "moveForbidden" : "moveFailed", { title: before.title }));
+    if (status === 409) scheduleReload();
+  }
+
+  function onDragStart({ active }: DragStartEvent) {
+    const task = findTask(boardRef.current, active.id);
+    const spot = locate(boardRef.current, active.id);
+    if (!task || !spot) return;
+    origin.current = { task, spot };
+    setDraggedId(task.id);
+    setError("");
+    setStatus("");
+  }
+
+  /** Across columns the card moves into the other column's list as it is dragged (within one, dnd-kit sorts). */
+  function onDragOver({ active, over }: DragOverEvent) {
+    const from = columnOf(boardRef.current, active.id);
+    const to = over ? columnOf(boardRef.current, over.id) : null;
+    if (!over || !from || !to || from === to) return;
+    const cards = boardRef.current.find((column) => column.status === to)?.tasks ?? [];
+    const overIndex = cards.findIndex((task) => task.id === over.id);
+    const dragged = active.rect.current.translated;
+    const below = dragged !== null && dragged.top > over.rect.top + over.rect.height / 2;
+    apply((current) => moveTask(current, String(active.id), to, overIndex === -1 ? cards.length : overIndex + (below ? 1 : 0)));
+  }
+
+  function onDragEnd({ active, over }: DragEndEvent) {
+    const start = origin.current;
+    if (!start) return;
+    const spot = over ? dropSpot(boardRef.current, active.id, over.id) : null;
+    const target = spot ?? start.spot;
+    apply((current) => moveTask(current, start.task.id, target.status, target.index));
+    endDrag();
+    const now = locate(boardRef.current, start.task.id);
+    if (now && (now.status !== start.spot.status || now.index !== start.spot.index)) void sendMove(start.task);
+  }
+
+  function onDragCancel() {
+    const start = origin.current;
+    if (start) apply((current) => moveTask(current, start.task.id, start.spot.status, start.spot.index));
+    endDrag();
+  }
+
+  function endDrag() {
+    origin.current = null;
+    setDraggedId(null);
+    settle();
+  }
+
+  function moveWithMenu(taskId: string, target: MoveTarget) {
+    const task = findTask(boardRef.current, taskId);
+    if (!task || origin.current) return;
+    apply((current) => moveTask(current, taskId, target.status, target.index === "end" ? Number.MAX_SAFE_INTEGER : target.index));
+    const spot = locate(boardRef.current, taskId);
+    if (spot) {
+      setStatus(t("moved", { title: task.title, column: fields(`status.${spot.status}`), position: spot.index + 1, count: spot.count }));
+    }
+    setFocusMoved(taskId);
+    void sendMove(task);
+  }
+
+  const dragged = draggedId ? findTask(board, draggedId) : null;
+  const empty = board.every((column) => column.total === 0);
+
+  return (
+    <div className="board">
+      <div className="board-bar">
+        <p className={`board-live board-live-${live}`}>{t(`live.${live}`)}</p>
+      </div>
+      <p className="board-error" role="alert">
+        {error}
+      </p>
+      <p className="board-visually-hidden" role="status">
+        {status}
+      </p>
+      {empty && (
+        <p className="board-empty">
+          {filter.groupId || filter.projectId
+            ? t("emptyFiltered")
+            : t.rich("emptyBoard", { link: (chunks) => <Link href="/tasks">{chunks}</Link> })}
+        </p>
+      )}
+      <DndContext
+        id="board"
+        sensors={sensors}
+        collisionDetection={collisions}
+        measuring={{ droppable: { strategy: MeasuringStrategy.Always } }}
+        accessibility={accessibility}
+        onDragStart={onDragStart}
+        onDragOver={onDragOver}
+        onDragEnd={onDragEnd}
+        onDragCancel={onDragCancel}
+      >
+        <div className="board-columns" role="group" aria-label={t("columnsLabel")}>
+          {board.map((column) => (
+            <BoardColumn key={column.status} column={column} clock={clock} onMove={moveWithMenu} />
+          ))}
+        </div>
+        <DragOverlay>{dragged && <DraggedTaskCard task={dragged} clock={clock} />}</DragOverlay>
+      </DndContext>
+    </div>
+  );
+}
+
+/**
+ * Which card or column the dragged card is over: the droppable under the pointer (or, with the keyboard, the one
+ * the card overlaps most); over a column that has cards, the card nearest to it, so that the space below a
+ * column's last card means "after it".
+ */
+function boardCollisions(board: () => Board): CollisionDetection {
+  return (args) => {
+    const underPointer = pointerWithin(args);
+    const overId = getFirstCollision(underPointer.length > 0 ? underPointer : rectIntersection(args), "id");
+    if (overId == null || !isStatus(overId)) return overId == null ? [] : [{ id: overId }];
+    const ids = new Set(board().find((column) => column.status === overId)?.tasks.map((task) => task.id));
+    if (ids.size === 0) return [{ id: overId }];
+    const nearest = closestCenter({ ...args, droppableContainers: args.droppableContainers.filter(({ id }) => ids.has(String(id))) });
+    return nearest.length > 0 ? nearest.slice(0, 1) : [{ id: overId }];
+  };
+}
