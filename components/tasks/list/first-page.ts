@@ -1,6 +1,6 @@
 import type { Actor } from "@/lib/auth/actor";
 import { fromZonedWallTime } from "@/lib/tasks/recurrence";
-import { listTasksQuery } from "@/lib/tasks/schema";
+import { listTasksQuery, type TaskOutput } from "@/lib/tasks/schema";
 import { cachedTaskList, listTasks } from "@/lib/tasks/service";
 import type { TaskFilters } from "./filters";
 import type { TaskPage } from "./use-task-list";
@@ -40,11 +40,14 @@ export function taskListQueryString(filters: TaskFilters, viewer: Pick<Actor, "u
   return query.toString();
 }
 
-/** The first page of the list, exactly as `GET /api/v1/tasks?<queryString>` answers it. */
+type TaskListOutput = { items: TaskOutput[]; nextCursor: string | null };
+
+/** The first page of the list as `GET /api/v1/tasks?<queryString>` answers it, without the descriptions. */
 export async function loadFirstPage(actor: Actor, queryString: string): Promise<TaskPage> {
   const cached = await cachedTaskList(actor, queryString);
   const body = cached.hit
     ? cached.body
     : await listTasks(actor, listTasksQuery.parse(Object.fromEntries(new URLSearchParams(queryString))), queryString, cached.generation);
-  return JSON.parse(body.toString("utf8")) as TaskPage;
+  const page = JSON.parse(body.toString("utf8")) as TaskListOutput;
+  return { items: page.items.map(({ description: _, ...task }) => task), nextCursor: page.nextCursor };
 }

@@ -5,12 +5,11 @@ import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import type { LiveState } from "@/components/realtime/use-live-events";
-import type { TaskOutput } from "@/lib/tasks/schema";
 import { clearedFilters, listHref, narrowingFilterCount, type TaskFilters } from "./filters";
 import { QUICK_ADD_INPUT_ID, QuickAdd, writeFailure } from "./quick-add";
 import { TaskFiltersForm } from "./task-filters-form";
 import { TaskRow } from "./task-row";
-import { useTaskList, type TaskPage } from "./use-task-list";
+import { useTaskList, type ListTask, type TaskPage } from "./use-task-list";
 
 interface Props {
   locale: string;
@@ -42,7 +41,7 @@ export function TaskListView({ locale, userId, timeZone, now, filters, groups, d
   const shownGroup = filters.groupId ? groupNames.get(filters.groupId) : undefined;
   const targetGroup = groupNames.get(filters.groupId ?? defaultGroupId) ?? "";
 
-  async function toggle(task: TaskOutput, done: boolean) {
+  async function toggle(task: ListTask, done: boolean) {
     setMessage(undefined);
     const result = await list.setStatus(task, done ? "done" : "todo");
     if (result.ok) return;

@@ -4,11 +4,11 @@ import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { DueDate, PriorityBadge, StatusBadge } from "@/components/tasks/task-fields";
 import { CheckIcon, PersonIcon, TeamIcon } from "@/components/ui/icons";
-import type { TaskOutput } from "@/lib/tasks/schema";
 import { listHref, type TaskFilters } from "./filters";
+import type { ListTask } from "./use-task-list";
 
 interface Props {
-  task: TaskOutput;
+  task: ListTask;
   /** Quick add is still waiting for the API: no link, no checkbox to tick yet. */
   draft: boolean;
   locale: string;
@@ -17,7 +17,7 @@ interface Props {
   filters: TaskFilters;
   /** The task's group, shown when the list is not already one group's. */
   groupName?: string;
-  onToggle(task: TaskOutput, done: boolean): void;
+  onToggle(task: ListTask, done: boolean): void;
 }
 
 /**

@@ -31,24 +31,30 @@ const DRAFT_PREFIX = "draft-";
 const LIST_EVENTS = /^(task\.|project\.member_|family\.member_)/;
 const QUIET_TASK_EVENTS = new Set(["task.reminded"]);
 
+/**
+ * A task as the list shows it: everything but the description, which may be long and is not shown (the first
+ * page goes into the page's HTML). Answers of the API, with descriptions, are used as they come.
+ */
+export type ListTask = Omit<TaskOutput, "description">;
+
 export interface TaskPage {
-  items: TaskOutput[];
+  items: ListTask[];
   nextCursor: string | null;
 }
 
 interface ListState {
   /** The server render this state started from: a new one (other filters, a refresh) starts over. */
   renderedAt: string;
-  items: TaskOutput[];
+  items: ListTask[];
   nextCursor: string | null;
   /** Tasks added here since the page was rendered, newest first (drafts until the API answers). */
-  added: TaskOutput[];
+  added: ListTask[];
   /** Optimistic changes whose PATCH is under way, by task id, each with the token of its request. */
-  overrides: Record<string, { token: number; patch: Partial<TaskOutput> }>;
+  overrides: Record<string, { token: number; patch: Partial<ListTask> }>;
 }
 
 export interface ListRow {
-  task: TaskOutput;
+  task: ListTask;
   /** Not yet saved: quick add is waiting for the API. */
   draft: boolean;
 }
@@ -75,13 +81,13 @@ const fresh = (initial: TaskPage, renderedAt: string): ListState => ({
 });
 
 /** The newer of two copies of a task (updatedAt is an ISO instant: text order is time order). */
-const newer = (a: TaskOutput, b: TaskOutput) => (b.updatedAt > a.updatedAt ? b : a);
+const newer = (a: ListTask, b: ListTask) => (b.updatedAt > a.updatedAt ? b : a);
 
-function replaceTask(list: TaskOutput[], task: TaskOutput): TaskOutput[] {
+function replaceTask(list: ListTask[], task: ListTask): ListTask[] {
   return list.some((item) => item.id === task.id) ? list.map((item) => (item.id === task.id ? newer(item, task) : item)) : list;
 }
 
-function withTask(state: ListState, task: TaskOutput): ListState {
+function withTask(state: ListState, task: ListTask): ListState {
   return { ...state, items: replaceTask(state.items, task), added: replaceTask(state.added, task) };
 }
 
@@ -90,7 +96,7 @@ function withoutTask(state: ListState, taskId: string): ListState {
 }
 
 /** A refetched page in place of the shown one, except rows this tab knows in a newer version. */
-function reconcile(shown: TaskOutput[], fetched: TaskOutput[]): TaskOutput[] {
+function reconcile(shown: ListTask[], fetched: ListTask[]): ListTask[] {
   const known = new Map(shown.map((task) => [task.id, task]));
   return fetched.map((task) => {
     const local = known.get(task.id);
@@ -105,7 +111,7 @@ function withLimit(queryString: string, limit: number, cursor?: string): string 
   return query.toString();
 }
 
-function draftTask(id: string, title: string, groupId: string, ownerId: string): TaskOutput {
+function draftTask(id: string, title: string, groupId: string, ownerId: string): ListTask {
   const now = new Date().toISOString();
   return {
     id,
@@ -114,7 +120,6 @@ function draftTask(id: string, title: string, groupId: string, ownerId: string):
     projectId: null,
     userGroupId: null,
     title,
-    description: "",
     status: "todo",
     priority: "normal",
     dueAt: null,
@@ -199,7 +204,7 @@ export function useTaskList({ initial, queryString, renderedAt, userId, defaultG
         setState((current) => withoutTask(current, taskId));
         return;
       }
-      const task = (event.data as { task?: TaskOutput }).task;
+      const task = (event.data as { task?: ListTask }).task;
       if (task) {
         const { items, added } = latest.current.state;
         const local = [...added, ...items].find((item) => item.id === task.id);
@@ -259,9 +264,9 @@ export function useTaskList({ initial, queryString, renderedAt, userId, defaultG
   );
 
   const setStatus = useCallback(
-    async (task: TaskOutput, status: TaskStatus): Promise<WriteResult> => {
+    async (task: ListTask, status: TaskStatus): Promise<WriteResult> => {
       const token = (tokens.current += 1);
-      const patch: Partial<TaskOutput> = { status, completedAt: status === "done" ? new Date().toISOString() : null };
+      const patch: Partial<ListTask> = { status, completedAt: status === "done" ? new Date().toISOString() : null };
       setState((current) => ({ ...current, overrides: { ...current.overrides, [task.id]: { token, patch } } }));
       const answer = await write(() => callApi<TaskOutput>("PATCH", `${API}/${task.id}`, { status }));
       setState((current) => {
