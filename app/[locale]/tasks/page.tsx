@@ -1,0 +1,69 @@
+import type { Metadata } from "next";
+import { notFound, redirect } from "next/navigation";
+import { NextIntlClientProvider } from "next-intl";
+import { getMessages, getTranslations, setRequestLocale } from "next-intl/server";
+import { signInPath } from "@/components/auth/next-path";
+import { pageActor } from "@/components/auth/page-session";
+import { parseFilters, type SearchParams } from "@/components/tasks/list/filters";
+import { loadFirstPage, taskListQueryString } from "@/components/tasks/list/first-page";
+import { GroupSidebar } from "@/components/tasks/list/group-sidebar";
+import { TaskListView } from "@/components/tasks/list/task-list-view";
+import { nowDate } from "@/lib/clock";
+import { listGroups } from "@/lib/groups/service";
+import { isLocale, tagOfSegment } from "@/lib/i18n/locales";
+import "@/components/tasks/list/task-list.css";
+
+/**
+ * /{locale}/tasks: the signed-in user's tasks, filtered by the URL's search parameters (components/tasks/list/
+ * filters.ts). The first page is rendered here from the tasks service, so the first paint holds the tasks; the
+ * browser then adds, completes, loads more and follows live changes through the API and /ws.
+ * Signed-in only: anyone else goes to the sign-in page, which brings them back to the same list.
+ */
+type Props = { params: Promise<{ locale: string }>; searchParams: Promise<SearchParams> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const tag = tagOfSegment((await params).locale);
+  if (!tag) return {};
+  const t = await getTranslations({ locale: tag, namespace: "TaskList" });
+  return { title: t("metaTitle"), robots: { index: false, follow: false } };
+}
+
+export default async function TasksPage({ params, searchParams }: Props) {
+  const [{ locale }, search] = await Promise.all([params, searchParams]);
+  const tag = tagOfSegment(locale);
+  if (!tag || !isLocale(locale)) notFound();
+  setRequestLocale(tag);
+  const actor = await pageActor();
+  if (!actor) {
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(search)) for (const item of [value ?? []].flat()) query.append(key, item);
+    redirect(signInPath(locale, `/${locale}/tasks${query.size ? `?${query}` : ""}`));
+  }
+
+  const { items: groups } = await listGroups(actor, { lang: locale });
+  const filters = parseFilters(search, groups.map((group) => group.id));
+  const queryString = taskListQueryString(filters, actor);
+  const [initial, messages] = await Promise.all([loadFirstPage(actor, queryString), getMessages({ locale: tag })]);
+  const groupLinks = groups.map((group) => ({ id: group.id, name: group.name }));
+  // Quick add without a group filter: the API puts the task in the first active group of the user's own.
+  const defaultGroupId = groups.find((group) => group.own)?.id ?? "";
+
+  return (
+    <div className="tasks-page">
+      <GroupSidebar locale={locale} groups={groupLinks} filters={filters} />
+      <NextIntlClientProvider locale={tag} messages={{ TaskList: messages.TaskList, TaskFields: messages.TaskFields }} timeZone={actor.timeZone}>
+        <TaskListView
+          locale={locale}
+          userId={actor.userId}
+          timeZone={actor.timeZone}
+          now={nowDate().toISOString()}
+          filters={filters}
+          groups={groupLinks}
+          defaultGroupId={defaultGroupId}
+          queryString={queryString}
+          initial={initial}
+        />
+      </NextIntlClientProvider>
+    </div>
+  );
+}

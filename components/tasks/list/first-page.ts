@@ -1,0 +1,53 @@
+import type { Actor } from "@/lib/auth/actor";
+import { fromZonedWallTime } from "@/lib/tasks/recurrence";
+import { listTasksQuery, type TaskOutput } from "@/lib/tasks/schema";
+import { cachedTaskList, listTasks } from "@/lib/tasks/service";
+import type { TaskFilters } from "./filters";
+import type { TaskPage } from "./use-task-list";
+
+/*
+ * Server side of the task list page: the `GET /tasks` query of a filtered list, and its first page read through
+ * the tasks service with the same cache the API uses (the browser's later refetches of the same query string
+ * hit the answer stored here, and any write to a task the user sees drops it).
+ */
+
+/** Tasks per page, the first rendered on the server and each "Load more". */
+export const PAGE_SIZE = 50;
+
+/** The instant a local calendar day (YYYY-MM-DD) starts in a time zone; `plusDays` moves to a later day. */
+function startOfDay(day: string, timeZone: string, plusDays = 0): string {
+  const [year = 0, month = 1, date = 1] = day.split("-").map(Number);
+  const wall = { year, month, day: date + plusDays, hour: 0, minute: 0, second: 0, millisecond: 0 };
+  return fromZonedWallTime(wall, timeZone).toISOString();
+}
+
+/**
+ * The query string of `GET /api/v1/tasks` for the filters, as the browser sends it too (the cache is keyed by
+ * the exact string). The due days are whole days in the user's time zone: `dueAfter` is inclusive and
+ * `dueBefore` exclusive, so "until the 5th" asks for tasks due before the 6th begins.
+ */
+export function taskListQueryString(filters: TaskFilters, viewer: Pick<Actor, "userId" | "timeZone">): string {
+  const query = new URLSearchParams();
+  if (filters.statuses.length) query.set("status", filters.statuses.join(","));
+  if (filters.groupId) query.set("groupId", filters.groupId);
+  if (filters.assignedToMe) query.set("assigneeId", viewer.userId);
+  if (filters.dueFrom) query.set("dueAfter", startOfDay(filters.dueFrom, viewer.timeZone));
+  if (filters.dueUntil) query.set("dueBefore", startOfDay(filters.dueUntil, viewer.timeZone, 1));
+  if (filters.tag) query.set("tag", filters.tag);
+  if (filters.q) query.set("q", filters.q);
+  query.set("sort", filters.sort);
+  query.set("limit", String(PAGE_SIZE));
+  return query.toString();
+}
+
+type TaskListOutput = { items: TaskOutput[]; nextCursor: string | null };
+
+/** The first page of the list as `GET /api/v1/tasks?<queryString>` answers it, without the descriptions. */
+export async function loadFirstPage(actor: Actor, queryString: string): Promise<TaskPage> {
+  const cached = await cachedTaskList(actor, queryString);
+  const body = cached.hit
+    ? cached.body
+    : await listTasks(actor, listTasksQuery.parse(Object.fromEntries(new URLSearchParams(queryString))), queryString, cached.generation);
+  const page = JSON.parse(body.toString("utf8")) as TaskListOutput;
+  return { items: page.items.map(({ description: _, ...task }) => task), nextCursor: page.nextCursor };
+}

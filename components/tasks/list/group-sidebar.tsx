@@ -1,0 +1,31 @@
+import Link from "next/link";
+import { useTranslations } from "next-intl";
+import { listHref, type TaskFilters } from "./filters";
+
+/**
+ * The user's task groups, named in the page's language: each link shows the list of one group with the other
+ * filters kept. On phones it gives way to the group field of the filter form (task-list.css). Links to lists are
+ * not prefetched: every list is rendered for its request, and a page would otherwise ask for all of them.
+ */
+export function GroupSidebar({ locale, groups, filters }: { locale: string; groups: readonly { id: string; name: string }[]; filters: TaskFilters }) {
+  const t = useTranslations("TaskList");
+  const entries = [{ id: undefined, name: t("allTasks") }, ...groups];
+  return (
+    <nav className="tasks-sidebar" aria-label={t("groupsNav")}>
+      <ul>
+        {entries.map((group) => (
+          <li key={group.id ?? "all"}>
+            <Link
+              href={listHref(locale, { ...filters, groupId: group.id })}
+              prefetch={false}
+              aria-current={filters.groupId === group.id ? "page" : undefined}
+              dir="auto"
+            >
+              {group.name}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

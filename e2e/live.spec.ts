@@ -1,0 +1,103 @@
+import { expect, test } from "@playwright/test";
+import { collectErrors, registerUser, signIn, TasksPage } from "./pages/tasks-page";
+
+/*
+ * Live updates of the task list over /ws: what one browser does appears in another without a reload, for the
+ * same user in two browser contexts, and for a second user who sees a task through a user group.
+ */
+
+test("two browsers of one user see each other's tasks appear, complete and go", async ({ browser }) => {
+  const first = await browser.newContext();
+  const second = await browser.newContext();
+  try {
+    const pageA = await first.newPage();
+    const pageB = await second.newPage();
+    const errors = [...collectErrors(pageA), ...collectErrors(pageB)];
+    const account = await registerUser(pageA.request, "Two Browsers");
+    await signIn(pageB.request, account);
+    const a = new TasksPage(pageA);
+    const b = new TasksPage(pageB);
+    await a.goto();
+    await b.goto();
+    await a.ready();
+    await b.ready();
+
+    // Added in A: appears in B.
+    await a.addTask("Water the plants");
+    await expect(b.row("Water the plants")).toBeVisible();
+    await expect(a.rows).toHaveCount(1);
+
+    // Completed in B: ticked in A.
+    await b.checkbox("Water the plants").check();
+    await expect(a.checkbox("Water the plants")).toBeChecked();
+    await expect(b.checkbox("Water the plants")).toBeChecked();
+
+    // Reopened and renamed elsewhere (the API): both follow.
+    const [task] = ((await (await pageA.request.get("/api/v1/tasks")).json()) as { items: { id: string }[] }).items;
+    expect((await pageA.request.patch(`/api/v1/tasks/${task!.id}`, { data: { status: "todo", title: "Water the garden" } })).status()).toBe(200);
+    await expect(a.checkbox("Water the garden")).not.toBeChecked();
+    await expect(b.checkbox("Water the garden")).not.toBeChecked();
+
+    // A list filtered to open tasks drops a task completed elsewhere.
+    await b.goto("?status=todo");
+    await b.ready();
+    await a.checkbox("Water the garden").check();
+    await expect(b.rows).toHaveCount(0);
+    await expect(b.empty).toContainText("No task matches these filters");
+
+    // Deleted: gone from A without a reload.
+    expect((await pageB.request.delete(`/api/v1/tasks/${task!.id}`)).status()).toBe(204);
+    await expect(a.rows).toHaveCount(0);
+    await expect(a.empty).toContainText("Nothing to do yet");
+
+    expect(errors).toEqual([]);
+  } finally {
+    await first.close();
+    await second.close();
+  }
+});
+
+test("a task shared through a user group appears and changes live for the other member", async ({ browser }) => {
+  const ownerContext = await browser.newContext();
+  const memberContext = await browser.newContext();
+  try {
+    const ownerPage = await ownerContext.newPage();
+    const memberPage = await memberContext.newPage();
+    const errors = collectErrors(memberPage);
+    await registerUser(ownerPage.request, "Olga Owner");
+    const member = await registerUser(memberPage.request, "Milan Member");
+    const team = await ownerPage.request.post("/api/v1/user-groups", { data: { name: "Flat mates" } });
+    expect(team.status()).toBe(201);
+    const teamId = ((await team.json()) as { id: string }).id;
+    expect((await ownerPage.request.post(`/api/v1/user-groups/${teamId}/members`, { data: { email: member.email } })).status()).toBe(201);
+
+    const list = new TasksPage(memberPage);
+    await list.goto();
+    await list.ready();
+    await expect(list.empty).toBeVisible();
+
+    // The owner assigns a task to the whole group: the member's list shows it.
+    const created = await ownerPage.request.post("/api/v1/tasks", { data: { title: "Clean the stairs", userGroupId: teamId } });
+    expect(created.status()).toBe(201);
+    const taskId = ((await created.json()) as { id: string }).id;
+    await expect(list.row("Clean the stairs")).toBeVisible();
+
+    // The owner completes it: ticked for the member.
+    expect((await ownerPage.request.patch(`/api/v1/tasks/${taskId}`, { data: { status: "done" } })).status()).toBe(200);
+    await expect(list.checkbox("Clean the stairs")).toBeChecked();
+
+    // Group members see the task but may not change it: the box comes back and the page says why.
+    await list.checkbox("Clean the stairs").uncheck();
+    await expect(list.alert).toHaveText("“Clean the stairs” was not changed. You can see this task but not change it.");
+    await expect(list.checkbox("Clean the stairs")).toBeChecked();
+
+    // Taken away from the group: gone from the member's list.
+    expect((await ownerPage.request.patch(`/api/v1/tasks/${taskId}`, { data: { userGroupId: null } })).status()).toBe(200);
+    await expect(list.rows).toHaveCount(0);
+
+    expect(errors.filter((error) => !error.includes("403"))).toEqual([]);
+  } finally {
+    await ownerContext.close();
+    await memberContext.close();
+  }
+});
