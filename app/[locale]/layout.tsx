@@ -6,7 +6,7 @@ import { getTranslations, setRequestLocale } from "next-intl/server";
 import { SiteFooter } from "@/components/ui/site-footer";
 import { SiteHeader } from "@/components/ui/site-header";
 import { THEME_COOKIE, themeOf } from "@/components/ui/theme";
-import { isLocale, isRtl, LOCALES, languageTag } from "@/lib/i18n/locales";
+import { isLocale, isRtl, LOCALES, languageTag, tagOfSegment } from "@/lib/i18n/locales";
 import "../globals.css";
 import "@/components/ui/shell.css";
 
@@ -18,18 +18,29 @@ export function generateStaticParams() {
 }
 
 export async function generateMetadata({ params }: Omit<Props, "children">): Promise<Metadata> {
-  const { locale } = await params;
-  if (!isLocale(locale)) return {};
-  const t = await getTranslations({ locale: languageTag(locale), namespace: "Common" });
+  const tag = tagOfSegment((await params).locale);
+  if (!tag) return {};
+  const t = await getTranslations({ locale: tag, namespace: "Common" });
   return { title: { default: t("appName"), template: `%s · ${t("appName")}` }, description: t("tagline") };
 }
 
-export const viewport: Viewport = {
-  themeColor: [
-    { media: "(prefers-color-scheme: light)", color: "#f7f8fc" },
-    { media: "(prefers-color-scheme: dark)", color: "#10131c" },
-  ],
-};
+/** The browser's own bars take the page's background (--bg in app/globals.css): the chosen theme's, or the system's. */
+const THEME_COLOR = { light: "#f7f8fc", dark: "#10131c" } as const;
+
+async function chosenTheme() {
+  return themeOf((await cookies()).get(THEME_COOKIE.name)?.value);
+}
+
+export async function generateViewport(): Promise<Viewport> {
+  const theme = await chosenTheme();
+  if (theme) return { themeColor: THEME_COLOR[theme] };
+  return {
+    themeColor: [
+      { media: "(prefers-color-scheme: light)", color: THEME_COLOR.light },
+      { media: "(prefers-color-scheme: dark)", color: THEME_COLOR.dark },
+    ],
+  };
+}
 
 export default async function LocaleLayout({ children, params }: Props) {
   const { locale } = await params;
@@ -38,7 +49,7 @@ export default async function LocaleLayout({ children, params }: Props) {
   setRequestLocale(tag);
   const t = await getTranslations({ locale: tag, namespace: "Common" });
   // The visitor's theme, rendered with the page so that the first paint has its colours (components/ui/theme.ts).
-  const theme = themeOf((await cookies()).get(THEME_COOKIE.name)?.value);
+  const theme = await chosenTheme();
   return (
     <html lang={tag} dir={isRtl(tag) ? "rtl" : "ltr"} data-theme={theme ?? undefined}>
       <body>
