@@ -90,11 +90,11 @@ test.describe("passkeys on localhost", () => {
     const rpId = (await options.json()).rp?.id;
     expect(rpId, "the server's WebAuthn relying party must be localhost: start it with WEBAUTHN_RP_ID=localhost and WEBAUTHN_ORIGINS=" + LOCALHOST).toBe("localhost");
 
-    // Sign out, then in again with the password on /en/sign-in: the home page, then the security settings.
+    // Sign out, then in again with the password on /en/sign-in: the tasks, then the security settings.
     await security.signOut();
     await expect(page).toHaveURL(/\/en\/sign-in$/);
     await signIn.signInWithPassword(account.email, account.password);
-    await expect(page).toHaveURL(/\/en$/);
+    await expect(page).toHaveURL(/\/en\/tasks$/);
     await security.goto();
     await expect(security.heading).toHaveText("Security");
     await expect(security.passkeys).toContainText("You have not added any device yet.");
@@ -120,7 +120,7 @@ test.describe("passkeys on localhost", () => {
 
     // Sign in with biometrics: only the email is typed, the authenticator answers.
     await signIn.signInWithBiometrics(account.email);
-    await expect(page).toHaveURL(/\/en$/);
+    await expect(page).toHaveURL(/\/en\/tasks$/);
     const me = await page.request.get("/api/v1/auth/me");
     expect(me.status()).toBe(200);
     expect((await me.json()).email).toBe(account.email);
@@ -169,7 +169,7 @@ test.describe("passkeys on localhost", () => {
     // This browser holds a passkey of one account; signing in as another with it fails, visibly.
     const owner = { email: `owner-${randomUUID()}@example.com`, password: `pw-${randomUUID()}` };
     await signIn.register({ name: "Owner", ...owner });
-    await expect(page).toHaveURL(/\/en$/);
+    await expect(page).toHaveURL(/\/en\/tasks$/);
     await addVirtualAuthenticator(page);
     const security = new SecurityPage(page);
     await security.goto();
@@ -194,11 +194,11 @@ test("a wrong password is announced, and an outside ?next= is ignored after sign
   await signIn.signInWithPassword(account.email, "not the password");
   await expect(signIn.alert).toHaveText("Wrong email or password.");
   await signIn.signInWithPassword(account.email, account.password);
-  await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/en$/);
+  await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/en\/tasks$/);
 
-  // Signed in, the sign-in page sends the visitor on to the security settings.
+  // Signed in, the sign-in page sends the visitor on to their tasks.
   await signIn.goto();
-  await expect(page).toHaveURL(/\/en\/settings\/security$/);
+  await expect(page).toHaveURL(/\/en\/tasks$/);
 });
 
 test("the sign-in page renders in Hebrew, right to left", async ({ page }) => {

@@ -1,11 +1,14 @@
 import type { Metadata, Viewport } from "next";
+import { cookies } from "next/headers";
 import { notFound } from "next/navigation";
 import { NextIntlClientProvider } from "next-intl";
 import { getTranslations, setRequestLocale } from "next-intl/server";
 import { SiteFooter } from "@/components/ui/site-footer";
 import { SiteHeader } from "@/components/ui/site-header";
-import { isRtl, LOCALES, tagOfSegment } from "@/lib/i18n/locales";
+import { THEME_COOKIE, themeOf } from "@/components/ui/theme";
+import { isLocale, isRtl, LOCALES, languageTag, tagOfSegment } from "@/lib/i18n/locales";
 import "../globals.css";
+import "@/components/ui/shell.css";
 
 /** `locale` is Spolu's code from the URL (`/ua`); next-intl and Intl get its tag (`uk`). */
 type Props = { children: React.ReactNode; params: Promise<{ locale: string }> };
@@ -21,26 +24,40 @@ export async function generateMetadata({ params }: Omit<Props, "children">): Pro
   return { title: { default: t("appName"), template: `%s · ${t("appName")}` }, description: t("tagline") };
 }
 
-export const viewport: Viewport = {
-  themeColor: [
-    { media: "(prefers-color-scheme: light)", color: "#f7f8fc" },
-    { media: "(prefers-color-scheme: dark)", color: "#10131c" },
-  ],
-};
+/** The browser's own bars take the page's background (--bg in app/globals.css): the chosen theme's, or the system's. */
+const THEME_COLOR = { light: "#f7f8fc", dark: "#10131c" } as const;
+
+async function chosenTheme() {
+  return themeOf((await cookies()).get(THEME_COOKIE.name)?.value);
+}
+
+export async function generateViewport(): Promise<Viewport> {
+  const theme = await chosenTheme();
+  if (theme) return { themeColor: THEME_COLOR[theme] };
+  return {
+    themeColor: [
+      { media: "(prefers-color-scheme: light)", color: THEME_COLOR.light },
+      { media: "(prefers-color-scheme: dark)", color: THEME_COLOR.dark },
+    ],
+  };
+}
 
 export default async function LocaleLayout({ children, params }: Props) {
-  const tag = tagOfSegment((await params).locale);
-  if (!tag) notFound();
+  const { locale } = await params;
+  if (!isLocale(locale)) notFound();
+  const tag = languageTag(locale);
   setRequestLocale(tag);
   const t = await getTranslations({ locale: tag, namespace: "Common" });
+  // The visitor's theme, rendered with the page so that the first paint has its colours (components/ui/theme.ts).
+  const theme = await chosenTheme();
   return (
-    <html lang={tag} dir={isRtl(tag) ? "rtl" : "ltr"}>
+    <html lang={tag} dir={isRtl(tag) ? "rtl" : "ltr"} data-theme={theme ?? undefined}>
       <body>
         <a className="skip-link" href="#main">
           {t("skipToContent")}
         </a>
         <NextIntlClientProvider>
-          <SiteHeader />
+          <SiteHeader locale={locale} theme={theme ?? "system"} />
           <main id="main" className="page">
             {children}
           </main>

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { useTranslations } from "next-intl";
 import { getTranslations, setRequestLocale } from "next-intl/server";
 import { notFound } from "next/navigation";
-import { use } from "react";
 import { CheckIcon, CodeIcon, HomeIcon, PersonIcon, TeamIcon } from "@/components/ui/icons";
+import { pageUser } from "@/components/ui/page-user";
+import { Link } from "@/i18n/navigation";
 import { tagOfSegment } from "@/lib/i18n/locales";
 
 /** `locale` is Spolu's code from the URL; see app/[locale]/layout.tsx. */
@@ -36,24 +36,42 @@ const FEATURES = [
   "featureData",
 ] as const;
 
-export default function HomePage({ params }: Props) {
-  const tag = tagOfSegment(use(params).locale);
+/**
+ * The landing page: what Spolu is, for whom and what it does. A signed-in visitor is greeted and sent on to their
+ * tasks instead of being shown the way into the API.
+ */
+export default async function HomePage({ params }: Props) {
+  const tag = tagOfSegment((await params).locale);
   if (!tag) notFound();
   setRequestLocale(tag);
-  const t = useTranslations("Home");
+  const t = await getTranslations({ locale: tag, namespace: "Home" });
+  const user = await pageUser();
   return (
     <div className="home">
       <section className="hero" aria-labelledby="hero-title">
-        <p className="eyebrow">{t("heroEyebrow")}</p>
+        <p className="eyebrow">{user ? t("welcomeBack", { name: user.name }) : t("heroEyebrow")}</p>
         <h1 id="hero-title">{t("heroTitle")}</h1>
         <p className="lead">{t("heroLead")}</p>
         <div className="actions">
-          <a className="button primary" href="/docs">
-            {t("ctaDocs")}
-          </a>
-          <a className="button" href="#features">
-            {t("ctaFeatures")}
-          </a>
+          {user ? (
+            <>
+              <Link className="button primary" href="/tasks">
+                {t("ctaTasks")}
+              </Link>
+              <Link className="button" href="/board">
+                {t("ctaBoard")}
+              </Link>
+            </>
+          ) : (
+            <>
+              <a className="button primary" href="/docs">
+                {t("ctaDocs")}
+              </a>
+              <a className="button" href="#features">
+                {t("ctaFeatures")}
+              </a>
+            </>
+          )}
         </div>
       </section>
 

@@ -3,6 +3,7 @@
 import { browserSupportsWebAuthn, startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
 import { useTranslations } from "next-intl";
 import { useRef, useState } from "react";
+import type { AuthResultOutput } from "@/lib/accounts/schema";
 import { callApi, ceremonyFailure, fieldErrors, invalidFields } from "./call-api";
 import { FingerprintIcon } from "./device-icon";
 import { FormError, TextField } from "./form-field";
@@ -10,9 +11,10 @@ import { FormError, TextField } from "./form-field";
 /*
  * The forms of /{locale}/sign-in: sign in with email and password (`POST /auth/login`) or with a passkey on this
  * device (`POST /webauthn/auth/options` → the browser's WebAuthn prompt → `POST /webauthn/auth/verify`), and the
- * registration form (`POST /auth/register`). Every success sets the session cookie; the page then loads `next`
- * (a same-site path, checked by the server page) or the home page. Errors are announced (role=alert) and never
- * show what the server said verbatim.
+ * registration form (`POST /auth/register`). Every success sets the session cookie (and the language cookie:
+ * lib/api/session-cookie.ts); the page then loads `next` (a same-site path, checked by the server page) or the
+ * user's tasks in their own language. Errors are announced (role=alert) and never show what the server said
+ * verbatim.
  */
 
 type Errors = { form?: string; fields: Partial<Record<"name" | "email" | "password", string>> };
@@ -21,16 +23,19 @@ const NO_ERRORS: Errors = { fields: {} };
 interface Props {
   /** Spolu's locale code from the URL (`ua`, not `uk`). */
   locale: string;
-  /** Where to go once signed in. */
-  destination: string;
+  /** Where to go once signed in, when the page was given a place; else the user's tasks. */
+  next: string | null;
 }
 
-/** Leaves the page for the signed-in destination with a full load, so that every page reads the new cookie. */
-function enter(destination: string) {
-  window.location.assign(destination);
+/**
+ * Leaves the page for `next`, else for the user's tasks in their profile's language (`userLocale`), with a full
+ * load, so that every page reads the new cookies.
+ */
+function enter(next: string | null, userLocale: string) {
+  window.location.assign(next ?? `/${userLocale}/tasks`);
 }
 
-export function SignInForm({ destination }: { destination: string }) {
+export function SignInForm({ locale, next }: Props) {
   const t = useTranslations("SignIn");
   const [busy, setBusy] = useState<"password" | "passkey" | null>(null);
   const [errors, setErrors] = useState<Errors>(NO_ERRORS);
@@ -51,8 +56,8 @@ export function SignInForm({ destination }: { destination: string }) {
         fields: { email: email.trim() ? undefined : t("errorEmailRequired"), password: password ? undefined : t("errorPasswordRequired") },
       });
     }
-    const login = await callApi("POST", "/api/v1/auth/login", { email, password });
-    if (login.status === 200) return succeed();
+    const login = await callApi<AuthResultOutput>("POST", "/api/v1/auth/login", { email, password });
+    if (login.status === 200) return succeed(login.body);
     if (login.status === 400 || login.status === 401) return setErrors({ form: t("errorWrongCredentials"), fields: {} });
     setErrors({ form: rateLimitedOr(login.status, t("errorGeneric")), fields: {} });
   }
@@ -76,15 +81,15 @@ export function SignInForm({ destination }: { destination: string }) {
         failure === "cancelled" ? t("errorPasskeyCancelled") : failure === "unsupported" ? t("errorPasskeyUnsupported") : t("errorPasskeyFailed");
       return setErrors({ form: message, fields: {} });
     }
-    const verified = await callApi("POST", "/api/v1/webauthn/auth/verify", { email, response });
-    if (verified.status === 200) return succeed();
+    const verified = await callApi<AuthResultOutput>("POST", "/api/v1/webauthn/auth/verify", { email, response });
+    if (verified.status === 200) return succeed(verified.body);
     if (verified.status === 400 || verified.status === 401 || verified.status === 404) return setErrors({ form: t("errorPasskeyRefused"), fields: {} });
     setErrors({ form: rateLimitedOr(verified.status, t("errorGeneric")), fields: {} });
   }
 
-  function succeed() {
+  function succeed(result: AuthResultOutput | null) {
     setSignedIn(true);
-    enter(destination);
+    enter(next, result?.user.locale ?? locale);
   }
 
   async function run(which: "password" | "passkey") {
@@ -144,7 +149,7 @@ export function SignInForm({ destination }: { destination: string }) {
   );
 }
 
-export function RegisterForm({ locale, destination, passwordMin }: Props & { passwordMin: number }) {
+export function RegisterForm({ locale, next, passwordMin }: Props & { passwordMin: number }) {
   const t = useTranslations("SignIn");
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Errors>(NO_ERRORS);
@@ -159,15 +164,15 @@ export function RegisterForm({ locale, destination, passwordMin }: Props & { pas
     };
     const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (timeZone) json.timeZone = timeZone;
-    let answer = await callApi("POST", "/api/v1/auth/register", json);
+    let answer = await callApi<AuthResultOutput>("POST", "/api/v1/auth/register", json);
     // A time zone the server does not know is no reason to refuse the account: it then keeps its default.
     if (answer.status === 400 && invalidFields(answer.body).every((field) => field === "timeZone") && json.timeZone) {
       delete json.timeZone;
-      answer = await callApi("POST", "/api/v1/auth/register", json);
+      answer = await callApi<AuthResultOutput>("POST", "/api/v1/auth/register", json);
     }
     if (answer.status === 201 || answer.status === 200) {
       setRegistered(true);
-      return enter(destination);
+      return enter(next, answer.body?.user.locale ?? locale);
     }
     if (answer.status === 409) return setErrors({ form: t("errorEmailTaken"), fields: {} });
     if (answer.status === 400) {

@@ -5,10 +5,10 @@ import { useState } from "react";
 import { callApi } from "./call-api";
 
 /**
- * Signs out on this browser (`POST /api/v1/auth/logout` clears the session cookie) and opens the sign-in page.
- * An already expired session (401) counts as signed out.
+ * Signs out on this browser (`POST /api/v1/auth/logout` clears the session cookie) and loads `destination` with a
+ * full page load, so that nothing signed-in stays on screen. An already expired session (401) counts as signed out.
  */
-export function SignOutButton({ signInHref }: { signInHref: string }) {
+export function SignOutButton({ destination }: { destination: string }) {
   const t = useTranslations("Security");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
@@ -19,7 +19,7 @@ export function SignOutButton({ signInHref }: { signInHref: string }) {
     setError(undefined);
     try {
       const answer = await callApi("POST", "/api/v1/auth/logout");
-      if (answer.status === 204 || answer.status === 200 || answer.status === 401) return window.location.assign(signInHref);
+      if (answer.status === 204 || answer.status === 200 || answer.status === 401) return window.location.assign(destination);
       setError(t("errorSignOut"));
     } catch {
       setError(t("errorSignOut"));

@@ -1,7 +1,8 @@
 /** Small line icons (24×24, stroked in the current colour); decorative, hidden from screen readers. */
-type IconProps = { size?: number };
+export type IconProps = { size?: number };
 
-function Icon({ size = 24, children }: IconProps & { children: React.ReactNode }) {
+/** The frame every icon draws in; icons of other files (shell-icons.tsx...) use it too. */
+export function Icon({ size = 24, children }: IconProps & { children: React.ReactNode }) {
   return (
     <svg
       width={size}

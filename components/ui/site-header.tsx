@@ -1,20 +1,56 @@
-import { useTranslations } from "next-intl";
+import { getTranslations } from "next-intl/server";
 import { Link } from "@/i18n/navigation";
+import type { Locale } from "@/lib/i18n/locales";
+import { AccountMenu } from "./account-menu";
+import { HeaderMenu } from "./header-menu";
 import { LanguageSwitcher } from "./language-switcher";
 import { Logo } from "./logo";
+import { MainNav, type NavItem } from "./main-nav";
+import { pageUser } from "./page-user";
+import type { ThemeChoice } from "./theme";
+import { ThemeSwitcher } from "./theme-switcher";
 
-export function SiteHeader() {
-  const t = useTranslations();
+/**
+ * The header of every localized page. Whether the visitor is signed in is decided here, on the server, so the
+ * first paint already shows the right links: signed in, the sections (Admin for admins only) and the account
+ * menu; signed out, "Sign in" and "Create account". The theme and language switchers are there for everyone.
+ */
+export async function SiteHeader({ locale, theme }: { locale: Locale; theme: ThemeChoice }) {
+  const t = await getTranslations("Nav");
+  const appName = (await getTranslations("Common"))("appName");
+  const user = await pageUser();
+  const sections: NavItem[] = [
+    { href: "/tasks", label: t("tasks") },
+    { href: "/board", label: t("board") },
+    { href: "/requests", label: t("requests") },
+    { href: "/settings", label: t("settings") },
+    ...(user?.isAdmin ? [{ href: "/admin", label: t("admin") }] : []),
+  ];
   return (
-    <header className="site-header">
-      <Link href="/" className="brand" aria-label={`${t("Common.appName")} – ${t("Nav.home")}`}>
+    <header className="site-header shell-header">
+      <Link href="/" className="brand" aria-label={`${appName} – ${t("home")}`}>
         <Logo />
-        <span>{t("Common.appName")}</span>
+        <span>{appName}</span>
       </Link>
-      <nav className="site-nav" aria-label={t("Nav.mainNavigation")}>
-        <a href="/docs">{t("Nav.apiDocs")}</a>
-      </nav>
-      <LanguageSwitcher />
+      <HeaderMenu>
+        {user && <MainNav label={t("mainNavigation")} items={sections} />}
+        <div className="header-tools">
+          <ThemeSwitcher initial={theme} />
+          <LanguageSwitcher />
+          {user ? (
+            <AccountMenu name={user.name} email={user.email} home={`/${locale}`} />
+          ) : (
+            <div className="header-auth">
+              <Link className="button" href="/sign-in">
+                {t("signIn")}
+              </Link>
+              <Link className="button primary" href={{ pathname: "/sign-in", query: { mode: "register" } }}>
+                {t("createAccount")}
+              </Link>
+            </div>
+          )}
+        </div>
+      </HeaderMenu>
     </header>
   );
 }

@@ -1,15 +1,21 @@
 import type { Locator, Page } from "@playwright/test";
+import { SiteHeader } from "./site-header";
 
 /** The localized landing page (`/{locale}`). */
 export class HomePage {
   readonly heading: Locator;
+  readonly header: SiteHeader;
   readonly languageSwitcher: Locator;
   readonly docsLink: Locator;
+  /** The hero's buttons: the API and the features signed out, the tasks and the board signed in. */
+  readonly actions: Locator;
 
   constructor(readonly page: Page) {
     this.heading = page.getByRole("heading", { level: 1 });
-    this.languageSwitcher = page.locator("nav.language-switcher");
-    this.docsLink = page.locator("header").locator('a[href="/docs"]');
+    this.header = new SiteHeader(page);
+    this.languageSwitcher = this.header.languageSwitcher;
+    this.docsLink = page.getByRole("contentinfo").getByRole("link", { name: /API/ });
+    this.actions = page.locator(".hero .actions");
   }
 
   async goto(path = "/") {
@@ -24,6 +30,6 @@ export class HomePage {
 
   /** Clicks a language by its own name ("Čeština", "עברית"...). */
   async switchLanguage(name: string) {
-    await this.languageSwitcher.getByRole("link", { name, exact: true }).click();
+    await this.header.switchLanguage(name);
   }
 }

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { apiRoute, jsonBody, jsonContent, problemResponse } from "../api/route";
 import { createRouter } from "../api/router";
-import { clearSessionCookie, setSessionCookie } from "../api/session-cookie";
+import { clearSessionCookie, setLocaleCookie, setSessionCookie } from "../api/session-cookie";
 import {
   authResultOutput,
   changePasswordInput,
@@ -17,7 +17,9 @@ const registerRoute = apiRoute({
   path: "/auth/register",
   tags: ["Account"],
   summary: "Create an account with a password",
-  description: "Also sets the session cookie for the web pages. Emails are trimmed and lower-cased.",
+  description:
+    "Also sets the session cookie and the language cookie (`NEXT_LOCALE`) for the web pages. Emails are trimmed " +
+    "and lower-cased.",
   access: "public",
   limit: "strict",
   request: { body: jsonBody(registerInput) },
@@ -69,7 +71,9 @@ const updateProfileRoute = apiRoute({
   path: "/auth/profile",
   tags: ["Account"],
   summary: "Update the profile",
-  description: "Send only the fields to change. Changing the email needs `currentPassword`.",
+  description:
+    "Send only the fields to change. Changing the email needs `currentPassword`. A new `locale` also sets the " +
+    "language cookie (`NEXT_LOCALE`) of the web pages.",
   access: "user",
   request: { body: jsonBody(updateProfileInput) },
   responses: {
@@ -97,21 +101,27 @@ const logoutRoute = apiRoute({
 export const accountsRoutes = createRouter()
   .openapi(registerRoute, async (c) => {
     const result = await register(c.req.valid("json"));
-    setSessionCookie(c, result.token);
+    setSessionCookie(c, result);
     return c.json(result, 201);
   })
   .openapi(loginRoute, async (c) => {
     const result = await login(c.req.valid("json"));
-    setSessionCookie(c, result.token);
+    setSessionCookie(c, result);
     return c.json(result, 200);
   })
   .openapi(meRoute, async (c) => c.json(await getMe(c.var.actor), 200))
   .openapi(changePasswordRoute, async (c) => {
     const result = await changePassword(c.var.actor, c.req.valid("json"));
-    setSessionCookie(c, result.token);
+    setSessionCookie(c, result);
     return c.json(result, 200);
   })
-  .openapi(updateProfileRoute, async (c) => c.json(await updateProfile(c.var.actor, c.req.valid("json")), 200))
+  .openapi(updateProfileRoute, async (c) => {
+    const input = c.req.valid("json");
+    const user = await updateProfile(c.var.actor, input);
+    // Only a new language moves the browser's: saving a name keeps a language picked with the switcher.
+    if (input.locale) setLocaleCookie(c, user.locale);
+    return c.json(user, 200);
+  })
   .openapi(logoutRoute, async (c) => {
     if (c.req.valid("query").everywhere) await signOutEverywhere(c.var.actor);
     clearSessionCookie(c);

@@ -2,22 +2,42 @@ import type { Context } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
 import { SESSION_COOKIE } from "../auth/actor";
 import { config } from "../config";
+import { LOCALE_COOKIE } from "../i18n/locale-cookie";
+import { languageTag, type Locale } from "../i18n/locales";
 
 function secure(c: Context): boolean {
   return (config().APP_URL ?? c.req.url).startsWith("https:");
 }
 
+/** What every sign-in answers: the session token and its user. */
+interface SignedIn {
+  token: string;
+  user: { locale: Locale };
+}
+
 /**
  * The same token the JSON answer carries, as an httpOnly cookie for the web pages. SameSite=Lax plus
- * the API's JSON-only bodies keep other sites from using it (a cross-site form cannot send JSON).
+ * the API's JSON-only bodies keep other sites from using it (a cross-site form cannot send JSON). The
+ * browser's language cookie follows the user's profile, so that `/` opens the pages in their language.
  */
-export function setSessionCookie(c: Context, token: string): void {
+export function setSessionCookie(c: Context, { token, user }: SignedIn): void {
   setCookie(c, SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: "Lax",
     secure: secure(c),
     path: "/",
     maxAge: config().JWT_TTL_SECONDS,
+  });
+  setLocaleCookie(c, user.locale);
+}
+
+/** The browser's language for the pages (lib/i18n/locale-cookie.ts), as the tag next-intl expects. */
+export function setLocaleCookie(c: Context, locale: Locale): void {
+  setCookie(c, LOCALE_COOKIE.name, languageTag(locale), {
+    sameSite: "Lax",
+    secure: secure(c),
+    path: "/",
+    maxAge: LOCALE_COOKIE.maxAge,
   });
 }
 

@@ -164,6 +164,6 @@ export const invitationsRoutes = createRouter()
     const registration = body.email !== undefined ? (body as RegisterInput) : null;
     const actor = (c.var.actor as Actor | undefined) ?? null;
     const { created, ...accepted } = await acceptInvitation(c.req.valid("param").token, registration, actor);
-    setSessionCookie(c, accepted.token);
+    setSessionCookie(c, accepted);
     return created ? c.json(accepted, 201) : c.json(accepted, 200);
   });

@@ -125,7 +125,7 @@ export const oauthRoutes = createRouter()
       return c.redirect(`/${locale}/sign-in?oauthError=${browserReason(error)}`, 302);
     }
     if (outcome.redirectTo === null) return c.json(outcome.result, 200);
-    setSessionCookie(c, outcome.result.token);
+    setSessionCookie(c, outcome.result);
     return c.redirect(`${outcome.redirectTo}#token=${outcome.result.token}`, 302);
   })
   .openapi(startRoute, async (c) => {

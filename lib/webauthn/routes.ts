@@ -159,7 +159,7 @@ export const webauthnRoutes = createRouter()
   .openapi(authOptionsRoute, async (c) => c.json(await startSignIn(c.req.valid("json")), 200))
   .openapi(authVerifyRoute, async (c) => {
     const result = await signInWithPasskey(c.req.valid("json"));
-    setSessionCookie(c, result.token);
+    setSessionCookie(c, result);
     return c.json(result, 200);
   })
   .openapi(listDevicesRoute, async (c) => c.json(await listDevices(c.var.actor), 200))

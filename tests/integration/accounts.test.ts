@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { authResultOutput, userOutput } from "../../lib/accounts/schema";
 import { expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
@@ -229,6 +230,44 @@ describe("PATCH /auth/profile", () => {
     expect(changed.status).toBe(200);
     expect(changed.body.email).toBe("new.address@example.com");
     expect((await server.request("/auth/login", { json: { email: "new.address@example.com", password } })).status).toBe(200);
+  });
+});
+
+/** The language cookie a response sets for the pages (lib/i18n/locale-cookie.ts), or undefined. */
+function localeCookie(headers: Headers): string | undefined {
+  return headers.getSetCookie().find((cookie) => cookie.startsWith("NEXT_LOCALE="));
+}
+
+describe("the pages' language cookie (NEXT_LOCALE)", () => {
+  test("POST /auth/register, /auth/login and PATCH /auth/profile set it to the profile's language tag", async () => {
+    const email = `locale-${randomUUID()}@example.com`;
+    const password = `pw-${randomUUID()}`;
+    const registered = await server.request("/auth/register", { json: { email, password, locale: "ua" } });
+    expect(registered.status).toBe(201);
+    // Ukrainian is `ua` in Spolu and the API, `uk` for next-intl, which reads this cookie.
+    expect(localeCookie(registered.headers)).toMatch(/^NEXT_LOCALE=uk; Max-Age=31536000; Path=\/; SameSite=Lax$/);
+
+    const token = registered.body.token as string;
+    const moved = await server.request("/auth/profile", { method: "PATCH", token, json: { locale: "cs" } });
+    expect(moved.status).toBe(200);
+    expect(localeCookie(moved.headers)).toMatch(/^NEXT_LOCALE=cs;/);
+
+    const signedIn = await server.request("/auth/login", { json: { email, password } });
+    expect(signedIn.status).toBe(200);
+    expect(localeCookie(signedIn.headers)).toMatch(/^NEXT_LOCALE=cs;/);
+    // Scripts may read and replace it: the language switcher writes it through document.cookie.
+    expect(localeCookie(signedIn.headers)).not.toMatch(/HttpOnly/i);
+  });
+
+  test("PATCH /auth/profile without a new language and a failed sign-in leave it alone", async () => {
+    const { token, email } = await registerUser(server, { locale: "he" });
+    const renamed = await server.request("/auth/profile", { method: "PATCH", token, json: { name: "Dana" } });
+    expect(renamed.status).toBe(200);
+    expect(localeCookie(renamed.headers)).toBeUndefined();
+
+    const refused = await server.request("/auth/login", { json: { email, password: "not the password" } });
+    expect(refused.status).toBe(401);
+    expect(localeCookie(refused.headers)).toBeUndefined();
   });
 });
 

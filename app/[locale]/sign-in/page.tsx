@@ -12,8 +12,8 @@ import "@/components/auth/auth.css";
 /**
  * /{locale}/sign-in: sign in with a password, a passkey or a configured external account; `?mode=register`
  * shows the registration form instead. `?next=` (a path on this site, anything else is ignored) is where the
- * visitor goes once signed in, else the home page. A visitor who is already signed in goes straight there, or
- * to the security settings when no `next` was given.
+ * visitor goes once signed in, else their tasks in their profile's language. A visitor who is already signed in
+ * goes straight there.
  */
 type Props = {
   params: Promise<{ locale: string }>;
@@ -35,10 +35,10 @@ export default async function SignInPage({ params, searchParams }: Props) {
   if (!tag) notFound();
   setRequestLocale(tag);
   const next = safeNextPath(query.next);
-  if (await pageActor()) redirect(next ?? `/${locale}/settings/security`);
+  const actor = await pageActor();
+  if (actor) redirect(next ?? `/${actor.locale}/tasks`);
 
   const t = await getTranslations({ locale: tag, namespace: "SignIn" });
-  const destination = next ?? `/${locale}`;
   const registering = query.mode === "register";
   const registerQuery = new URLSearchParams({ mode: "register", ...(next ? { next } : {}) });
   const otherMode = registering ? signInPath(locale, next ?? undefined) : `/${locale}/sign-in?${registerQuery}`;
@@ -57,11 +57,12 @@ export default async function SignInPage({ params, searchParams }: Props) {
           </p>
         )}
         {registering ? (
-          <RegisterForm locale={locale} destination={destination} passwordMin={PASSWORD_MIN_LENGTH} />
+          <RegisterForm locale={locale} next={next} passwordMin={PASSWORD_MIN_LENGTH} />
         ) : (
-          <SignInForm destination={destination} />
+          <SignInForm locale={locale} next={next} />
         )}
-        <ExternalProviders returnTo={destination} />
+        {/* Without `next`, /tasks: the proxy sends it on in the language the sign-in has just set (NEXT_LOCALE). */}
+        <ExternalProviders returnTo={next ?? "/tasks"} />
         <p className="auth-switch">
           {registering ? t.rich("haveAccount", { link: switchLink }) : t.rich("noAccount", { link: switchLink })}
         </p>

@@ -46,7 +46,7 @@ export default async function SecurityPage({ params }: Props) {
         <section className="auth-card" aria-labelledby="sign-out-title">
           <h2 id="sign-out-title">{t("signOutTitle")}</h2>
           <p className="auth-lead">{t("signOutLead")}</p>
-          <SignOutButton signInHref={`/${locale}/sign-in`} />
+          <SignOutButton destination={`/${locale}/sign-in`} />
         </section>
       </NextIntlClientProvider>
     </div>
