@@ -6,8 +6,8 @@ import { TaskDetailPage } from "./pages/task-detail-page";
 /*
  * Collaboration between two people in two browser contexts: Alex asks Bea (by email, from the task page) to
  * collaborate; Bea's requests page shows the request without a reload and she accepts; Alex's task page then
- * lists her as a collaborator, also without a reload. Alex also invites someone without an account and copies
- * the link.
+ * lists her as a collaborator, also without a reload. Her edits then reach Alex's page live without touching
+ * what Alex is typing. Alex also invites someone without an account and copies the link.
  */
 
 async function register(request: APIRequestContext, name: string) {
@@ -82,8 +82,17 @@ test("requests: a request to collaborate reaches the other person live, is accep
 
   // Bea now opens the task.
   await beaPage.getByRole("link", { name: title }).click();
-  await expect(beaPage.getByRole("heading", { level: 1 })).toHaveText(title);
-  await expect(new TaskDetailPage(beaPage).people.getByText("Bea Helper (you)")).toBeVisible();
+  const beaDetail = new TaskDetailPage(beaPage);
+  await expect(beaDetail.heading).toHaveText(title);
+  await expect(beaDetail.people.getByText("Bea Helper (you)")).toBeVisible();
+
+  // Alex is typing a description when Bea renames the task: the new title shows at once, Alex's text stays.
+  await detail.field("Description").fill("Alex is still typing");
+  await beaDetail.edit("Title", `${title}, white`);
+  await expect(detail.heading).toHaveText(`${title}, white`);
+  await expect(detail.field("Title")).toHaveValue(`${title}, white`);
+  await expect(detail.field("Description")).toHaveValue("Alex is still typing");
+  await expect(detail.field("Description")).toBeFocused();
 
   // Alex invites someone without an account and copies the link.
   await detail.invite.getByLabel("Their name (optional)", { exact: true }).fill("Cyril");

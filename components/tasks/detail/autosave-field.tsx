@@ -18,7 +18,7 @@ interface AutosaveFieldProps {
   error?: string;
   hint?: string;
   maxLength?: number;
-  /** Extra content after the input (a "clear" button). */
+  /** Extra content right after the input (a "remove" button). */
   children?: React.ReactNode;
   className?: string;
 }
@@ -60,16 +60,9 @@ export function AutosaveField({ label, value, onSave, kind = "text", error, hint
       {kind === "multiline" ? (
         <textarea {...common} rows={5} dir="auto" onChange={(event) => setDraft(event.currentTarget.value)} />
       ) : (
-        <div className="task-input-row">
-          <input
-            {...common}
-            type={kind}
-            dir={kind === "text" ? "auto" : "ltr"}
-            onChange={(event) => setDraft(event.currentTarget.value)}
-          />
-          {children}
-        </div>
+        <input {...common} type={kind} dir={kind === "text" ? "auto" : "ltr"} onChange={(event) => setDraft(event.currentTarget.value)} />
       )}
+      {children}
       {hint && (
         <p id={`${id}-hint`} className="auth-hint">
           {hint}

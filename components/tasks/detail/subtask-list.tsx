@@ -67,10 +67,18 @@ export function SubtaskList({ taskId, subtasks, setSubtasks, canEdit, onChanged,
 
   const titleOf = (subtaskId: UniqueIdentifier) => subtasks.find((subtask) => subtask.id === subtaskId)?.title ?? "";
   const positionOf = (subtaskId: UniqueIdentifier) => subtasks.findIndex((subtask) => subtask.id === subtaskId) + 1;
+  /** Where the dragged subtask was last announced to be, so that "picked up" is not drowned by "over itself". */
+  const announcedOver = useRef<UniqueIdentifier | null>(null);
   const announcements: Announcements = {
-    onDragStart: ({ active }) => t("dragStart", { title: titleOf(active.id), position: positionOf(active.id), total: subtasks.length }),
-    onDragOver: ({ active, over }) =>
-      over ? t("dragOver", { title: titleOf(active.id), position: positionOf(over.id), total: subtasks.length }) : undefined,
+    onDragStart: ({ active }) => {
+      announcedOver.current = active.id;
+      return t("dragStart", { title: titleOf(active.id), position: positionOf(active.id), total: subtasks.length });
+    },
+    onDragOver: ({ active, over }) => {
+      if (!over || over.id === announcedOver.current) return undefined;
+      announcedOver.current = over.id;
+      return t("dragOver", { title: titleOf(active.id), position: positionOf(over.id), total: subtasks.length });
+    },
     onDragEnd: ({ active, over }) =>
       over ? t("dragEnd", { title: titleOf(active.id), position: positionOf(over.id), total: subtasks.length }) : t("dragCancel", { title: titleOf(active.id) }),
     onDragCancel: ({ active }) => t("dragCancel", { title: titleOf(active.id) }),
@@ -96,13 +104,17 @@ export function SubtaskList({ taskId, subtasks, setSubtasks, canEdit, onChanged,
   }
 
   async function change(subtask: SubtaskOutput, patch: { title?: string; done?: boolean }): Promise<boolean> {
+    const replace = (next: SubtaskOutput) => setSubtasks((current) => current.map((other) => (other.id === next.id ? next : other)));
+    // A ticked box shows ticked at once; it goes back if the API refuses.
+    if (patch.done !== undefined) replace({ ...subtask, done: patch.done });
     const answer = await request<SubtaskOutput>("PATCH", `${base}/${subtask.id}`, patch);
     if (answer.status !== 200 || !answer.body) {
+      if (patch.done !== undefined) replace(subtask);
       setError(answer.status === 400 ? t("errorSubtaskTitle") : failure(answer.status));
       return false;
     }
     const changed = answer.body;
-    setSubtasks((current) => current.map((other) => (other.id === changed.id ? changed : other)));
+    replace(changed);
     setError(undefined);
     if (patch.done !== undefined) announce(t(patch.done ? "subtaskDone" : "subtaskReopened", { title: changed.title }));
     else announce(t("saved"));

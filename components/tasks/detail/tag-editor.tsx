@@ -41,7 +41,8 @@ export function TagEditor({ tags, onSave, error }: TagEditorProps) {
     if (tag.includes(",")) return setLocalError(t("tagComma"));
     setLocalError(undefined);
     if (tags.includes(tag)) return setDraft("");
-    if (await save([...tags, tag])) setDraft("");
+    // Only the tag that was added is cleared: the user may have typed the next one meanwhile.
+    if (await save([...tags, tag])) setDraft((current) => (current.trim() === tag ? "" : current));
   }
 
   async function remove(tag: string) {

@@ -48,14 +48,8 @@ type Gone = "deleted" | "unshared";
 /** The parts of a task that decide who takes part in it and what the user may do with it. */
 const partiesOf = (task: TaskOutput) =>
   JSON.stringify([task.ownerId, task.assigneeIds, task.collaboratorIds, task.userGroupId, task.projectId, task.groupId]);
+/** The ids behind the names of the people panel. */
 const peopleIdsOf = (task: TaskOutput) => JSON.stringify([task.ownerId, task.assigneeIds, task.collaboratorIds, task.userGroupId]);
-const listedIdsOf = (people: TaskPeopleOutput) =>
-  JSON.stringify([
-    people.owner.id,
-    people.assignees.map((person) => person.id),
-    people.collaborators.map((person) => person.id),
-    people.userGroup?.id ?? null,
-  ]);
 
 export function TaskDetail(props: TaskDetailProps) {
   const t = useTranslations("TaskDetail");
@@ -69,6 +63,7 @@ export function TaskDetail(props: TaskDetailProps) {
   const [gone, setGone] = useState<Gone | null>(null);
   const [announcement, setAnnouncement] = useState("");
   const parties = useRef(partiesOf(props.task));
+  const namedPeople = useRef(peopleIdsOf(props.task));
 
   const announce = useCallback((message: string) => {
     // Emptied first, so that the same words twice ("Saved") are announced twice.
@@ -110,8 +105,10 @@ export function TaskDetail(props: TaskDetailProps) {
   // The names follow the ids: whenever the task's people change (here or elsewhere), read them again.
   const peopleIds = peopleIdsOf(task);
   useEffect(() => {
-    if (peopleIds !== listedIdsOf(people)) void readPeople();
-  }, [peopleIds, people, readPeople]);
+    if (peopleIds === namedPeople.current) return;
+    namedPeople.current = peopleIds;
+    void readPeople();
+  }, [peopleIds, readPeople]);
 
   // What the user may do depends on their place on the task: when it changes, the server decides again.
   useEffect(() => {

@@ -151,7 +151,7 @@ export function TaskEditor({ task, can, choices, timeZone, saveTask }: TaskEdito
           onSave={saveDue}
         >
           {task.dueAt && (
-            <button type="button" className="button" onClick={() => void removeDue()}>
+            <button type="button" className="task-text-button" onClick={() => void removeDue()}>
               {t("clearDue")}
             </button>
           )}
@@ -164,7 +164,7 @@ export function TaskEditor({ task, can, choices, timeZone, saveTask }: TaskEdito
           onSave={(startDate) => save("startDate", { startDate: startDate || null })}
         >
           {task.startDate && (
-            <button type="button" className="button" onClick={() => void save("startDate", { startDate: null })}>
+            <button type="button" className="task-text-button" onClick={() => void save("startDate", { startDate: null })}>
               {t("clearStart")}
             </button>
           )}
