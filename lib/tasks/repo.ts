@@ -5,7 +5,7 @@ import { subtasks, taskAssignees, taskGroups, tasks, type SubtaskRow, type TaskR
 import { taskCollaborators } from "../db/schema/collaboration";
 import { familyMembers } from "../db/schema/family";
 import { projectMembers } from "../db/schema/projects";
-import { userGroupMembers } from "../db/schema/teams";
+import { userGroupMembers, userGroups } from "../db/schema/teams";
 import { users } from "../db/schema/users";
 import { familyGroupsOf, projectsOf, readRelations, userGroupsOf, viewerLinkColumns, visibleTaskCondition } from "../permissions/repo";
 import type { ViewerLinks } from "../permissions/tasks";
@@ -323,6 +323,52 @@ export async function taskAudience(taskIds: readonly string[], database: Executo
     rows: { user_id: string }[];
   };
   return result.rows.map((row) => row.user_id);
+}
+
+// People
+
+export interface Person {
+  id: string;
+  name: string;
+}
+
+/**
+ * The names of a task's people: its owner and user group (null when it has none), its assignees in the order they
+ * were assigned and its collaborators in the order they joined. Null when there is no such task.
+ */
+export async function findTaskPeople(
+  taskId: string,
+  database: Executor = db(),
+): Promise<{ owner: Person; userGroup: Person | null; assignees: Person[]; collaborators: Person[] } | null> {
+  const [task] = await database
+    .select({ ownerId: users.id, ownerName: users.name, userGroupId: userGroups.id, userGroupName: userGroups.name })
+    .from(tasks)
+    .innerJoin(users, eq(users.id, tasks.ownerId))
+    .leftJoin(userGroups, eq(userGroups.id, tasks.userGroupId))
+    .where(eq(tasks.id, taskId))
+    .limit(1);
+  if (!task) return null;
+  const person = { id: users.id, name: users.name };
+  const [assignees, collaborators] = await Promise.all([
+    database
+      .select(person)
+      .from(taskAssignees)
+      .innerJoin(users, eq(users.id, taskAssignees.userId))
+      .where(eq(taskAssignees.taskId, taskId))
+      .orderBy(asc(taskAssignees.createdAt), asc(users.id)),
+    database
+      .select(person)
+      .from(taskCollaborators)
+      .innerJoin(users, eq(users.id, taskCollaborators.userId))
+      .where(eq(taskCollaborators.taskId, taskId))
+      .orderBy(asc(taskCollaborators.createdAt), asc(users.id)),
+  ]);
+  return {
+    owner: { id: task.ownerId, name: task.ownerName },
+    userGroup: task.userGroupId && task.userGroupName !== null ? { id: task.userGroupId, name: task.userGroupName } : null,
+    assignees,
+    collaborators,
+  };
 }
 
 // Subtasks

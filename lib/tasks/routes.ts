@@ -17,6 +17,7 @@ import {
   taskIdParams,
   taskListOutput,
   taskOutput,
+  taskPeopleOutput,
   updateSubtaskInput,
   updateTaskInput,
   workloadOutput,
@@ -34,6 +35,7 @@ import {
   updateTask,
 } from "./service";
 import { generationSeenBefore } from "./list-hits";
+import { getTaskPeople } from "./people";
 import { addSubtask, getSubtask, getSubtasks, removeSubtask, reorderSubtasks, updateSubtask } from "./subtasks";
 
 const noTask = problemResponse("No such task, or not one you can see");
@@ -167,6 +169,19 @@ const workloadRoute = apiRoute({
   responses: { 200: jsonContent(workloadOutput, "The counts") },
 });
 
+const peopleRoute = apiRoute({
+  method: "get",
+  path: "/tasks/{id}/people",
+  tags: ["Tasks"],
+  summary: "Who takes part in a task, by name",
+  description:
+    "The names behind a task's ids: its owner, assignees (in the order they were assigned), collaborators (in the " +
+    "order they joined) and the user group it is assigned to. Anyone who may read the task sees them; no emails.",
+  access: "user",
+  request: { params: taskIdParams },
+  responses: { 200: jsonContent(taskPeopleOutput, "The task's people"), 404: noTask },
+});
+
 const listSubtasksRoute = apiRoute({
   method: "get",
   path: "/tasks/{id}/subtasks",
@@ -247,6 +262,7 @@ export const tasksRoutes = createRouter()
     return c.body(null, 204);
   })
   .openapi(moveRoute, async (c) => c.json(await moveTask(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200))
+  .openapi(peopleRoute, async (c) => c.json(await getTaskPeople(c.var.actor, c.req.valid("param").id), 200))
   .openapi(listSubtasksRoute, async (c) => c.json(await getSubtasks(c.var.actor, c.req.valid("param").id), 200))
   .openapi(createSubtaskRoute, async (c) =>
     c.json(await addSubtask(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 201),

@@ -109,6 +109,20 @@ export const taskOutput = z
   .openapi("Task");
 export type TaskOutput = z.infer<typeof taskOutput>;
 
+const person = z.object({ id: z.uuid(), name: z.string() });
+
+export const taskPeopleOutput = z
+  .object({
+    owner: person,
+    assignees: z.array(person).openapi({ description: "In the order they were assigned" }),
+    collaborators: z.array(person).openapi({ description: "In the order they joined" }),
+    userGroup: person
+      .nullable()
+      .openapi({ description: "The user group the task is assigned to as a whole (its id and name); null: none" }),
+  })
+  .openapi("TaskPeople", { description: "Who takes part in a task, by name: tasks themselves carry only ids" });
+export type TaskPeopleOutput = z.infer<typeof taskPeopleOutput>;
+
 const commaList = <T extends readonly [string, ...string[]]>(values: T) =>
   z
     .string()

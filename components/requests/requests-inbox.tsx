@@ -1,0 +1,109 @@
+"use client";
+
+import { useTranslations } from "next-intl";
+import { useCallback, useState } from "react";
+import { callApi } from "@/components/auth/call-api";
+import { FormError } from "@/components/auth/form-field";
+import { useLiveEvents } from "@/components/realtime/use-live-events";
+import type { CollaborationRequestListOutput, CollaborationRequestOutput } from "@/lib/collaboration/schema";
+import { RequestItem } from "./request-item";
+import { boxOf, pendingFirst, REQUEST_LIST_LIMIT, type Box } from "./request-lists";
+
+/*
+ * The requests inbox: requests for the user to decide (accept or decline) and the ones they sent (withdraw
+ * while pending), each with its task and who asked, pending first and then the history. A request sent to the
+ * user, or an answer to one of theirs, arrives on the socket and the lists are read again.
+ */
+
+interface RequestsInboxProps {
+  meId: string;
+  timeZone: string;
+  now: string;
+  locale: string;
+  incoming: CollaborationRequestOutput[];
+  outgoing: CollaborationRequestOutput[];
+}
+
+export function RequestsInbox(props: RequestsInboxProps) {
+  const t = useTranslations("Requests");
+  const [lists, setLists] = useState<Record<Box, CollaborationRequestOutput[]>>({ incoming: props.incoming, outgoing: props.outgoing });
+  const [error, setError] = useState<string>();
+  const [announcement, setAnnouncement] = useState("");
+
+  const reload = useCallback(async () => {
+    const answers = await Promise.all(
+      (["incoming", "outgoing"] as const).map((box) =>
+        callApi<CollaborationRequestListOutput>("GET", `/api/v1/collaboration-requests?box=${box}&limit=${REQUEST_LIST_LIMIT}`).catch(() => null),
+      ),
+    );
+    const [incoming, outgoing] = answers.map((answer) => (answer?.status === 200 ? answer.body?.items : undefined));
+    if (!incoming || !outgoing) return setError(answers.some((answer) => answer?.status === 401) ? t("errorSignedOut") : t("errorReload"));
+    setError(undefined);
+    setLists({ incoming, outgoing });
+  }, [t]);
+
+  const live = useLiveEvents({
+    onEvent(event) {
+      if (event.type.startsWith("collaboration.")) void reload();
+    },
+    onResync() {
+      void reload();
+    },
+  });
+
+  function changed(request: CollaborationRequestOutput | null) {
+    if (!request) return void reload();
+    const box = boxOf(request, props.meId);
+    setLists((current) => ({ ...current, [box]: current[box].map((item) => (item.id === request.id ? request : item)) }));
+    setAnnouncement(t(`answered.${request.state}`, { title: request.task.title }));
+  }
+
+  // A claim's claimer is its recipient too: it belongs with what the user did, not with what they must decide.
+  const sections = [
+    { box: "incoming" as const, items: pendingFirst(lists.incoming.filter((request) => boxOf(request, props.meId) === "incoming")) },
+    { box: "outgoing" as const, items: pendingFirst(lists.outgoing) },
+  ];
+  const item = (request: CollaborationRequestOutput) => (
+    <RequestItem
+      key={request.id}
+      request={request}
+      meId={props.meId}
+      taskHref={`/${props.locale}/tasks/${request.taskId}`}
+      now={props.now}
+      timeZone={props.timeZone}
+      onChanged={changed}
+    />
+  );
+
+  return (
+    <div className="requests-page">
+      <header className="requests-header">
+        <h1>{t("title")}</h1>
+        <p className="auth-lead">{t("lead")}</p>
+        <p className={`task-live task-live-${live}`}>{t(`live.${live}`)}</p>
+      </header>
+      <FormError id="requests-error" message={error} />
+      <p className="auth-status" role="status">
+        {announcement}
+      </p>
+      {sections.map(({ box, items }) => {
+        const pending = items.filter((request) => request.state === "pending");
+        const history = items.filter((request) => request.state !== "pending");
+        return (
+          <section key={box} className="task-card" aria-labelledby={`requests-${box}`}>
+            <h2 id={`requests-${box}`}>{t(`${box}Title`)}</h2>
+            {pending.length === 0 ? <p className="auth-hint">{t(`${box}Empty`)}</p> : <ul className="requests">{pending.map(item)}</ul>}
+            {history.length > 0 && (
+              <>
+                <h3 id={`requests-${box}-history`}>{t("historyTitle")}</h3>
+                <ul className="requests" aria-labelledby={`requests-${box}-history`}>
+                  {history.map(item)}
+                </ul>
+              </>
+            )}
+          </section>
+        );
+      })}
+    </div>
+  );
+}
