@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { accountDataRoutes } from "../account-data/routes";
 import { accountsRoutes } from "../accounts/routes";
+import { adminRoutes } from "../admin/routes";
 import { collaborationRoutes } from "../collaboration/routes";
 import { config } from "../config";
 import { openDatabase } from "../db/client";
@@ -85,6 +86,7 @@ export function createApiApp() {
   app.route(API_PREFIX, pushRoutes);
   app.route(API_PREFIX, emailRoutes);
   app.route(API_PREFIX, webhooksRoutes);
+  app.route(API_PREFIX, adminRoutes);
   // Last: `/auth/{provider}` must not catch the fixed `/auth/...` paths above.
   app.route(API_PREFIX, oauthRoutes);
 
