@@ -23,7 +23,13 @@ export interface SessionUser {
  */
 const TTL_MS = 60_000;
 const MEMORY_MAX = 10_000;
-const memory = new Map<string, { user: SessionUser; expiresAt: number }>();
+/**
+ * One map per process, not per copy of this module: the pages (Next's bundle) and the API (loaded by server.ts)
+ * each have their own copy, and a user forgotten by the API must be forgotten by the pages too.
+ */
+const MEMORY = Symbol.for("spolu.session-users");
+type Holder = { [MEMORY]?: Map<string, { user: SessionUser; expiresAt: number }> };
+const memory = ((globalThis as Holder)[MEMORY] ??= new Map());
 const redisKey = (id: string) => `${config().REDIS_PREFIX}session-user:${id}`;
 
 export async function findSessionUser(id: string): Promise<SessionUser | null> {
