@@ -5,7 +5,7 @@ import { expectAccessible } from "./axe";
 /*
  * /{locale}/settings/webhooks: reached from the settings home; a URL that is no http(s) URL is refused next to the
  * field; a webhook for two chosen events is added and its secret shown once (copied to the clipboard, gone after a
- * reload); it is paused (kept after a reload), resumed, sent a test (its host does not resolve, so the test fails
+ * reload); it is paused (kept after a reload), resumed, changed, sent a test (its host does not resolve, so the test fails
  * and shows in the deliveries) and deleted after a confirmation.
  */
 
@@ -79,6 +79,17 @@ test("webhook settings: add with a secret shown once, pause, test, delete", asyn
   await expect(card.getByRole("button", { name: "Send a test" })).toHaveCount(0);
   await card.getByRole("button", { name: "Resume" }).click();
   await expect(card.getByText("Active", { exact: true })).toBeVisible();
+
+  // Changed: a new note and every event.
+  await card.getByRole("button", { name: "Edit" }).click();
+  const edit = card.getByRole("form", { name: "Change the webhook" });
+  await expect(edit.getByLabel("Endpoint URL", { exact: true })).toBeFocused();
+  await edit.getByLabel("Note (optional)").fill("Zapier, all events");
+  await edit.getByLabel("All events, including ones added later").check();
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  await expect(card.getByRole("status")).toHaveText("The webhook was saved.");
+  await expect(card).toContainText("Zapier, all events");
+  await expect(card).toContainText("Sends all events.");
 
   // A test: the host does not resolve, so it is not delivered, and the deliveries say so.
   await card.getByRole("button", { name: "Send a test" }).click();
