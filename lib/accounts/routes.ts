@@ -35,13 +35,15 @@ const loginRoute = apiRoute({
   tags: ["Account"],
   summary: "Sign in with email and password",
   description:
-    "A wrong email and a wrong password get the same 401. Failed attempts are limited per address and per account.",
+    "A wrong email and a wrong password get the same 401. Failed attempts are limited per address and per account. " +
+    "An account an administrator disabled answers 403 `account_disabled`, and only to the right password.",
   access: "public",
   limit: "strict",
   request: { body: jsonBody(loginInput) },
   responses: {
     200: jsonContent(authResultOutput, "Signed in"),
     401: problemResponse("Wrong email or password"),
+    403: problemResponse("`account_disabled`: an administrator disabled the account"),
   },
 });
 

@@ -30,6 +30,16 @@ export function toUserOutput(user: UserRow): UserOutput {
   };
 }
 
+/**
+ * Every way of signing in (password, passkey, external account) asks this once the credentials were checked, so
+ * that only someone who could otherwise sign in learns that the account is disabled.
+ */
+export function refuseDisabledAccount(user: UserRow): void {
+  if (user.disabledAt) {
+    throw new AppError("account_disabled", "This account has been disabled by an administrator: it cannot sign in");
+  }
+}
+
 async function signIn(user: UserRow): Promise<AuthResultOutput> {
   return { token: await issueSessionToken(user.id, user.tokenVersion), user: toUserOutput(user) };
 }
@@ -61,6 +71,7 @@ export async function login(input: LoginInput): Promise<AuthResultOutput> {
     throw wrongCredentials();
   }
   await limiter("login-account").reset(accountKey);
+  refuseDisabledAccount(user);
   return signIn(user);
 }
 

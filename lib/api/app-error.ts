@@ -4,6 +4,8 @@ export const ERROR_STATUS = {
   validation_failed: 400,
   unauthenticated: 401,
   forbidden: 403,
+  /** Signing in to an account an administrator disabled (lib/admin), by any method. */
+  account_disabled: 403,
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,

@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { accountDataRoutes } from "../account-data/routes";
 import { accountsRoutes } from "../accounts/routes";
 import { activityRoutes } from "../activity/routes";
+import { adminRoutes } from "../admin/routes";
 import { assistantRoutes } from "../assistant/routes";
 import { collaborationRoutes } from "../collaboration/routes";
 import { config } from "../config";
@@ -91,6 +92,7 @@ export function createApiApp() {
   app.route(API_PREFIX, goalsRoutes);
   app.route(API_PREFIX, assistantRoutes);
   app.route(API_PREFIX, activityRoutes);
+  app.route(API_PREFIX, adminRoutes);
   // Last: `/auth/{provider}` must not catch the fixed `/auth/...` paths above.
   app.route(API_PREFIX, oauthRoutes);
 

@@ -8,6 +8,7 @@ const TITLES: Record<ErrorCode, string> = {
   validation_failed: "Invalid input",
   unauthenticated: "Sign-in required",
   forbidden: "Not allowed",
+  account_disabled: "Account disabled",
   not_found: "Not found",
   method_not_allowed: "Method not allowed",
   conflict: "Conflict",

@@ -29,8 +29,8 @@ export function tokenFromRequest(authorization: string | undefined, cookieHeader
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The actor for a session token, or null. A token stops working when its user is deleted or has
- * changed the password since it was issued.
+ * The actor for a session token, or null. A token stops working when its user is deleted, has changed the
+ * password or signed out everywhere since it was issued, or is disabled by an administrator.
  */
 export async function actorFromToken(token: string | null): Promise<Actor | null> {
   return actorFromClaims(token ? await verifySessionToken(token) : null);
@@ -41,11 +41,14 @@ function signedIn(claims: SessionClaims): Pick<Actor, "signedInAt"> {
   return at ? { signedInAt: at } : {};
 }
 
-/** The actor for a verified token's claims: checks that the user exists and the token is not revoked. */
+/**
+ * The actor for a verified token's claims: checks that the user exists and is not disabled, and that the token
+ * is not revoked. (Disabling revokes the tokens too; the flag also covers a token issued in the same instant.)
+ */
 export async function actorFromClaims(claims: SessionClaims | null): Promise<Actor | null> {
   if (!claims || !UUID.test(claims.sub)) return null;
   const user = await findSessionUser(claims.sub);
-  if (!user || user.tokenVersion !== claims.ver) return null;
+  if (!user || user.disabled || user.tokenVersion !== claims.ver) return null;
   return {
     userId: user.id,
     email: user.email,

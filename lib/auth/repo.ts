@@ -1,4 +1,5 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { nowDate } from "../clock";
 import { config } from "../config";
 import { db, type Executor } from "../db/client";
 import { users } from "../db/schema/users";
@@ -11,6 +12,8 @@ export interface SessionUser {
   tokenVersion: number;
   locale: string;
   timeZone: string;
+  /** Set while an administrator has disabled the account: no session works. */
+  disabled: boolean;
 }
 
 /**
@@ -20,7 +23,13 @@ export interface SessionUser {
  */
 const TTL_MS = 60_000;
 const MEMORY_MAX = 10_000;
-const memory = new Map<string, { user: SessionUser; expiresAt: number }>();
+/**
+ * One map per process, not per copy of this module: the pages (Next's bundle) and the API (loaded by server.ts)
+ * each have their own copy, and a user forgotten by the API must be forgotten by the pages too.
+ */
+const MEMORY = Symbol.for("spolu.session-users");
+type Holder = { [MEMORY]?: Map<string, { user: SessionUser; expiresAt: number }> };
+const memory = ((globalThis as Holder)[MEMORY] ??= new Map());
 const redisKey = (id: string) => `${config().REDIS_PREFIX}session-user:${id}`;
 
 export async function findSessionUser(id: string): Promise<SessionUser | null> {
@@ -49,13 +58,40 @@ export async function forgetSessionUser(id: string): Promise<void> {
   await redis()?.del(redisKey(id));
 }
 
+/** How stale `last_seen_at` may get: it is written when a session user is read and it is older than this. */
+const LAST_SEEN_PRECISION_MS = 5 * 60_000;
+
+/**
+ * The user behind a session, read when the cache above does not hold them (at most once a minute per user and
+ * process): that is also when their `last_seen_at` is brought up to date, so that keeping it costs no query on
+ * the other requests.
+ */
 async function readSessionUser(id: string): Promise<SessionUser | null> {
   const [row] = await db()
-    .select({ id: users.id, email: users.email, tokenVersion: users.tokenVersion, locale: users.locale, timeZone: users.timeZone })
+    .select({
+      id: users.id,
+      email: users.email,
+      tokenVersion: users.tokenVersion,
+      locale: users.locale,
+      timeZone: users.timeZone,
+      disabledAt: users.disabledAt,
+      lastSeenAt: users.lastSeenAt,
+    })
     .from(users)
     .where(eq(users.id, id))
     .limit(1);
-  return row ?? null;
+  if (!row) return null;
+  const { disabledAt, lastSeenAt, ...user } = row;
+  const now = nowDate();
+  const stale = new Date(now.getTime() - LAST_SEEN_PRECISION_MS);
+  if (!disabledAt && (!lastSeenAt || lastSeenAt < stale)) {
+    // The condition again in SQL: of several processes reading the user at once, one writes.
+    await db()
+      .update(users)
+      .set({ lastSeenAt: now })
+      .where(and(eq(users.id, id), or(isNull(users.lastSeenAt), lt(users.lastSeenAt, stale))));
+  }
+  return { ...user, disabled: disabledAt !== null };
 }
 
 /**

@@ -43,7 +43,8 @@ const callbackRoute = apiRoute({
       "account with the same email, linked now, only when the provider verified the email (otherwise 409: sign " +
       "in with the password and link from the settings; nothing is linked); else (3) a new account without a " +
       "password (name from the profile, locale from Accept-Language, the default task groups), linked. An email " +
-      "the provider did not verify never creates an account (403). Verified means: Google `email_verified: true`; " +
+      "the provider did not verify never creates an account (403). An account an administrator disabled is " +
+      "refused with 403 `account_disabled` (to a browser: `oauthError=failed`). Verified means: Google `email_verified: true`; " +
       "Microsoft the optional claim `xms_edov: true` (add the optional claims `email` and `xms_edov`); GitHub an " +
       "address its emails API lists as `verified` (the primary one first). With Microsoft's multi-tenant issuers " +
       "(`common`, `organizations`, `consumers`) the ID Token's issuer must be the `{tenantid}` template filled with " +
@@ -64,7 +65,9 @@ const callbackRoute = apiRoute({
       headers: { Location: { schema: { type: "string" }, description: "`returnTo` with `#token=<jwt>`" } },
     },
     401: problemResponse("The provider refused the sign-in, or its answer failed the checks (issuer, audience, nonce)"),
-    403: problemResponse("The provider has not verified the email address: no account is created"),
+    403: problemResponse(
+      "The provider has not verified the email address: no account is created; or `account_disabled`: an administrator disabled the account",
+    ),
     404: problemResponse(UNAVAILABLE),
     409: problemResponse("An account with this email exists and the provider did not verify the email: nothing linked"),
     501: problemResponse(APPLE),

@@ -1,4 +1,4 @@
-import { toUserOutput } from "../accounts/service";
+import { refuseDisabledAccount, toUserOutput } from "../accounts/service";
 import { insertUser } from "../accounts/repo";
 import { AppError, invalidField } from "../api/app-error";
 import { issueSessionToken } from "../auth/tokens";
@@ -121,6 +121,7 @@ export async function completeSignIn(name: string, input: CallbackInput): Promis
     nonce: attempt.nonce,
   });
   const user = await accountFor(provider, profile, localeFromAcceptLanguage(input.acceptLanguage));
+  refuseDisabledAccount(user);
   return {
     result: { token: await issueSessionToken(user.id, user.tokenVersion), user: toUserOutput(user), provider: provider.name },
     redirectTo: attempt.returnTo === JSON_MODE ? null : attempt.returnTo,

@@ -106,6 +106,7 @@ const authVerifyRoute = apiRoute({
     "suggests a cloned authenticator and is refused). Then the counter and last use are recorded and the answer is " +
     "as `POST /auth/login`: a JWT and the user, and the session cookie is set. Every refusal is the same 401 with no " +
     "token, and counts against the account like a wrong password (while limited, 429). Malformed input is a 400. " +
+    "An account an administrator disabled answers 403 `account_disabled`, and only to a passkey that passed. " +
     RELYING_PARTY,
   access: "public",
   limit: "strict",
@@ -113,6 +114,7 @@ const authVerifyRoute = apiRoute({
   responses: {
     200: jsonContent(authResultOutput, "Signed in"),
     401: problemResponse("The passkey could not sign you in (any reason: ask for new options and try again)"),
+    403: problemResponse("`account_disabled`: an administrator disabled the account"),
   },
 });
 

@@ -10,7 +10,7 @@ import {
 import { AppError, invalidField } from "../api/app-error";
 import { findUserById } from "../accounts/repo";
 import type { AuthResultOutput } from "../accounts/schema";
-import { toUserOutput } from "../accounts/service";
+import { refuseDisabledAccount, toUserOutput } from "../accounts/service";
 import type { Actor } from "../auth/actor";
 import { issueSessionToken } from "../auth/tokens";
 import { now } from "../clock";
@@ -296,6 +296,7 @@ export async function signInWithPasskey(input: AuthVerifyInput): Promise<AuthRes
     });
     if (!recorded) throw new Refusal("counter did not go up (concurrent sign-in)");
     await limiter("login-account").reset(accountKey);
+    refuseDisabledAccount(user);
     return { token: await issueSessionToken(user.id, user.tokenVersion), user: toUserOutput(user) };
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;

@@ -5,14 +5,17 @@ import { createTask, registerUser, startTestServer, type TestServer } from "./ha
 /*
  * The authorization matrix, generated from the OpenAPI document: every route that names a resource in its path
  * is called by a signed-in stranger with another user's ids, and must answer 404 without a word of that user's
- * data and without changing anything. A new route with a path parameter fails here until it is given a body
- * below (if it takes one) and, for a new kind of parameter, an id to try.
+ * data and without changing anything (an administrators' route: 403, as to anyone who is not one). A new route
+ * with a path parameter fails here until it is given a body below (if it takes one) and, for a new kind of
+ * parameter, an id to try.
  */
 
 interface Operation {
   method: string;
   path: string;
   authenticated: boolean;
+  /** Administrators only (lib/api/route.ts documents their 403 as "Not an administrator"). */
+  adminOnly: boolean;
   hasBody: boolean;
 }
 
@@ -64,13 +67,14 @@ let stranger: { token: string; userId: string };
 beforeAll(async () => {
   server = await startTestServer();
   const document = (await server.request("/api/v1/openapi.json")).body as {
-    paths: Record<string, Record<string, { security?: unknown[]; requestBody?: unknown }>>;
+    paths: Record<string, Record<string, { security?: unknown[]; requestBody?: unknown; responses?: Record<string, { description?: string }> }>>;
   };
   operations = Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item).map(([method, operation]) => ({
       method: method.toUpperCase(),
       path,
       authenticated: Boolean(operation.security?.length),
+      adminOnly: operation.responses?.["403"]?.description === "Not an administrator",
       hasBody: Boolean(operation.requestBody),
     })),
   );
@@ -174,6 +178,7 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/push/subscriptions/")) return owner.pushSubscriptionId;
     if (name === "deliveryId") return owner.deliveryId;
     if (name === "id" && path.startsWith("/api/v1/webauthn/devices/")) return owner.deviceId;
+    if (name === "id" && path.startsWith("/api/v1/admin/users/")) return owner.userId;
     if (name === "taskId") return owner.taskId;
     if (name === "weekStart") return "2026-11-16";
     throw new Error(`No id to try for {${name}} in ${path}: add one to pathFor`);
@@ -223,14 +228,16 @@ describe("authorization matrix", () => {
 
   test("a stranger gets 404 on every route that names another user's resource, learns nothing and changes nothing", async () => {
     const named = operations.filter((operation) => operation.path.includes("{") && operation.authenticated);
+    expect(named.filter((operation) => operation.adminOnly).length).toBeGreaterThanOrEqual(2);
     for (const operation of named) {
       const response = await server.request(pathFor(operation.path), {
         method: operation.method,
         token: stranger.token,
         ...(operation.hasBody ? { json: bodyFor(operation) } : {}),
       });
-      expect(response.status, `${operation.method} ${operation.path}: ${JSON.stringify(response.body)}`).toBe(404);
-      expect(response.body.code).toBe("not_found");
+      const [status, code] = operation.adminOnly ? [403, "forbidden"] : [404, "not_found"];
+      expect(response.status, `${operation.method} ${operation.path}: ${JSON.stringify(response.body)}`).toBe(status);
+      expect(response.body.code).toBe(code);
       expectNoSecrets(response.body, `${operation.method} ${operation.path}`);
     }
 

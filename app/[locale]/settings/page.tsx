@@ -8,8 +8,8 @@ import "@/components/auth/auth.css";
 import "@/components/settings/settings.css";
 
 /**
- * /{locale}/settings: the settings home, linking to the profile, the security settings, the account data and the
- * notification settings.
+ * /{locale}/settings: the settings home, linking to the profile, the security settings, the account data, the
+ * notification settings and the webhooks.
  * Signed-in only: anyone else goes to the sign-in page, which brings them back here.
  */
 type Props = { params: Promise<{ locale: string }> };
@@ -37,6 +37,7 @@ export default async function SettingsPage({ params }: Props) {
 
   const t = await getTranslations({ locale: tag, namespace: "Settings" });
   const notifications = await getTranslations({ locale: tag, namespace: "NotificationSettings" });
+  const webhooks = await getTranslations({ locale: tag, namespace: "WebhookSettings" });
   return (
     <div className="auth security">
       <header className="security-header">
@@ -57,6 +58,12 @@ export default async function SettingsPage({ params }: Props) {
             <a href={`/${locale}/settings/notifications`}>
               <strong>{notifications("settingsLink")}</strong>
               <span>{notifications("settingsLinkHint")}</span>
+            </a>
+          </li>
+          <li>
+            <a href={`/${locale}/settings/webhooks`}>
+              <strong>{webhooks("settingsLink")}</strong>
+              <span>{webhooks("settingsLinkHint")}</span>
             </a>
           </li>
         </ul>

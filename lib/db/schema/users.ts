@@ -14,6 +14,10 @@ export const users = pgTable(
     avatarUrl: text("avatar_url"),
     /** Raised on password change: tokens carrying an older version stop working. */
     tokenVersion: integer("token_version").notNull().default(0),
+    /** Set by an administrator: the account cannot sign in and its sessions ended (lib/admin). */
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    /** When a session of the user was last used, to within a few minutes (lib/auth/repo.ts); null: not since recorded. */
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,0 +1,41 @@
+import type { Locator, Page, Response } from "@playwright/test";
+
+/** The administrators' dashboard (`/{locale}/admin`): users, error statistics, recent errors. */
+export class AdminPage {
+  readonly heading: Locator;
+  readonly users: Locator;
+  readonly searchField: Locator;
+  readonly usersTable: Locator;
+  readonly errorStats: Locator;
+  readonly recentErrors: Locator;
+
+  constructor(readonly page: Page) {
+    this.heading = page.getByRole("heading", { level: 1 });
+    this.users = page.locator("section", { has: page.locator("#users-title") });
+    this.searchField = this.users.getByRole("searchbox", { name: "Search by name or email" });
+    this.usersTable = this.users.getByRole("table");
+    this.errorStats = page.locator("section", { has: page.locator("#errors-title") });
+    this.recentErrors = page.locator("section", { has: page.locator("#recent-title") });
+  }
+
+  goto(query = "", locale = "en"): Promise<Response | null> {
+    return this.page.goto(`/${locale}/admin${query}`);
+  }
+
+  async search(text: string) {
+    await this.searchField.fill(text);
+    await this.users.getByRole("button", { name: "Search" }).click();
+  }
+
+  /** The table row of the user with this email. */
+  row(email: string): Locator {
+    return this.usersTable.getByRole("row").filter({ hasText: email });
+  }
+
+  /** Disables (or enables) a user from their row, confirming the question. */
+  async setAccess(email: string, action: "Disable" | "Enable") {
+    const row = this.row(email);
+    await row.getByRole("button", { name: new RegExp(`^${action}`) }).click();
+    await row.getByRole("button", { name: `Yes, ${action.toLowerCase()}` }).click();
+  }
+}

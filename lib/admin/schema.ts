@@ -1,0 +1,63 @@
+import { z } from "@hono/zod-openapi";
+import { localeInput } from "../accounts/schema";
+
+export const USER_PAGE_SIZE_MAX = 100;
+export const USER_SEARCH_MAX = 100;
+
+export const listUsersQuery = z
+  .strictObject({
+    q: z
+      .string()
+      .trim()
+      .max(USER_SEARCH_MAX, `must be at most ${USER_SEARCH_MAX} characters`)
+      .optional()
+      .openapi({ description: "Only users whose name or email contains this text (any case); empty: everyone" }),
+    page: z.coerce
+      .number({ message: "must be a number" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .max(100_000, "must be at most 100000")
+      .default(1)
+      .openapi({ description: "Which page, from 1; a page after the last is empty" }),
+    pageSize: z.coerce
+      .number({ message: "must be a number" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .max(USER_PAGE_SIZE_MAX, `must be at most ${USER_PAGE_SIZE_MAX}`)
+      .default(25)
+      .openapi({ description: `Users per page, 1-${USER_PAGE_SIZE_MAX}; 25 by default` }),
+  })
+  .openapi("ListAdminUsersQuery");
+export type ListUsersQuery = z.infer<typeof listUsersQuery>;
+
+export const adminUserParams = z.object({ id: z.uuid("must be a user id") });
+
+export const adminUserOutput = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    email: z.string(),
+    locale: localeInput,
+    createdAt: z.iso.datetime(),
+    lastSeenAt: z.iso.datetime().nullable().openapi({
+      description:
+        "When a session of the user was last used, to within about five minutes (kept since this field exists); null when unknown",
+    }),
+    taskCount: z.number().int().openapi({ description: "Tasks the user owns (open and done)" }),
+    isAdmin: z.boolean().openapi({ description: "Listed in ADMIN_EMAILS" }),
+    disabledAt: z.iso.datetime().nullable().openapi({
+      description: "When an administrator disabled the account; null while it is enabled",
+    }),
+  })
+  .openapi("AdminUser");
+export type AdminUserOutput = z.infer<typeof adminUserOutput>;
+
+export const adminUserListOutput = z
+  .object({
+    items: z.array(adminUserOutput).openapi({ description: "Newest accounts first" }),
+    total: z.number().int().openapi({ description: "Users matching `q`, on all pages" }),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+  })
+  .openapi("AdminUserList");
+export type AdminUserListOutput = z.infer<typeof adminUserListOutput>;
