@@ -173,16 +173,26 @@ export const insight = z
     z.object({ kind: z.literal("heaviestCategory"), category, seconds, sharePercent: z.number().int(), dailyAverageSeconds: seconds }),
     z.object({ kind: z.literal("topApp"), app: z.string(), category, seconds, dailyAverageSeconds: seconds }),
     z.object({ kind: z.literal("lateNight"), seconds, nights: z.number().int() }),
-    z.object({
-      kind: z.literal("focus"),
-      minutesPerDay: z.number().int(),
-      openTasks: z.number().int(),
-      overdueTasks: z.number().int(),
-      dueSoonTasks: z.number().int(),
-      fromCategory: category.nullable().openapi({ description: "The heaviest leisure category (social, games, video, music, news, shopping) averaging at least 25 minutes a day, to take the time from; null when none does" }),
-      peakHour: z.number().int().nullable(),
-      nextTask: taskRef.nullable(),
-    }),
+    z
+      .object({
+        kind: z.literal("focus"),
+        minutesPerDay: z.number().int(),
+        openTasks: z.number().int(),
+        overdueTasks: z.number().int(),
+        dueSoonTasks: z.number().int(),
+        fromCategory: category.nullable().openapi({
+          description:
+            "The heaviest leisure category (social, games, video, music, news, shopping) averaging at least 25 minutes a " +
+            "day, to take the time from; null when none does",
+        }),
+        peakHour: z.number().int().nullable(),
+        nextTask: taskRef.nullable(),
+      })
+      .openapi({
+        description:
+          "Focus time for the open tasks: one 25-minute block a day per two pressing tasks (overdue or due within 7 " +
+          "days), at least one and at most four; `peakHour` is when the phone is used most, `nextTask` the task due first.",
+      }),
     z.object({ kind: z.literal("noOpenTasks") }),
   ])
   .openapi("ActivityInsight");
