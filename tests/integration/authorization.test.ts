@@ -121,6 +121,23 @@ beforeAll(async () => {
      values ($1, $2, 'key', '00000000-0000-0000-0000-000000000000', 'singleDevice', 'generic', $3) returning id`,
     [user.id, `cred-${marker}`, `Secret device ${marker}`],
   );
+  // Phone usage in the last minutes: the stranger's activity summary and day must not count it.
+  const activity = await server.request("/api/v1/activity/records", {
+    token,
+    json: {
+      records: [
+        {
+          id: `secret-${marker}`,
+          app: `Secret app ${marker}`,
+          category: "games",
+          seconds: 60,
+          startedAt: new Date(Date.now() - 120_000).toISOString(),
+          endedAt: new Date(Date.now() - 60_000).toISOString(),
+        },
+      ],
+    },
+  });
+  expect(activity.status).toBe(200);
   owner = {
     token,
     userId: user.id,
