@@ -23,6 +23,10 @@ export async function SiteHeader({ locale, theme }: { locale: Locale; theme: The
     { href: "/tasks", label: t("tasks") },
     { href: "/board", label: t("board") },
     { href: "/requests", label: t("requests") },
+    { href: "/goals", label: t("goals") },
+    { href: "/chat", label: t("assistant") },
+    { href: "/briefing", label: t("briefing") },
+    { href: "/activity", label: t("activity") },
     { href: "/settings", label: t("settings") },
     ...(user?.isAdmin ? [{ href: "/admin", label: t("admin") }] : []),
   ];
