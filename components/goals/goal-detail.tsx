@@ -1,7 +1,7 @@
 "use client";
 
 import { useFormatter, useTranslations } from "next-intl";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { callApi } from "@/components/auth/call-api";
 import { useLiveEvents } from "@/components/realtime/use-live-events";
 import type { GoalOutput, ReportOutput, StudyPlanOutput } from "@/lib/goals/schema";
@@ -10,6 +10,8 @@ import { GoalStatusBadge, ProgressBar, useLocalDate } from "./goal-fields";
 import { LinkedTasks } from "./linked-tasks";
 import { ProgressReports } from "./progress-reports";
 import { StudyPlanView } from "./study-plan-view";
+
+const RELOAD_DELAY_MS = 300;
 
 interface Props {
   locale: string;
@@ -35,16 +37,23 @@ export function GoalDetail(props: Props) {
   const [reports, setReports] = useState(props.reports);
   const [plan, setPlan] = useState(props.plan);
 
-  async function reload() {
-    const answer = await callApi<GoalOutput>("GET", `/api/v1/goals/${goal.id}`).catch(() => null);
-    if (answer?.status === 200 && answer.body) setGoal(answer.body);
+  const pending = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  /** Reads the goal again, once for a burst of events (applying a plan announces every task it made). */
+  function reloadSoon() {
+    clearTimeout(pending.current);
+    pending.current = setTimeout(async () => {
+      const answer = await callApi<GoalOutput>("GET", `/api/v1/goals/${goal.id}`).catch(() => null);
+      if (answer?.status === 200 && answer.body) setGoal(answer.body);
+    }, RELOAD_DELAY_MS);
   }
+  useEffect(() => () => clearTimeout(pending.current), []);
 
   useLiveEvents({
     onEvent(event) {
-      if (event.taskId && goal.linkedTasks.some((task) => task.id === event.taskId)) void reload();
+      if (event.taskId && goal.linkedTasks.some((task) => task.id === event.taskId)) reloadSoon();
     },
-    onResync: () => void reload(),
+    onResync: reloadSoon,
   });
 
   return (

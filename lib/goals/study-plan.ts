@@ -5,7 +5,7 @@ import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
 import { db, type Executor } from "../db/client";
 import { firstActiveGroupId, holdGroup } from "../groups/repo";
-import { DEFAULT_LOCALE, isLocale } from "../i18n/locales";
+import { DEFAULT_LOCALE, isLocale, type Locale } from "../i18n/locales";
 import { invalidateTaskLists } from "../tasks/list-cache";
 import { fromZonedWallTime } from "../tasks/recurrence";
 import { insertSubtask, insertTask, lockedLastPosition } from "../tasks/repo";
@@ -52,6 +52,8 @@ interface StoredPlan {
   fallbackReason: string | null;
 }
 
+const localeOf = (actor: Actor): Locale => (isLocale(actor.locale) ? actor.locale : DEFAULT_LOCALE);
+
 const noPlan = () => new AppError("not_found", "This goal has no study plan yet: POST /goals/{id}/study-plan makes one");
 
 function toStudyPlanOutput(row: StudyPlanRow): StudyPlanOutput {
@@ -81,7 +83,7 @@ async function studyPlanFacts(actor: Actor, goal: GoalRow): Promise<StudyPlanFac
   return {
     goal: { title: goal.title, description: goal.description, targetDate: goal.targetDate, status: goal.status, progress: goal.progress },
     linkedTasks: linked.map((task) => ({ title: task.title, status: task.status, dueAt: task.dueAt?.toISOString() ?? null })),
-    locale: isLocale(actor.locale) ? actor.locale : DEFAULT_LOCALE,
+    locale: localeOf(actor),
     timeZone: actor.timeZone,
     today,
     ...planWindow(today, goal.targetDate),
@@ -131,21 +133,19 @@ export async function generateStudyPlan(actor: Actor, goalId: string, input: Gen
 async function insertSessionTask(
   tx: Executor,
   actor: Actor,
-  goal: GoalRow,
-  plan: StoredPlan,
-  task: { groupId: string; position: string; index: number },
+  goalId: string,
+  session: PlanSession,
+  task: { groupId: string; position: string; description: string; timeZone: string },
 ): Promise<{ taskId: string; audience: string[] }> {
-  const session = plan.sessions[task.index]!;
   const [year, month, day] = session.date.split("-").map(Number) as [number, number, number];
-  const t = plannerTranslator(isLocale(actor.locale) ? actor.locale : DEFAULT_LOCALE);
   const now = nowDate();
   const taskId = await insertTask(
     {
       ownerId: actor.userId,
       groupId: task.groupId,
       title: session.title,
-      description: t("taskDescription", { session: task.index + 1, total: plan.sessions.length, goal: goal.title }),
-      dueAt: fromZonedWallTime({ year, month, day, hour: SESSION_DUE_HOUR, minute: 0, second: 0, millisecond: 0 }, plan.timeZone),
+      description: task.description,
+      dueAt: fromZonedWallTime({ year, month, day, hour: SESSION_DUE_HOUR, minute: 0, second: 0, millisecond: 0 }, task.timeZone),
       startDate: session.date,
       position: task.position,
       createdAt: now,
@@ -157,7 +157,7 @@ async function insertSessionTask(
   for (const [position, title] of session.steps.entries()) {
     await insertSubtask({ taskId, title, done: false, position, completedAt: null, createdAt: now, updatedAt: now }, tx);
   }
-  await insertLink(goal.id, taskId, tx);
+  await insertLink(goalId, taskId, tx);
   const audience = await announceTaskChange(tx, { type: "task.created", actorId: actor.userId, taskId, before: [] });
   return { taskId, audience };
 }
@@ -184,11 +184,14 @@ export async function applyStudyPlan(actor: Actor, goalId: string): Promise<Appl
     const groupId = await firstActiveGroupId(actor.userId, tx);
     if (!groupId) throw new AppError("conflict", "You have no active task group to put the plan's tasks in");
     await holdGroup(groupId, tx);
+    const t = plannerTranslator(localeOf(actor));
+    const total = plan.sessions.length;
     const taskIds: string[] = [];
     const audience = new Set<string>();
-    for (let index = 0; index < plan.sessions.length; index++) {
+    for (const [index, session] of plan.sessions.entries()) {
       position = generateKeyBetween(position, null);
-      const made = await insertSessionTask(tx, actor, goal, plan, { groupId, position, index });
+      const description = t("taskDescription", { session: index + 1, total, goal: goal.title });
+      const made = await insertSessionTask(tx, actor, goalId, session, { groupId, position, description, timeZone: plan.timeZone });
       taskIds.push(made.taskId);
       made.audience.forEach((userId) => audience.add(userId));
     }

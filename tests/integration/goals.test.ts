@@ -149,8 +149,8 @@ describe("PATCH /goals/{id}", () => {
   });
 });
 
-describe("another user's goal", () => {
-  test("is a 404 on every route, and stays as it was", async () => {
+describe("every /goals/{id} route", () => {
+  test("is a 404 for another user's goal, which stays as it was", async () => {
     const owner = await registerUser(server);
     const stranger = await registerUser(server);
     const goal = await createGoal(owner, { title: "Private goal", progress: 10 });
@@ -202,7 +202,7 @@ describe("DELETE /goals/{id}", () => {
   });
 });
 
-describe("linked tasks and derived progress", () => {
+describe("PUT and DELETE /goals/{id}/tasks/{taskId}: linked tasks and the progress derived from them", () => {
   test("progress is the share of linked tasks done, cancelled ones left out, rounded down", async () => {
     const owner = await registerUser(server);
     const goal = await createGoal(owner, { title: "Ship the release", progress: 35 });
@@ -293,7 +293,7 @@ describe("linked tasks and derived progress", () => {
   });
 });
 
-describe("progress reports", () => {
+describe("/goals/{id}/reports", () => {
   test("POST /goals/{id}/reports adds a dated report; GET lists them by date for the chart", async () => {
     const owner = await registerUser(server);
     const goal = await createGoal(owner);

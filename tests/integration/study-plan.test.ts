@@ -63,7 +63,7 @@ const wallClock = (instant: string, timeZone: string) =>
     .format(new Date(instant))
     .replace(",", "");
 
-describe("the built-in planner (no AI endpoint)", () => {
+describe("/goals/{id}/study-plan with the built-in planner (no AI endpoint)", () => {
   beforeAll(async () => {
     server = await startTestServer();
   });
@@ -237,7 +237,7 @@ describe("the built-in planner (no AI endpoint)", () => {
   });
 });
 
-describe("the AI endpoint", () => {
+describe("POST /goals/{id}/study-plan with an AI endpoint", () => {
   let ai: ChatCompletionsServer;
 
   beforeAll(async () => {
