@@ -110,5 +110,9 @@ test("goals: create a goal, report progress, generate and apply a study plan", a
   await expect(card).toContainText(`0 of ${sessionCount} linked tasks done`);
   await expectAccessible(page);
 
+  // Another user's goal, or none, is the 404 page.
+  const missing = await goals.goto("en", randomUUID());
+  expect(missing?.status()).toBe(404);
+
   expect(errors).toEqual([]);
 });

@@ -38,10 +38,13 @@ export function GoalEditor({ locale, goal, onSaved }: Props) {
 
   async function save(data: FormData) {
     const title = String(data.get("title") ?? "").trim();
-    const progress = derived ? undefined : Number(data.get("progress"));
+    const rawProgress = String(data.get("progress") ?? "");
+    const progress = derived ? undefined : Number(rawProgress);
     const fields: Partial<Record<FieldName, string>> = {};
     if (!title) fields.title = messages.title;
-    if (progress !== undefined && (!Number.isInteger(progress) || progress < 0 || progress > 100)) fields.progress = messages.progress;
+    if (progress !== undefined && (rawProgress === "" || !Number.isInteger(progress) || progress < 0 || progress > 100)) {
+      fields.progress = messages.progress;
+    }
     if (Object.keys(fields).length) return setErrors({ form: t("errorSummary"), fields });
     const answer = await callApi<GoalOutput>("PATCH", `/api/v1/goals/${goal.id}`, {
       title,

@@ -10,7 +10,7 @@ import { useLocalDate } from "./goal-fields";
 
 const WIDTH = 640;
 const HEIGHT = 260;
-const PAD = { top: 16, right: 24, bottom: 40, left: 64 };
+const PAD = { top: 16, right: 24, bottom: 40, left: 76 };
 const TICKS = [0, 25, 50, 75, 100];
 const DAY_MS = 24 * 3600 * 1000;
 

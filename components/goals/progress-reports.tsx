@@ -136,7 +136,11 @@ export function ProgressReports({ goalId, reports, onChange, today, progress }: 
                 {reports.map((report) => (
                   <tr key={report.id}>
                     <td>
-                      <time dateTime={report.date}>{localDate(report.date)}</time>
+                      {/* The short form replaces the long one on phones (CSS), leaving the note some room. */}
+                      <time dateTime={report.date}>
+                        <span className="goal-date-long">{localDate(report.date)}</span>
+                        <span className="goal-date-short">{localDate(report.date, "short")}</span>
+                      </time>
                     </td>
                     <td>{format.number(report.value / 100, { style: "percent" })}</td>
                     <td dir="auto">{report.note}</td>
