@@ -38,6 +38,8 @@ interface OwnerData {
   deliveryId: string;
   pushSubscriptionId: string;
   deviceId: string;
+  goalId: string;
+  goalReportId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
 }
@@ -138,6 +140,12 @@ beforeAll(async () => {
     },
   });
   expect(activity.status).toBe(200);
+  const goal = await server.request("/api/v1/goals", { token, json: { title: `Secret goal ${marker}`, description: `Secret plan ${marker}` } });
+  expect(goal.status).toBe(201);
+  const linked = await server.request(`/api/v1/goals/${goal.body.id}/tasks/${task.id}`, { token, method: "PUT" });
+  const goalReport = await server.request(`/api/v1/goals/${goal.body.id}/reports`, { token, json: { date: "2025-01-01", value: 10, note: `Secret note ${marker}` } });
+  const studyPlan = await server.request(`/api/v1/goals/${goal.body.id}/study-plan`, { token, json: {} });
+  expect([linked.status, goalReport.status, studyPlan.status]).toEqual([200, 201, 201]);
   owner = {
     token,
     userId: user.id,
@@ -154,7 +162,11 @@ beforeAll(async () => {
     deliveryId: delivery!.id,
     pushSubscriptionId: subscription.body.id,
     deviceId: device!.id,
+    goalId: goal.body.id,
+    goalReportId: goalReport.body.id,
     secrets: [
+      goal.body.id,
+      goalReport.body.id,
       device!.id,
       notification.id,
       webhook.body.id,
@@ -196,6 +208,8 @@ function pathFor(path: string): string {
     if (name === "deliveryId") return owner.deliveryId;
     if (name === "id" && path.startsWith("/api/v1/webauthn/devices/")) return owner.deviceId;
     if (name === "id" && path.startsWith("/api/v1/admin/users/")) return owner.userId;
+    if (name === "id" && path.startsWith("/api/v1/goals/")) return owner.goalId;
+    if (name === "reportId") return owner.goalReportId;
     if (name === "taskId") return owner.taskId;
     if (name === "weekStart") return "2026-11-16";
     throw new Error(`No id to try for {${name}} in ${path}: add one to pathFor`);
@@ -223,6 +237,9 @@ function bodyFor({ method, path }: Operation): unknown {
     "POST /api/v1/tasks/{id}/subtasks": { title: "Taken over" },
     "PUT /api/v1/tasks/{id}/subtasks/order": { ids: [owner.subtaskId] },
     "PATCH /api/v1/tasks/{id}/subtasks/{subtaskId}": { title: "Taken over", done: true },
+    "PATCH /api/v1/goals/{id}": { title: "Taken over", status: "abandoned" },
+    "POST /api/v1/goals/{id}/reports": { date: "2025-01-02", value: 99 },
+    "POST /api/v1/goals/{id}/study-plan": { assistant: "built-in" },
   };
   const key = `${method} ${path}`;
   if (!(key in bodies)) throw new Error(`No body for ${key}: add a valid one to bodyFor`);
@@ -282,6 +299,12 @@ describe("authorization matrix", () => {
     expect(subscriptions.body.items.map((item: { id: string }) => item.id)).toEqual([owner.pushSubscriptionId]);
     const devices = await server.request("/api/v1/webauthn/devices", { token: owner.token });
     expect(devices.body.items.map((item: { name: string }) => item.name)).toEqual([expect.stringMatching(/^Secret device /)]);
+    const goal = await server.request(`/api/v1/goals/${owner.goalId}`, { token: owner.token });
+    expect(goal.body).toMatchObject({ title: expect.stringMatching(/^Secret goal /), status: "active", linkedTasks: [{ id: owner.taskId }] });
+    const goalReports = await server.request(`/api/v1/goals/${owner.goalId}/reports`, { token: owner.token });
+    expect(goalReports.body.items.map((item: { id: string }) => item.id)).toEqual([owner.goalReportId]);
+    const studyPlan = await server.request(`/api/v1/goals/${owner.goalId}/study-plan`, { token: owner.token });
+    expect(studyPlan.body).toMatchObject({ version: 1, appliedAt: null });
   });
 
   test("every list a stranger can read leaves out everything of the owner's", async () => {

@@ -1,0 +1,124 @@
+"use client";
+
+import { useFormatter, useTranslations } from "next-intl";
+import { useState } from "react";
+import { callApi } from "@/components/auth/call-api";
+import type { AppliedStudyPlanOutput, StudyPlanOutput } from "@/lib/goals/schema";
+import { failureMessage, FormMessage, useLocalDate } from "./goal-fields";
+
+interface Props {
+  goalId: string;
+  plan: StudyPlanOutput | null;
+  onPlan(plan: StudyPlanOutput): void;
+  onApplied(applied: AppliedStudyPlanOutput): void;
+  /** Whether an AI endpoint is configured: it, not the built-in planner, then writes plans. */
+  aiConfigured: boolean;
+}
+
+type Problem = { message: string; offerBuiltIn: boolean };
+
+/**
+ * The goal's study plan: its sessions with dates and steps and who wrote it; generating or regenerating it
+ * (`POST /goals/{id}/study-plan`, with the built-in planner on offer when the AI fails) and applying it, which
+ * turns its sessions into tasks (`POST /goals/{id}/study-plan/apply`).
+ */
+export function StudyPlanView({ goalId, plan, onPlan, onApplied, aiConfigured }: Props) {
+  const t = useTranslations("Goals");
+  const format = useFormatter();
+  const localDate = useLocalDate();
+  const [busy, setBusy] = useState<"generate" | "apply" | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [notice, setNotice] = useState("");
+
+  async function run(kind: "generate" | "apply", work: () => Promise<void>) {
+    setBusy(kind);
+    setProblem(null);
+    setNotice("");
+    try {
+      await work();
+    } catch {
+      setProblem({ message: t("errorGeneric"), offerBuiltIn: false });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const generate = (assistant?: "built-in") =>
+    run("generate", async () => {
+      const answer = await callApi<StudyPlanOutput>("POST", `/api/v1/goals/${goalId}/study-plan`, assistant ? { assistant } : {});
+      if (answer.status === 201 && answer.body) {
+        onPlan(answer.body);
+        return setNotice(t("generated"));
+      }
+      if (answer.status === 503) return setProblem({ message: t("errorAiUnavailable"), offerBuiltIn: true });
+      if (answer.status === 429 && aiConfigured && !assistant) return setProblem({ message: t("errorAiBudget"), offerBuiltIn: true });
+      setProblem({ message: answer.status === 409 ? t("errorTargetPassed") : failureMessage(t, answer.status), offerBuiltIn: false });
+    });
+
+  const apply = () =>
+    run("apply", async () => {
+      const answer = await callApi<AppliedStudyPlanOutput>("POST", `/api/v1/goals/${goalId}/study-plan/apply`);
+      if (answer.status === 201 && answer.body) {
+        onApplied(answer.body);
+        return setNotice(t("appliedNow", { count: answer.body.taskIds.length }));
+      }
+      setProblem({ message: answer.status === 409 ? t("errorApply") : failureMessage(t, answer.status), offerBuiltIn: false });
+    });
+
+  const answeredBy =
+    plan?.answeredBy.provider === "openai-compatible" ? t("answeredModel", { model: plan.answeredBy.model }) : t("answeredBuiltIn");
+
+  return (
+    <section className="goal-section" aria-labelledby="goal-plan-title" aria-busy={busy === "generate"}>
+      <h2 id="goal-plan-title">{t("planTitle")}</h2>
+      <p className="goal-hint">{t("planLead")}</p>
+      <FormMessage kind="error" message={problem?.message} />
+      <FormMessage kind="status" message={notice} />
+      <div className="goal-actions">
+        <button className="button primary" type="button" disabled={busy !== null} aria-busy={busy === "generate"} onClick={() => generate()}>
+          {busy === "generate" ? t("working") : plan ? t("regenerate") : t("generate")}
+        </button>
+        {problem?.offerBuiltIn && (
+          <button className="button" type="button" disabled={busy !== null} onClick={() => generate("built-in")}>
+            {t("useBuiltIn")}
+          </button>
+        )}
+        {plan && !plan.appliedAt && plan.sessions.length > 0 && (
+          <button className="button" type="button" disabled={busy !== null} aria-busy={busy === "apply"} onClick={apply}>
+            {busy === "apply" ? t("working") : t("apply", { count: plan.sessions.length })}
+          </button>
+        )}
+      </div>
+      {!plan && <p className="goals-empty">{aiConfigured ? t("noPlanAi") : t("noPlan")}</p>}
+      {plan && (
+        <div className="goal-plan">
+          <p className="goal-plan-meta">
+            <span>{t("planMeta", { version: plan.version, from: localDate(plan.startDate), to: localDate(plan.endDate) })}</span>
+            <span className="goal-plan-author">{answeredBy}</span>
+          </p>
+          {plan.fallbackReason && <p className="goal-plan-note">{t("fallback")}</p>}
+          {plan.appliedAt && (
+            <p className="goal-plan-note">{t("applied", { date: format.dateTime(new Date(plan.appliedAt), { dateStyle: "medium" }) })}</p>
+          )}
+          <ol className="goal-plan-sessions">
+            {plan.sessions.map((session, index) => (
+              <li key={`${session.date}-${index}`}>
+                <h3>
+                  <time dateTime={session.date}>{localDate(session.date, "long")}</time>
+                  <span dir="auto">{session.title}</span>
+                </h3>
+                <ul>
+                  {session.steps.map((step, stepIndex) => (
+                    <li key={stepIndex} dir="auto">
+                      {step}
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
+    </section>
+  );
+}

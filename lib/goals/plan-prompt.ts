@@ -1,0 +1,90 @@
+import { z } from "zod";
+import type { AiMessage } from "../ai/provider";
+import type { Locale } from "../i18n/locales";
+import { MAX_SESSIONS, type PlanSession, type StudyPlanFacts } from "./planner";
+
+/*
+ * The study plan from the AI endpoint: the prompt (only the facts of lib/goals/planner.ts: this goal, its linked
+ * tasks the user can see, their time zone and today) and the check of its answer, a JSON object of the shape
+ * below. An answer that is not such an object is refused with a reason; the caller then falls back to the
+ * built-in planner.
+ */
+
+const MAX_STEPS = 10;
+const SESSION_TITLE_MAX = 200;
+const STEP_MAX = 500;
+
+/** The language to write in, as the endpoint's model best understands it (English names). */
+const LANGUAGE_NAMES: Record<Locale, string> = { en: "English", cs: "Czech", he: "Hebrew", ru: "Russian", ua: "Ukrainian" };
+
+export const STUDY_PLAN_ANSWER_SHAPE =
+  '{"sessions": [{"date": "YYYY-MM-DD", "title": "a short title", "steps": ["a concrete step", "…"]}]}';
+
+function answerSchema(facts: StudyPlanFacts) {
+  const inWindow = `must be a date from ${facts.startDate} to ${facts.endDate}`;
+  return z.object({
+    sessions: z
+      .array(
+        z.object({
+          date: z.iso.date(inWindow).refine((date) => date >= facts.startDate && date <= facts.endDate, inWindow),
+          title: z.string().trim().min(1, "must not be empty").max(SESSION_TITLE_MAX, `must be at most ${SESSION_TITLE_MAX} characters`),
+          steps: z
+            .array(z.string().trim().min(1, "must not be empty").max(STEP_MAX, `must be at most ${STEP_MAX} characters`))
+            .min(1, "must hold at least one step")
+            .max(MAX_STEPS, `must hold at most ${MAX_STEPS} steps`),
+        }),
+      )
+      .min(1, "must hold at least one session")
+      .max(MAX_SESSIONS, `must hold at most ${MAX_SESSIONS} sessions`),
+  });
+}
+
+export function studyPlanPrompt(facts: StudyPlanFacts): AiMessage[] {
+  const system = [
+    "You are a study coach. Write a study plan for the user's goal below.",
+    `Answer with one JSON object and nothing else, of this shape: ${STUDY_PLAN_ANSWER_SHAPE}`,
+    `1 to ${MAX_SESSIONS} sessions in date order, each on a date from ${facts.startDate} to ${facts.endDate} (inclusive), ` +
+      `with 1 to ${MAX_STEPS} concrete steps of at most ${STEP_MAX} characters; titles of at most ${SESSION_TITLE_MAX} characters.`,
+    "Spread the sessions over the period, prefer weekdays, build on the goal's description and its linked tasks, " +
+      "and end with a review that checks the progress.",
+    `Write the titles and steps in ${LANGUAGE_NAMES[facts.locale]}.`,
+  ].join("\n");
+  const user = JSON.stringify(
+    {
+      today: facts.today,
+      timeZone: facts.timeZone,
+      period: { from: facts.startDate, to: facts.endDate },
+      goal: facts.goal,
+      linkedTasks: facts.linkedTasks,
+    },
+    null,
+    2,
+  );
+  return [
+    { role: "system", content: system },
+    { role: "user", content: user },
+  ];
+}
+
+/** Some models wrap JSON in a Markdown code fence even when asked not to. */
+const FENCE = /^```(?:json)?\s*([\s\S]*?)\s*```$/;
+
+/** The sessions of an answer (sorted by date), or why it cannot be used. */
+export function parseStudyPlanAnswer(text: string, facts: StudyPlanFacts): { sessions: PlanSession[] } | { reason: string } {
+  const trimmed = text.trim();
+  let json: unknown;
+  try {
+    json = JSON.parse(FENCE.exec(trimmed)?.[1] ?? trimmed);
+  } catch {
+    return { reason: "The AI answer was not JSON" };
+  }
+  const result = answerSchema(facts).safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const where = issue.path.length ? issue.path.join(".") : "the answer";
+    return { reason: `The AI answer did not have the study plan's shape (${where}: ${issue.message})` };
+  }
+  // Array.prototype.sort is stable: sessions of one date keep the answer's order.
+  const sessions = result.data.sessions.map(({ date, title, steps }) => ({ date, title, steps }));
+  return { sessions: sessions.sort((a, b) => a.date.localeCompare(b.date)) };
+}
