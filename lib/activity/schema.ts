@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { answeredBySchema } from "../ai/schema";
 import { ACTIVITY_CATEGORIES, APP_MAX, BATCH_MAX, CLIENT_ID_MAX, DEFAULT_WINDOW_DAYS, RECORD_RANGE_MAX_HOURS } from "./vocabulary";
 
 const dateTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2026-12-01T09:00:00Z" });
@@ -134,13 +135,6 @@ export type DailyOutput = z.infer<typeof dailyOutput>;
 
 // Analysis
 
-const answeredBy = z
-  .union([
-    z.object({ provider: z.literal("built-in") }),
-    z.object({ provider: z.literal("openai-compatible"), model: z.string() }),
-  ])
-  .openapi("AnsweredBy", { description: "Which assistant answered: the built-in, rule-based one or the configured endpoint" });
-
 const taskRef = z.object({ id: z.uuid(), title: z.string(), dueAt: z.string() });
 
 export const activityFacts = z
@@ -208,7 +202,7 @@ export const analysisOutput = z
     facts: activityFacts,
     insights: z.array(insight).openapi({ description: "The built-in assistant's findings from the facts (computed in every case)" }),
     text: z.string().nullable().openapi({ description: "The AI endpoint's answer, in your language; null when the built-in assistant answered" }),
-    answeredBy,
+    answeredBy: answeredBySchema,
     fallbackReason: z.string().optional().openapi({ description: "Why the built-in assistant answered although an endpoint is configured" }),
   })
   .openapi("ActivityAnalysis");

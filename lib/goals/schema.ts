@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { answeredBySchema } from "../ai/schema";
 import { TASK_STATUSES } from "../tasks/vocabulary";
 import { GOAL_DESCRIPTION_MAX, GOAL_STATUSES, GOAL_TITLE_MAX, REPORT_NOTE_MAX } from "./vocabulary";
 
@@ -151,13 +152,6 @@ export const generateStudyPlanInput = z
   })
   .openapi("GenerateStudyPlanInput");
 export type GenerateStudyPlanInput = z.infer<typeof generateStudyPlanInput>;
-
-export const answeredBySchema = z
-  .union([
-    z.object({ provider: z.literal("built-in") }),
-    z.object({ provider: z.literal("openai-compatible"), model: z.string() }),
-  ])
-  .openapi("AnsweredBy", { description: "Which assistant wrote the answer" });
 
 export const studySessionOutput = z
   .object({
