@@ -1,8 +1,9 @@
 import { nowDate } from "../clock";
 import { sendEmailToUser } from "../email/service";
 import { log } from "../log";
+import { addDays, isoWeekday, localDateOf, startOfLocalDay } from "../local-dates";
 import { sendPushToUser } from "../push/service";
-import { fromZonedWallTime, zonedWallTime } from "../tasks/recurrence";
+import { zonedWallTime } from "../tasks/recurrence";
 import { deliver, skipAll } from "./reminders";
 import {
   claimFire,
@@ -40,34 +41,6 @@ const SUMMARY_TASKS_MAX = 50;
 export const NOT_CHOSEN_IN_SETTINGS = "not chosen in notification settings";
 export const NOTHING_TO_SAY = "nothing due today or overdue";
 
-// Local-calendar arithmetic (pure)
-
-const pad = (value: number, length = 2) => String(value).padStart(length, "0");
-
-/** The local date (YYYY-MM-DD) that `instant` falls on in `timeZone`. */
-export function localDateOf(instant: Date, timeZone: string): string {
-  const { year, month, day } = zonedWallTime(instant, timeZone);
-  return `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
-}
-
-/** A local date `days` calendar days later (or earlier, negative). */
-export function addDays(date: string, days: number): string {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
-}
-
-/** The ISO weekday of a local date: 1 Monday … 7 Sunday. */
-export function isoWeekday(date: string): number {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, day)).getUTCDay() || 7;
-}
-
-/** The instant a local date starts in `timeZone` (its first existing minute, should midnight be skipped). */
-export function startOfLocalDay(date: string, timeZone: string): Date {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  return fromZonedWallTime({ year, month, day, hour: 0, minute: 0, second: 0, millisecond: 0 }, timeZone);
-}
-
 export interface DailySlot {
   /** The local date the summary is for (its occurrence). */
   date: string;
@@ -82,7 +55,7 @@ export interface DailySlot {
  */
 export function dailySummaryDue(now: Date, timeZone: string, time: string, last: string | null): DailySlot | null {
   const wall = zonedWallTime(now, timeZone);
-  const date = `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}`;
+  const date = localDateOf(now, timeZone);
   if (last !== null && last >= date) return null;
   const [hour, minute] = time.split(":").map(Number) as [number, number];
   if (wall.hour * 60 + wall.minute < hour * 60 + minute) return null;
@@ -105,7 +78,7 @@ export interface WeeklySlot {
  */
 export function weeklyReportDue(now: Date, timeZone: string, last: string | null): WeeklySlot | null {
   const wall = zonedWallTime(now, timeZone);
-  const today = `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}`;
+  const today = localDateOf(now, timeZone);
   if (isoWeekday(today) !== 1 || wall.hour < WEEKLY_REPORT_HOUR) return null;
   const weekStart = addDays(today, -7);
   if (last !== null && last >= weekStart) return null;
