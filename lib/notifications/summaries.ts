@@ -1,3 +1,4 @@
+import { weeklyInsights } from "../assistant/weekly";
 import { nowDate } from "../clock";
 import { sendEmailToUser } from "../email/service";
 import { log } from "../log";
@@ -31,8 +32,10 @@ import { effectiveSettings, formatLocalDate, formatTimeOfDay, localeOrDefault, m
  * Weekly report: Mondays at 08:00 on the user's wall clock (catch-up: later that Monday), once per user and week
  * (reminder_fires subject `weekly`; weekly_reports unique per user and week). It covers the week before, Monday
  * 00:00 to Monday 00:00 local, and `weekStart` names that week's Monday. Counted over the tasks the user is
- * responsible for: completed and created during the week; overdue and still open when it is made. Stored (GET
- * /reports/weekly) and sent on `summaryChannels` even when every number is 0.
+ * responsible for: completed and created during the week; overdue and still open when it is made. The assistant
+ * adds how the user's goals moved, the time tracked and a narrative (lib/assistant/weekly.ts; an AI endpoint that
+ * fails never costs a report: the built-in narrative stands in, with the reason). Stored (GET /reports/weekly)
+ * and sent on `summaryChannels` even when every number is 0.
  */
 
 export const WEEKLY_REPORT_HOUR = 8;
@@ -169,13 +172,16 @@ export async function runDailySummaries(now: Date = nowDate()): Promise<number> 
 }
 
 async function sendWeeklyReport(recipient: SummaryRecipient, slot: WeeklySlot, now: Date): Promise<boolean> {
+  // Made before it is claimed, so that the claim and the stored report follow each other closely (the narrative
+  // may wait on the AI endpoint): a process that stops in between leaves no claimed week without its report.
+  const counts = await weekCounts(recipient.id, slot.periodStart, slot.periodEnd, now);
+  const insights = await weeklyInsights(recipient, slot, counts, now);
   const fireId = await claimFire({ userId: recipient.id, subject: "weekly", kind: "weekly", occurrence: slot.weekStart, taskId: null, firedAt: now });
   if (fireId === null) return false;
-  const counts = await weekCounts(recipient.id, slot.periodStart, slot.periodEnd, now);
   await insertWeeklyReport({
     userId: recipient.id,
     weekStart: slot.weekStart,
-    summary: { weekEnd: slot.weekEnd, timeZone: recipient.timeZone, ...counts },
+    summary: { weekEnd: slot.weekEnd, timeZone: recipient.timeZone, ...counts, ...insights },
     createdAt: now,
   });
   const { locale } = recipient;
@@ -187,7 +193,7 @@ async function sendWeeklyReport(recipient: SummaryRecipient, slot: WeeklySlot, n
       await notifyUser(recipient.id, { kind: "weekly_report", title, body, data });
       return { status: "sent" };
     },
-    push: () => sendPushToUser(recipient.id, { title, body, url: `/${localeOrDefault(locale)}`, tag: `weekly:${slot.weekStart}`, data }),
+    push: () => sendPushToUser(recipient.id, { title, body, url: `/${localeOrDefault(locale)}/reports/${slot.weekStart}`, tag: `weekly:${slot.weekStart}`, data }),
     email: () => sendEmailToUser(recipient.id, { template: "weekly_report", params: { weekStart: slot.weekStart, ...counts } }),
   });
   return true;
