@@ -109,7 +109,7 @@ describe("narratives", () => {
     expect(text).toBe(
       "1 task is due on Thursday, March 25. 1 task is overdue. Start with “Call Jana”. Your goal “Learn Czech” is at 40%; its target date is Tuesday, June 1.",
     );
-    expect(builtInBriefing({ date: "2027-03-26", today: [], overdue: [], goals: [] }, facts(), "cs")).toBe("Na pátek 26. března nemáte nic k termínu a nic není po termínu: volný den.");
+    expect(builtInBriefing({ date: "2027-03-26", today: [], overdue: [], goals: [] }, facts(), "cs")).toBe("Na 26. března (pátek) nemáte nic k termínu a nic není po termínu: volný den.");
   });
 
   test("the weekly narrative: done and created, open and overdue, how goals moved", () => {

@@ -73,9 +73,15 @@ class Speaker {
     this.tag = languageTag(locale);
   }
 
-  /** A local date: "Friday, March 6". */
+  /**
+   * A local date: "Friday, March 6"; in the other languages the weekday follows in brackets ("6. března
+   * (pátek)"), so that the sentence around it may decline the date without a weekday in the nominative.
+   */
   date(date: string): string {
-    return new Intl.DateTimeFormat(this.tag, { timeZone: "UTC", weekday: "long", day: "numeric", month: "long" }).format(new Date(`${date}T12:00:00Z`));
+    const noon = new Date(`${date}T12:00:00Z`);
+    if (this.locale === "en") return new Intl.DateTimeFormat(this.tag, { timeZone: "UTC", weekday: "long", day: "numeric", month: "long" }).format(noon);
+    const day = new Intl.DateTimeFormat(this.tag, { timeZone: "UTC", day: "numeric", month: "long" }).format(noon);
+    return `${day} (${new Intl.DateTimeFormat(this.tag, { timeZone: "UTC", weekday: "long" }).format(noon)})`;
   }
 
   time(instant: Date): string {

@@ -67,7 +67,7 @@ const cs: Messages = {
   dueWeek: "K termínu tento týden, do {date} ({count, plural, one {# úkol} few {# úkoly} other {# úkolů}}):",
   overdueNone: "Nic není po termínu.",
   overdue: "Po termínu ({count, plural, one {# úkol} few {# úkoly} other {# úkolů}}):",
-  openCount: "Máte {count, plural, =0 {žádné otevřené úkoly} one {# otevřený úkol} few {# otevřené úkoly} other {# otevřených úkolů}}.",
+  openCount: "{count, plural, =0 {Nemáte žádné otevřené úkoly.} one {Máte # otevřený úkol.} few {Máte # otevřené úkoly.} other {Máte # otevřených úkolů.}}",
   overdueCount: "{count, plural, one {# z nich je po termínu.} few {# z nich jsou po termínu.} other {# z nich je po termínu.}}",
   todayCount: "{count, plural, one {# má termín dnes.} few {# mají termín dnes.} other {# má termín dnes.}}",
   nextNone: "Nemáte žádné otevřené úkoly, takže teď není co dělat.",

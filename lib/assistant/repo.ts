@@ -87,12 +87,18 @@ export interface FactGoal {
   targetDate: string | null;
 }
 
+/**
+ * The goal's id inside the subqueries below, written qualified: in selected expressions Drizzle renders a column
+ * without its table, and `id` would then mean the subquery's own rows.
+ */
+const GOAL_ID = sql.raw(`"goals"."id"`);
+
 /** Linked tasks of a goal that count (cancelled ones do not), and those of them done (before `doneBefore`, if given). */
 function linkedCount(doneOnly: boolean, doneBefore?: Date): SQL<number> {
   const done = doneOnly ? sql` and t.status = 'done'` : sql``;
   const before = doneBefore ? sql` and t.completed_at < ${doneBefore.toISOString()}::timestamptz` : sql``;
   return sql<number>`(select count(*)::int from ${goalTasks} gt join ${tasks} t on t.id = gt.task_id
-    where gt.goal_id = ${goals.id} and t.status <> 'cancelled'${done}${before})`;
+    where gt.goal_id = ${GOAL_ID} and t.status <> 'cancelled'${done}${before})`;
 }
 
 /** A goal's progress: the share of its linked tasks that are done when it has any, else the value set by hand. */
@@ -141,7 +147,7 @@ export async function findGoalsOverWeek(userId: string, weekStart: string, perio
       linked: linkedCount(false),
       done: linkedCount(true),
       doneAtStart: linkedCount(true, periodStart),
-      reportedAtStart: sql<number | null>`(select r.value from ${goalProgressReports} r where r.goal_id = ${goals.id}
+      reportedAtStart: sql<number | null>`(select r.value from ${goalProgressReports} r where r.goal_id = ${GOAL_ID}
         and r.reported_on < ${weekStart} order by r.reported_on desc, r.created_at desc limit 1)`,
     })
     .from(goals)

@@ -35,6 +35,7 @@ interface OwnerData {
   deliveryId: string;
   pushSubscriptionId: string;
   deviceId: string;
+  chatActionId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
 }
@@ -117,6 +118,10 @@ beforeAll(async () => {
      values ($1, $2, 'key', '00000000-0000-0000-0000-000000000000', 'singleDevice', 'generic', $3) returning id`,
     [user.id, `cred-${marker}`, `Secret device ${marker}`],
   );
+  // The built-in assistant proposes a task, which the stranger must not confirm or dismiss.
+  const chat = await server.request("/api/v1/chat", { token, json: { message: `add task Secret plan ${marker} tomorrow` } });
+  expect(chat.status).toBe(200);
+  const chatActionId = chat.body.answer.actions[0].id as string;
   owner = {
     token,
     userId: user.id,
@@ -133,7 +138,9 @@ beforeAll(async () => {
     deliveryId: delivery!.id,
     pushSubscriptionId: subscription.body.id,
     deviceId: device!.id,
+    chatActionId,
     secrets: [
+      chatActionId,
       device!.id,
       notification.id,
       webhook.body.id,
@@ -174,6 +181,7 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/push/subscriptions/")) return owner.pushSubscriptionId;
     if (name === "deliveryId") return owner.deliveryId;
     if (name === "id" && path.startsWith("/api/v1/webauthn/devices/")) return owner.deviceId;
+    if (name === "id" && path.startsWith("/api/v1/chat/actions/")) return owner.chatActionId;
     if (name === "taskId") return owner.taskId;
     if (name === "weekStart") return "2026-11-16";
     throw new Error(`No id to try for {${name}} in ${path}: add one to pathFor`);
@@ -258,6 +266,8 @@ describe("authorization matrix", () => {
     expect(subscriptions.body.items.map((item: { id: string }) => item.id)).toEqual([owner.pushSubscriptionId]);
     const devices = await server.request("/api/v1/webauthn/devices", { token: owner.token });
     expect(devices.body.items.map((item: { name: string }) => item.name)).toEqual([expect.stringMatching(/^Secret device /)]);
+    const chat = await server.request("/api/v1/chat/messages", { token: owner.token });
+    expect(chat.body.items[0].actions).toEqual([expect.objectContaining({ id: owner.chatActionId, state: "proposed", taskId: null })]);
   });
 
   test("every list a stranger can read leaves out everything of the owner's", async () => {
