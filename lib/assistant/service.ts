@@ -2,6 +2,7 @@ import { AppError } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { aiEndpointConfigured, BUILT_IN, complete, completeStream, type AiMessage, type AnsweredBy } from "../ai/provider";
 import { nowDate } from "../clock";
+import { config } from "../config";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "../i18n/locales";
 import { localDateOf } from "../local-dates";
 import { mayOnTask } from "../permissions/tasks";
@@ -52,6 +53,11 @@ import type {
  */
 
 const CHUNK_WORDS = 3;
+
+/** The model that answers the chat, or null when the built-in assistant does. */
+export function answeringModel(): string | null {
+  return aiEndpointConfigured() ? config().AI_MODEL : null;
+}
 
 function localeOf(actor: Actor, lang: Locale | undefined): Locale {
   return lang ?? (isLocale(actor.locale) ? actor.locale : DEFAULT_LOCALE);
@@ -288,9 +294,13 @@ export async function briefingNarrative(actor: Actor, briefing: BriefingData, la
   );
 }
 
-export async function getBriefing(actor: Actor, query: BriefingQuery): Promise<BriefingOutput> {
-  const briefing = await briefingFacts(actor, query.date);
-  const narrative = await briefingNarrative(actor, briefing, query.lang);
+export type BriefingLists = Omit<BriefingOutput, "narrative" | "answeredBy" | "fallbackReason">;
+
+/**
+ * The briefing's lists as the API shows them. Spaced-repetition reviews do not exist on this server yet: none,
+ * with `reviewsAvailable: false`.
+ */
+export function briefingLists(briefing: BriefingData): BriefingLists {
   return {
     date: briefing.date,
     timeZone: briefing.timeZone,
@@ -299,8 +309,11 @@ export async function getBriefing(actor: Actor, query: BriefingQuery): Promise<B
     goals: briefing.goals,
     reviews: [],
     reviewsAvailable: false,
-    narrative: narrative.text,
-    answeredBy: narrative.answeredBy,
-    fallbackReason: narrative.fallbackReason,
   };
+}
+
+export async function getBriefing(actor: Actor, query: BriefingQuery): Promise<BriefingOutput> {
+  const briefing = await briefingFacts(actor, query.date);
+  const narrative = await briefingNarrative(actor, briefing, query.lang);
+  return { ...briefingLists(briefing), narrative: narrative.text, answeredBy: narrative.answeredBy, fallbackReason: narrative.fallbackReason };
 }
