@@ -86,11 +86,20 @@ describe("builtInChat", () => {
   });
 
   test("anything else, in any language: an overview of the user's own tasks and what it can do", () => {
-    const text = builtInChat("Привет! Что у меня?", facts(), "ru").text;
+    const text = builtInChat("Привет! Как дела?", facts(), "ru").text;
     expect(text).toContain("У вас 5 открытых задач.");
     expect(text).toContain("«Call Jana»");
     expect(text).toContain("Learn Czech: 40%");
-    expect(text).toContain("add task … tomorrow");
+    expect(text).toContain("«добавь задачу … на завтра»");
+  });
+
+  test("questions and new tasks in Russian, Ukrainian and Hebrew", () => {
+    expect(builtInChat("Что у меня на сегодня?", facts(), "ru").text).toBe("Срок сегодня (1 задача):\n• Pay rent – 15:00");
+    expect(builtInChat("Що прострочено?", facts(), "ua").text).toMatch(/^Прострочено \(1 завдання\):\n• Call Jana – /);
+    expect(builtInChat("מה כדאי לעשות עכשיו?", facts(), "he").text).toMatch(/^הייתי מתחיל\/ה עכשיו ב„Call Jana”/);
+    const added = builtInChat("Добавь задачу «Позвонить в банк» на завтра", facts(), "ru");
+    expect(added.proposals).toEqual([{ kind: "create_task", title: "Позвонить в банк", dueAt: new Date("2027-03-26T16:00:00Z"), taskId: null }]);
+    expect(builtInChat("הוסף משימה להתקשר לבנק מחר", facts(), "he").proposals[0]).toMatchObject({ title: "להתקשר לבנק", dueAt: new Date("2027-03-26T16:00:00Z") });
   });
 });
 

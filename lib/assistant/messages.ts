@@ -4,7 +4,7 @@ import { languageTag, type Locale } from "../i18n/locales";
 /*
  * The built-in assistant's words, in the five languages (ICU messages, plurals included). Values that come from
  * the user (titles) and dates formatted with Intl are passed in; the sentences are whole here, never pieced
- * together from fragments. It understands requests in English and Czech; in the other languages its help says so.
+ * together from fragments. Requests to move a task it understands in English and Czech only; its help says so.
  */
 
 const en = {
@@ -123,7 +123,7 @@ const he: Messages = {
   goals: "היעדים שלך:",
   goalLine: "• {title}: {progress}%",
   goalLineTarget: "• {title}: {progress}% (תאריך יעד {date})",
-  createNeedsTitle: "איך לקרוא למשימה החדשה? כרגע אני מבין/ה בקשות באנגלית ובצ׳כית, למשל: „add task Buy milk tomorrow”.",
+  createNeedsTitle: "איך לקרוא למשימה החדשה? למשל: „הוסף משימה לקנות חלב מחר”.",
   createProposal: "להוסיף את המשימה „{title}” עם מועד יעד {due}? אשר/י למטה.",
   createProposalNoDue: "להוסיף את המשימה „{title}” (ללא מועד יעד)? אשר/י למטה.",
   rescheduleNeedsTask: "איזו משימה להזיז? כרגע אני מבין/ה בקשות באנגלית ובצ׳כית, למשל: „move Buy milk to Friday”.",
@@ -132,7 +132,7 @@ const he: Messages = {
   rescheduleNeedsDate: "מתי יהיה מועד היעד של „{title}”? למשל: „move {title} to Friday”.",
   rescheduleProposal: "להזיז את „{title}” ל־{due}? אשר/י למטה.",
   overview: "זה המצב שלך:",
-  help: "כרגע אני מבין/ה בקשות באנגלית ובצ׳כית. אפשר לשאול למשל „what is due today?”, „what is overdue?”, „what should I do next?”, או לכתוב „add task … tomorrow” או „move … to Friday”.",
+  help: "אפשר לשאול מה צריך לעשות היום או השבוע, מה באיחור, כמה משימות פתוחות, מה כדאי לעשות עכשיו או איך מתקדמים היעדים; או לכתוב „הוסף משימה … מחר”. להזיז משימות אני יודע/ת כרגע רק באנגלית ובצ׳כית: „move … to Friday”.",
   briefingEmpty: "אין משימות לביצוע ב־{date} ואין משימות באיחור: יום פנוי.",
   briefingDay: "{count, plural, =0 {אין משימות לביצוע ב־{date}.} one {משימה אחת לביצוע ב־{date}.} two {# משימות לביצוע ב־{date}.} other {# משימות לביצוע ב־{date}.}}",
   briefingOverdue: "{count, plural, one {משימה אחת באיחור.} two {# משימות באיחור.} other {# משימות באיחור.}}",
@@ -169,7 +169,7 @@ const ru: Messages = {
   goals: "Ваши цели:",
   goalLine: "• {title}: {progress}%",
   goalLineTarget: "• {title}: {progress}% (целевая дата {date})",
-  createNeedsTitle: "Как назвать новую задачу? Пока я понимаю запросы на английском и чешском, например: «add task Buy milk tomorrow».",
+  createNeedsTitle: "Как назвать новую задачу? Например: «добавь задачу Купить молоко на завтра».",
   createProposal: "Добавить задачу «{title}» со сроком {due}? Подтвердите ниже.",
   createProposalNoDue: "Добавить задачу «{title}» (без срока)? Подтвердите ниже.",
   rescheduleNeedsTask: "Какую задачу перенести? Пока я понимаю запросы на английском и чешском, например: «move Buy milk to Friday».",
@@ -178,7 +178,7 @@ const ru: Messages = {
   rescheduleNeedsDate: "Когда должен быть срок «{title}»? Например: «move {title} to Friday».",
   rescheduleProposal: "Перенести «{title}» на {due}? Подтвердите ниже.",
   overview: "Вот ваша картина:",
-  help: "Пока я понимаю запросы на английском и чешском. Спросите, например, «what is due today?», «what is overdue?», «what should I do next?» или напишите «add task … tomorrow» либо «move … to Friday».",
+  help: "Спросите, что у вас на сегодня или на этой неделе, что просрочено, сколько задач открыто, что делать дальше или как дела с целями; или напишите «добавь задачу … на завтра». Переносить задачи я пока умею только по-английски и по-чешски: «move … to Friday».",
   briefingEmpty: "На {date} ничего не запланировано и ничего не просрочено: свободный день.",
   briefingDay: "{count, plural, =0 {На {date} ничего не запланировано.} one {На {date} запланирована # задача.} few {На {date} запланированы # задачи.} many {На {date} запланировано # задач.} other {На {date} запланировано # задачи.}}",
   briefingOverdue: "{count, plural, one {# задача просрочена.} few {# задачи просрочены.} many {# задач просрочено.} other {# задачи просрочено.}}",
@@ -215,7 +215,7 @@ const ua: Messages = {
   goals: "Ваші цілі:",
   goalLine: "• {title}: {progress}%",
   goalLineTarget: "• {title}: {progress}% (цільова дата {date})",
-  createNeedsTitle: "Як назвати нове завдання? Поки я розумію запити англійською та чеською, наприклад: «add task Buy milk tomorrow».",
+  createNeedsTitle: "Як назвати нове завдання? Наприклад: «додай завдання Купити молоко на завтра».",
   createProposal: "Додати завдання «{title}» з терміном {due}? Підтвердьте нижче.",
   createProposalNoDue: "Додати завдання «{title}» (без терміну)? Підтвердьте нижче.",
   rescheduleNeedsTask: "Яке завдання перенести? Поки я розумію запити англійською та чеською, наприклад: «move Buy milk to Friday».",
@@ -224,7 +224,7 @@ const ua: Messages = {
   rescheduleNeedsDate: "Коли має бути термін «{title}»? Наприклад: «move {title} to Friday».",
   rescheduleProposal: "Перенести «{title}» на {due}? Підтвердьте нижче.",
   overview: "Ось ваша картина:",
-  help: "Поки я розумію запити англійською та чеською. Запитайте, наприклад, «what is due today?», «what is overdue?», «what should I do next?» або напишіть «add task … tomorrow» чи «move … to Friday».",
+  help: "Запитайте, що у вас на сьогодні чи цього тижня, що прострочено, скільки завдань відкрито, що робити далі або як справи з цілями; або напишіть «додай завдання … на завтра». Переносити завдання я поки вмію лише англійською та чеською: «move … to Friday».",
   briefingEmpty: "На {date} нічого не заплановано і нічого не прострочено: вільний день.",
   briefingDay: "{count, plural, =0 {На {date} нічого не заплановано.} one {На {date} заплановано # завдання.} few {На {date} заплановано # завдання.} many {На {date} заплановано # завдань.} other {На {date} заплановано # завдання.}}",
   briefingOverdue: "{count, plural, one {# завдання прострочене.} few {# завдання прострочені.} many {# завдань прострочено.} other {# завдання прострочено.}}",

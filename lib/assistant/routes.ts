@@ -25,9 +25,10 @@ const ASSISTANT = ["Assistant"];
 
 const WHICH_ASSISTANT =
   "Without an AI endpoint configured (AI_BASE_URL), the built-in assistant answers: rule-based, from your own " +
-  "tasks and goals (it understands English and Czech requests: what is due today, tomorrow, on Friday or this " +
-  "week, what is overdue, how many tasks are open, what to do next, how your goals stand, “add task … tomorrow”, " +
-  "“move … to Friday”; anything else gets an overview). With one, the endpoint answers from a prompt holding your " +
+  "tasks and goals. It understands what is due today, tomorrow, on Friday or this week, what is overdue, how many " +
+  "tasks are open, what to do next, how your goals stand, “add task … tomorrow” and “move … to Friday” in English " +
+  "and Czech, and the questions and adding a task (today, tomorrow, the day after) in Russian, Ukrainian and " +
+  "Hebrew; anything else gets an overview. With one, the endpoint answers from a prompt holding your " +
   "open tasks, their due times and your active goals, and nobody else's data. `answeredBy` says which answered. " +
   "Your tasks: those you own, are assigned to or collaborate on.";
 

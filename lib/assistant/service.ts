@@ -233,9 +233,11 @@ async function decide(actor: Actor, id: string, state: "confirmed" | "dismissed"
 }
 
 /** Gives one of the caller's tasks a new due time: 404 for a task they cannot see or may not change. */
-async function reschedule(actor: Actor, taskId: string, dueAt: string | null): Promise<TaskOutput> {
+async function reschedule(actor: Actor, taskId: string | null, dueAt: string | null): Promise<TaskOutput> {
+  const gone = () => new AppError("not_found", "No such task, or you may not change it");
+  if (!taskId) throw gone();
   const task = await getVisibleTask(actor, taskId);
-  if (!mayOnTask(actor.userId, task, "edit")) throw new AppError("not_found", "No such task, or you may not change it");
+  if (!mayOnTask(actor.userId, task, "edit")) throw gone();
   return updateTask(actor, taskId, { dueAt });
 }
 
@@ -246,7 +248,7 @@ export async function confirmAction(actor: Actor, id: string): Promise<{ action:
     const task =
       action.kind === "create_task"
         ? await createTask(actor, { title: params.title, dueAt: params.dueAt })
-        : await reschedule(actor, params.taskId ?? "", params.dueAt);
+        : await reschedule(actor, params.taskId, params.dueAt);
     return { action: toActionOutput(await setChatActionTask(action.id, task.id)), task };
   } catch (error) {
     await reopenChatAction(action.id);

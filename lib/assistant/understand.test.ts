@@ -66,6 +66,23 @@ describe("understand", () => {
     expect(understand("přidej úkol", TODAY)).toEqual({ kind: "create_task", title: null, date: null });
   });
 
+  test("questions and new tasks in Russian, Ukrainian and Hebrew", () => {
+    expect(understand("Что у меня на сегодня?", TODAY)).toEqual({ kind: "due_on", date: TODAY });
+    expect(understand("Що в мене на сьогодні?", TODAY)).toEqual({ kind: "due_on", date: TODAY });
+    expect(understand("מה צריך לעשות היום?", TODAY)).toEqual({ kind: "due_on", date: TODAY });
+    expect(understand("А послезавтра?", TODAY)).toEqual({ kind: "due_on", date: "2027-03-27" });
+    expect(understand("מה יש לי למחר?", TODAY)).toEqual({ kind: "due_on", date: "2027-03-26" });
+    expect(understand("Что просрочено?", TODAY)).toEqual({ kind: "overdue" });
+    expect(understand("מה באיחור?", TODAY)).toEqual({ kind: "overdue" });
+    expect(understand("Что на этой неделе?", TODAY)).toEqual({ kind: "week" });
+    expect(understand("Скільки в мене завдань?", TODAY)).toEqual({ kind: "count" });
+    expect(understand("Что делать дальше?", TODAY)).toEqual({ kind: "next" });
+    expect(understand("Як справи з цілями?", TODAY)).toEqual({ kind: "goals" });
+    expect(understand("Добавь задачу «Позвонить в банк» на завтра", TODAY)).toEqual({ kind: "create_task", title: "Позвонить в банк", date: "2027-03-26" });
+    expect(understand("Додай завдання Купити хліб", TODAY)).toEqual({ kind: "create_task", title: "Купити хліб", date: null });
+    expect(understand("הוסף משימה להתקשר לבנק למחר", TODAY)).toEqual({ kind: "create_task", title: "להתקשר לבנק", date: "2027-03-26" });
+  });
+
   test("moving a task: what it is called and where to", () => {
     expect(understand("move Buy milk to Friday", TODAY)).toEqual({ kind: "reschedule_task", query: "Buy milk", date: "2027-03-26" });
     expect(understand("Reschedule the task 'Dentist' to 2027-04-02", TODAY)).toEqual({ kind: "reschedule_task", query: "Dentist", date: "2027-04-02" });

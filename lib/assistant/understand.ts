@@ -2,9 +2,17 @@ import { addDays, isoWeekday } from "../local-dates";
 
 /*
  * What a chat message asks for, as the built-in assistant reads it: keywords and date phrases in English and
- * Czech (with or without diacritics). Pure: the caller gives today's local date, so "tomorrow" and "Friday" are
- * the user's, in their time zone. Anything it does not recognise is an `overview` request.
+ * Czech (with or without diacritics); in Russian, Ukrainian and Hebrew the questions and adding a task with
+ * today, tomorrow or the day after (moving a task and weekdays only in English and Czech). Pure: the caller gives
+ * today's local date, so "tomorrow" and "Friday" are the user's, in their time zone. Anything it does not
+ * recognise is an `overview` request.
+ *
+ * `\b` knows only ASCII letters: words in Cyrillic are bounded with the lookarounds of START and END, and Hebrew
+ * words, which take their prepositions as prefixes (למחר, באיחור), are matched as they stand.
  */
+
+const START = String.raw`(?<![\p{L}\p{N}])`;
+const END = String.raw`(?![\p{L}\p{N}])`;
 
 export type Intent =
   | { kind: "create_task"; title: string | null; date: string | null }
@@ -36,7 +44,7 @@ interface Found {
   end: number;
 }
 
-const PREPOSITION = String.raw`(?:\b(?:on|by|until|till|to|for|due|next|this|na|v|ve|do|k|ke|pristi|tento|tuto)\s+)*`;
+const PREPOSITION = String.raw`(?:${START}(?:on|by|until|till|to|for|due|next|this|na|v|ve|do|k|ke|pristi|tento|tuto|на|до|к|в)\s+)*`;
 const WEEKDAYS: readonly [RegExp, number][] = [
   [/monday|pondeli|pondelka/, 1],
   [/tuesday|utery|uterka/, 2],
@@ -79,9 +87,18 @@ const DATE_PHRASES: readonly DatePhrase[] = [
       return validDate(year + 1, Number(m[2]), Number(m[1]));
     },
   },
-  { pattern: /\b(?:the )?day after tomorrow\b|\bpozitri\b/, resolve: (_m, today) => addDays(today, 2) },
-  { pattern: /\b(?:tomorrow|zitra|zitrek|zitrku)\b/, resolve: (_m, today) => addDays(today, 1) },
-  { pattern: /\b(?:today|tonight|dnes|dneska|dnesek|dnesku)\b/, resolve: (_m, today) => today },
+  {
+    pattern: new RegExp(String.raw`\b(?:the )?day after tomorrow\b|\bpozitri\b|${START}(?:послезавтра|післязавтра)${END}|[לב]?מחרתיים`, "u"),
+    resolve: (_m, today) => addDays(today, 2),
+  },
+  {
+    pattern: new RegExp(String.raw`\b(?:tomorrow|zitra|zitrek|zitrku)\b|${START}завтра${END}|[לב]?מחר(?!תיים)`, "u"),
+    resolve: (_m, today) => addDays(today, 1),
+  },
+  {
+    pattern: new RegExp(String.raw`\b(?:today|tonight|dnes|dneska|dnesek|dnesku)\b|${START}(?:сегодня|сьогодні)${END}|[לב]?היום`, "u"),
+    resolve: (_m, today) => today,
+  },
   { pattern: /\bin (\d{1,3}) days?\b|\bza (\d{1,3}) (?:den|dny|dni|dnu)\b/, resolve: (m, today) => addDays(today, Number(m[1] ?? m[2])) },
   { pattern: /\b(?:week|tyden)\b/, resolve: (_m, today) => nextWeekday(today, 1), requires: /\b(?:next|pristi)\s/ },
   ...WEEKDAYS.map(([names, weekday]) => ({
@@ -94,7 +111,7 @@ const DATE_PHRASES: readonly DatePhrase[] = [
 export function findDate(folded: string, today: string): Found | null {
   let best: Found | null = null;
   for (const { pattern, resolve, requires } of DATE_PHRASES) {
-    const match = new RegExp(PREPOSITION + pattern.source).exec(folded);
+    const match = new RegExp(`${PREPOSITION}(?:${pattern.source})`, "u").exec(folded);
     if (!match) continue;
     const phrase = match[0];
     if (requires && !requires.test(phrase)) continue;
@@ -106,20 +123,30 @@ export function findDate(folded: string, today: string): Found | null {
   return best;
 }
 
-const CREATE = /\b(?:(?:add|create|make|new)\s+(?:(?:a|an|new|the)\s+)*(?:task|todo|to-do|reminder)|remind me to|(?:pridej|pridejte|pridat|vytvor|vytvorte|vytvorit|zaloz|zalozte|zalozit|novy)\s+(?:mi\s+)?(?:(?:novy|dalsi)\s+)?ukol|pripomen mi)\b/;
+// Folded: "добавь/создай задачу", "додай/створи завдання" (й folds to и), "הוסף משימה".
+const CREATE = new RegExp(
+  String.raw`\b(?:(?:add|create|make|new)\s+(?:(?:a|an|new|the)\s+)*(?:task|todo|to-do|reminder)|remind me to|(?:pridej|pridejte|pridat|vytvor|vytvorte|vytvorit|zaloz|zalozte|zalozit|novy)\s+(?:mi\s+)?(?:(?:novy|dalsi)\s+)?ukol|pripomen mi)\b` +
+    String.raw`|${START}(?:(?:добавь|добавьте|создаи|создаите)\s+(?:новую\s+)?задачу|(?:додаи|додаите|створи|створіть)\s+(?:нове\s+)?завдання)${END}` +
+    String.raw`|(?:הוסף|הוסיפי|תוסיף|תוסיפי|צור|צרי)\s+משימה(?:\s+חדשה)?`,
+  "u",
+);
 const RESCHEDULE = /\b(?:reschedule|postpone|move|push back|push|shift|delay|presun|presunte|presunout|presunes|odloz|odlozte|odlozit|posun|posunte|posunout|preloz|prelozte|prelozit)\b/;
 
+/** English and Czech words (bounded by \b), then Russian, Ukrainian and Hebrew stems. */
 const KEYWORDS: readonly [Exclude<Intent["kind"], "create_task" | "reschedule_task" | "due_on">, RegExp][] = [
-  ["overdue", /\b(?:overdue|late|behind|missed|past due|po terminu|zpozd\w*|prosl\w*|propadl\w*|nestihl\w*)\b/],
+  ["overdue", /\b(?:overdue|late|behind|missed|past due|po terminu|zpozd\w*|prosl\w*|propadl\w*|nestihl\w*)\b|просроч|простроч|איחור/u],
   // "next week" is a date (see findDate), not this week.
-  ["week", /(?<!\b(?:next|pristi) )\b(?:week|tyden|tydnu|tydne)\b/],
-  ["count", /\b(?:how many|count|number of|kolik|pocet)\b/],
-  ["next", /\b(?:next|what should i|what to do|priorit\w*|urgent|focus|start with|most important|co dal|co ted|co mam (?:delat|udelat)|dalsi|nejdulezitejsi|nalehav\w*|cim zacit|zacit)\b/],
-  ["goals", /\b(?:goal|goals|progress|cil|cile|cilu|cili|cilem|cilum|cilech|pokrok\w*)\b/],
+  ["week", /(?<!\b(?:next|pristi) )\b(?:week|tyden|tydnu|tydne)\b|(?<!(?:следующ|наступн)\p{L}* )(?:недел|тижн|тиждень)|שבוע/u],
+  ["count", /\b(?:how many|count|number of|kolik|pocet)\b|сколько|скільки|כמה/u],
+  [
+    "next",
+    /\b(?:next|what should i|what to do|priorit\w*|urgent|focus|start with|most important|co dal|co ted|co mam (?:delat|udelat)|dalsi|nejdulezitejsi|nalehav\w*|cim zacit|zacit)\b|дальше|следующ|сначала|приоритет|далі|наступн|спочатку|пріоритет|הבא|קודם|עכשיו/u,
+  ],
+  ["goals", /\b(?:goal|goals|progress|cil|cile|cilu|cili|cilem|cilum|cilech|pokrok\w*)\b|цел[ьиеяю]|прогресс?|ціл[ьіеюя]|יעד|מטר/u],
 ];
 
 /** Words before a new task's title ("add task called …", "remind me to …"). */
-const TITLE_FILLER = /^(?:called|named|titled|s nazvem|jmenem|the task|task|ukol|to)\s+/;
+const TITLE_FILLER = /^(?:called|named|titled|s nazvem|jmenem|the task|task|ukol|to|под названием|с названием|з назвою|בשם)\s+/u;
 /** Words before the name of a task to move ("move my task …", "přesuň můj úkol …"). */
 const TASK_FILLER = /^(?:the|my|a|an|task|ukol|muj|moje|ten|tu)\s+/;
 

@@ -62,10 +62,11 @@ describe("POST /chat with the built-in assistant", () => {
     for (const text of [answer.content, overview.answer.content]) expect(text).not.toContain("Zebra");
   });
 
-  test("speaks the language asked for: Czech requests understood, other languages get an overview in theirs", async () => {
+  test("speaks the language asked for; what it does not understand gets an overview in that language", async () => {
     const { user } = await seededUser();
     expect((await ask(user, "Co je po termínu?", "cs")).answer.content).toMatch(/^Po termínu \(1 úkol\):\n• Call Jana – /);
-    const hebrew = (await ask(user, "מה יש לי היום?", "he")).answer.content;
+    expect((await ask(user, "מה יש לי היום?", "he")).answer.content).toBe("לביצוע היום (משימה אחת):\n• Pay the rent – 15:00");
+    const hebrew = (await ask(user, "שלום, מה שלומך?", "he")).answer.content;
     expect(hebrew).toContain("יש לך 3 משימות פתוחות.");
     expect(hebrew).toContain("„Call Jana”");
     // Without `lang`: the profile's locale.
