@@ -159,6 +159,8 @@ function sendEvents(c: Context<ApiEnv>, events: AsyncGenerator<ChatEvent>): Resp
     try {
       for await (const { event, data } of events) await sse.writeSSE({ event, data: JSON.stringify(data) });
     } catch (error) {
+      // The client went away: there is nobody to tell, and nothing went wrong on our side.
+      if (c.req.raw.signal.aborted) return;
       const problem = toAppError(error);
       if (problem.status >= 500) {
         await recordServerError(error, { method: c.req.method, route: c.req.routePath, status: problem.status, requestId: c.get("requestId"), userId: c.var.actor.userId });

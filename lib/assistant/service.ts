@@ -127,9 +127,9 @@ async function promptHistory(userId: string): Promise<AiMessage[]> {
   return rows.filter((row) => row.content).map((row) => ({ role: row.role, content: row.content }));
 }
 
-/** The built-in answer standing in for an unusable one of the endpoint. */
-function fallback(message: string, facts: Facts, locale: Locale, reason: string): Answer {
-  return { ...builtInChat(message, facts, locale), answeredBy: BUILT_IN, fallbackReason: reason };
+/** The built-in assistant's answer; with a reason when it stands in for an unusable one of the endpoint. */
+function builtInAnswer(message: string, facts: Facts, locale: Locale, fallbackReason: string | null = null): Answer {
+  return { ...builtInChat(message, facts, locale), answeredBy: BUILT_IN, fallbackReason };
 }
 
 const EMPTY_ANSWER = "The AI service gave an empty answer";
@@ -140,7 +140,7 @@ export async function chat(actor: Actor, input: ChatInput): Promise<ChatAnswerOu
   const locale = localeOf(actor, input.lang);
   const facts = await gatherFacts(actor.userId, actor.timeZone, now);
   if (!aiEndpointConfigured()) {
-    return storeExchange(actor, input.message, { ...builtInChat(input.message, facts, locale), answeredBy: BUILT_IN, fallbackReason: null }, now);
+    return storeExchange(actor, input.message, builtInAnswer(input.message, facts, locale), now);
   }
   const messages = chatPrompt(facts, locale, await promptHistory(actor.userId), input.message);
   const completion = await complete({ userId: actor.userId, purpose: "chat", messages });
@@ -150,7 +150,7 @@ export async function chat(actor: Actor, input: ChatInput): Promise<ChatAnswerOu
   const answer: Answer =
     read.text || read.proposals.length
       ? { ...read, answeredBy: completion.answeredBy, fallbackReason: null }
-      : fallback(input.message, facts, locale, EMPTY_ANSWER);
+      : builtInAnswer(input.message, facts, locale, EMPTY_ANSWER);
   return storeExchange(actor, input.message, answer, now);
 }
 
@@ -183,7 +183,7 @@ export async function chatStream(actor: Actor, input: ChatInput, signal?: AbortS
   const locale = localeOf(actor, input.lang);
   const facts = await gatherFacts(actor.userId, actor.timeZone, now);
   if (!aiEndpointConfigured()) {
-    const answer: Answer = { ...builtInChat(input.message, facts, locale), answeredBy: BUILT_IN, fallbackReason: null };
+    const answer = builtInAnswer(input.message, facts, locale);
     return (async function* () {
       yield { event: "answeredBy", data: { answeredBy: BUILT_IN, fallbackReason: null } } satisfies ChatEvent;
       yield* pieces(answer.text);
@@ -204,7 +204,7 @@ export async function chatStream(actor: Actor, input: ChatInput, signal?: AbortS
       yield* finishStream(actor, input.message, { ...read, answeredBy: stream.answeredBy, fallbackReason: null }, now);
       return;
     }
-    const answer = fallback(input.message, facts, locale, EMPTY_ANSWER);
+    const answer = builtInAnswer(input.message, facts, locale, EMPTY_ANSWER);
     yield { event: "answeredBy", data: { answeredBy: BUILT_IN, fallbackReason: EMPTY_ANSWER } } satisfies ChatEvent;
     yield* pieces(answer.text);
     yield* finishStream(actor, input.message, answer, now);
