@@ -84,8 +84,9 @@ export function toAppError(error: unknown): AppError {
   return new AppError("internal", "Something went wrong on our side; it has been logged");
 }
 
-export function problemResponse(c: Context, error: AppError): Response {
-  const body: Problem = {
+/** The problem body for an error (also sent inside a stream that fails midway). */
+export function problemBody(c: Context, error: AppError): Problem {
+  return {
     type: `urn:spolu:problem:${error.code}`,
     title: TITLES[error.code],
     status: error.status,
@@ -95,6 +96,10 @@ export function problemResponse(c: Context, error: AppError): Response {
     requestId: c.get("requestId"),
     ...(error.extra.errors && { errors: error.extra.errors }),
   };
+}
+
+export function problemResponse(c: Context, error: AppError): Response {
+  const body = problemBody(c, error);
   const headers: Record<string, string> = { "Content-Type": "application/problem+json; charset=utf-8" };
   if (error.extra.retryAfterSeconds !== undefined) headers["Retry-After"] = String(error.extra.retryAfterSeconds);
   return c.body(JSON.stringify(body), error.status, headers);

@@ -187,7 +187,11 @@ const listReportsRoute = apiRoute({
     "Made on Mondays at 08:00 in your time zone (or later that Monday, if the service was down), once a week, unless " +
     "`weeklyReport` is off in `/notification-settings`. Each covers the week before (Monday to Sunday): your tasks " +
     "completed and created during it, and those overdue and still open when it was made (your tasks: those you are " +
-    "assigned to, and your own while nobody is assigned). Newest week first, `limit` (1-100, default 20) at a time.",
+    "assigned to, and your own while nobody is assigned); how your goals moved over the week; the time you tracked " +
+    "(0 with `timeTrackingAvailable: false` until time tracking exists); and a few sentences about the week from the " +
+    "AI endpoint when one is configured, else from the built-in assistant (an endpoint that fails never stops a " +
+    "report: the built-in narrative stands in and `fallbackReason` says why). Newest week first, `limit` (1-100, " +
+    "default 20) at a time.",
   access: "user",
   request: { query: listReportsQuery },
   responses: { 200: jsonContent(weeklyReportListOutput, "A page of your weekly reports") },

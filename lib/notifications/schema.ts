@@ -1,4 +1,6 @@
 import { z } from "@hono/zod-openapi";
+import { answeredBySchema } from "../assistant/schema";
+import { GOAL_STATUSES } from "../db/schema/goals";
 import type { NotificationChannel } from "./channel";
 
 export const CHANNEL_NAMES = ["in_app", "push", "email"] as const satisfies readonly NotificationChannel[];
@@ -247,6 +249,29 @@ export const weeklyReportOutput = z
     created: z.number().int().openapi({ description: "Your tasks created during the week" }),
     overdue: z.number().int().openapi({ description: "Your open tasks whose due time had passed when the report was made" }),
     open: z.number().int().openapi({ description: "Your tasks still open (todo or in progress) when the report was made" }),
+    goals: z
+      .array(
+        z.object({
+          id: z.uuid(),
+          title: z.string(),
+          status: z.enum(GOAL_STATUSES),
+          progress: z.number().int().openapi({ description: "0-100 when the report was made" }),
+          progressAtStart: z.number().int().nullable().openapi({
+            description: "0-100 when the week began (0 for a goal made during it); null when nothing tells (a hand-set goal without a progress report from before)",
+          }),
+        }),
+      )
+      .openapi({ description: "Your goals active then, or achieved during the week: how they moved" }),
+    timeTrackedSeconds: z.number().int().openapi({ description: "Time you tracked during the week (0 while time tracking is not available)" }),
+    timeTrackingAvailable: z.boolean().openapi({ description: "false: this server has no time tracking yet" }),
+    narrative: z
+      .object({ text: z.string(), answeredBy: answeredBySchema, fallbackReason: z.string().nullable() })
+      .nullable()
+      .openapi({
+        description:
+          "A few sentences about the week from the AI endpoint when one is configured, else from the built-in assistant; " +
+          "`fallbackReason` says why the built-in one stood in for a failing endpoint. null on reports made before narratives existed.",
+      }),
     createdAt: z.iso.datetime(),
   })
   .openapi("WeeklyReport");

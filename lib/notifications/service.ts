@@ -219,8 +219,15 @@ export async function updateSettings(actor: Actor, input: UpdateSettingsInput): 
 
 // Weekly reports
 
+/** A stored report's summary; reports made before goals and narratives were added lack them. */
+type StoredSummary = Partial<
+  Record<"weekEnd" | "timeZone", string> &
+    Record<"completed" | "created" | "overdue" | "open" | "timeTrackedSeconds", number> &
+    Pick<WeeklyReportOutput, "goals" | "timeTrackingAvailable" | "narrative">
+>;
+
 function toWeeklyReportOutput(row: WeeklyReportRow): WeeklyReportOutput {
-  const summary = row.summary as Partial<Record<"weekEnd" | "timeZone", string> & Record<"completed" | "created" | "overdue" | "open", number>>;
+  const summary = row.summary as StoredSummary;
   return {
     weekStart: row.weekStart,
     weekEnd: summary.weekEnd ?? row.weekStart,
@@ -229,6 +236,10 @@ function toWeeklyReportOutput(row: WeeklyReportRow): WeeklyReportOutput {
     created: summary.created ?? 0,
     overdue: summary.overdue ?? 0,
     open: summary.open ?? 0,
+    goals: summary.goals ?? [],
+    timeTrackedSeconds: summary.timeTrackedSeconds ?? 0,
+    timeTrackingAvailable: summary.timeTrackingAvailable ?? false,
+    narrative: summary.narrative ?? null,
     createdAt: row.createdAt.toISOString(),
   };
 }

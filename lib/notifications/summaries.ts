@@ -1,8 +1,10 @@
+import { weeklyInsights } from "../assistant/weekly";
 import { nowDate } from "../clock";
 import { sendEmailToUser } from "../email/service";
 import { log } from "../log";
+import { addDays, isoWeekday, localDateOf, startOfLocalDay } from "../local-dates";
 import { sendPushToUser } from "../push/service";
-import { fromZonedWallTime, zonedWallTime } from "../tasks/recurrence";
+import { zonedWallTime } from "../tasks/recurrence";
 import { deliver, skipAll } from "./reminders";
 import {
   claimFire,
@@ -30,8 +32,10 @@ import { effectiveSettings, formatLocalDate, formatTimeOfDay, localeOrDefault, m
  * Weekly report: Mondays at 08:00 on the user's wall clock (catch-up: later that Monday), once per user and week
  * (reminder_fires subject `weekly`; weekly_reports unique per user and week). It covers the week before, Monday
  * 00:00 to Monday 00:00 local, and `weekStart` names that week's Monday. Counted over the tasks the user is
- * responsible for: completed and created during the week; overdue and still open when it is made. Stored (GET
- * /reports/weekly) and sent on `summaryChannels` even when every number is 0.
+ * responsible for: completed and created during the week; overdue and still open when it is made. The assistant
+ * adds how the user's goals moved, the time tracked and a narrative (lib/assistant/weekly.ts; an AI endpoint that
+ * fails never costs a report: the built-in narrative stands in, with the reason). Stored (GET /reports/weekly)
+ * and sent on `summaryChannels` even when every number is 0.
  */
 
 export const WEEKLY_REPORT_HOUR = 8;
@@ -39,34 +43,6 @@ const BATCH = 500;
 const SUMMARY_TASKS_MAX = 50;
 export const NOT_CHOSEN_IN_SETTINGS = "not chosen in notification settings";
 export const NOTHING_TO_SAY = "nothing due today or overdue";
-
-// Local-calendar arithmetic (pure)
-
-const pad = (value: number, length = 2) => String(value).padStart(length, "0");
-
-/** The local date (YYYY-MM-DD) that `instant` falls on in `timeZone`. */
-export function localDateOf(instant: Date, timeZone: string): string {
-  const { year, month, day } = zonedWallTime(instant, timeZone);
-  return `${pad(year, 4)}-${pad(month)}-${pad(day)}`;
-}
-
-/** A local date `days` calendar days later (or earlier, negative). */
-export function addDays(date: string, days: number): string {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
-}
-
-/** The ISO weekday of a local date: 1 Monday … 7 Sunday. */
-export function isoWeekday(date: string): number {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, day)).getUTCDay() || 7;
-}
-
-/** The instant a local date starts in `timeZone` (its first existing minute, should midnight be skipped). */
-export function startOfLocalDay(date: string, timeZone: string): Date {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  return fromZonedWallTime({ year, month, day, hour: 0, minute: 0, second: 0, millisecond: 0 }, timeZone);
-}
 
 export interface DailySlot {
   /** The local date the summary is for (its occurrence). */
@@ -82,7 +58,7 @@ export interface DailySlot {
  */
 export function dailySummaryDue(now: Date, timeZone: string, time: string, last: string | null): DailySlot | null {
   const wall = zonedWallTime(now, timeZone);
-  const date = `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}`;
+  const date = localDateOf(now, timeZone);
   if (last !== null && last >= date) return null;
   const [hour, minute] = time.split(":").map(Number) as [number, number];
   if (wall.hour * 60 + wall.minute < hour * 60 + minute) return null;
@@ -105,7 +81,7 @@ export interface WeeklySlot {
  */
 export function weeklyReportDue(now: Date, timeZone: string, last: string | null): WeeklySlot | null {
   const wall = zonedWallTime(now, timeZone);
-  const today = `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}`;
+  const today = localDateOf(now, timeZone);
   if (isoWeekday(today) !== 1 || wall.hour < WEEKLY_REPORT_HOUR) return null;
   const weekStart = addDays(today, -7);
   if (last !== null && last >= weekStart) return null;
@@ -196,13 +172,16 @@ export async function runDailySummaries(now: Date = nowDate()): Promise<number> 
 }
 
 async function sendWeeklyReport(recipient: SummaryRecipient, slot: WeeklySlot, now: Date): Promise<boolean> {
+  // Made before it is claimed, so that the claim and the stored report follow each other closely (the narrative
+  // may wait on the AI endpoint): a process that stops in between leaves no claimed week without its report.
+  const counts = await weekCounts(recipient.id, slot.periodStart, slot.periodEnd, now);
+  const insights = await weeklyInsights(recipient, slot, counts, now);
   const fireId = await claimFire({ userId: recipient.id, subject: "weekly", kind: "weekly", occurrence: slot.weekStart, taskId: null, firedAt: now });
   if (fireId === null) return false;
-  const counts = await weekCounts(recipient.id, slot.periodStart, slot.periodEnd, now);
   await insertWeeklyReport({
     userId: recipient.id,
     weekStart: slot.weekStart,
-    summary: { weekEnd: slot.weekEnd, timeZone: recipient.timeZone, ...counts },
+    summary: { weekEnd: slot.weekEnd, timeZone: recipient.timeZone, ...counts, ...insights },
     createdAt: now,
   });
   const { locale } = recipient;
@@ -214,7 +193,7 @@ async function sendWeeklyReport(recipient: SummaryRecipient, slot: WeeklySlot, n
       await notifyUser(recipient.id, { kind: "weekly_report", title, body, data });
       return { status: "sent" };
     },
-    push: () => sendPushToUser(recipient.id, { title, body, url: `/${localeOrDefault(locale)}`, tag: `weekly:${slot.weekStart}`, data }),
+    push: () => sendPushToUser(recipient.id, { title, body, url: `/${localeOrDefault(locale)}/reports/${slot.weekStart}`, tag: `weekly:${slot.weekStart}`, data }),
     email: () => sendEmailToUser(recipient.id, { template: "weekly_report", params: { weekStart: slot.weekStart, ...counts } }),
   });
   return true;

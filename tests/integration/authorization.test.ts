@@ -40,6 +40,7 @@ interface OwnerData {
   deviceId: string;
   goalId: string;
   goalReportId: string;
+  chatActionId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
 }
@@ -146,6 +147,10 @@ beforeAll(async () => {
   const goalReport = await server.request(`/api/v1/goals/${goal.body.id}/reports`, { token, json: { date: "2025-01-01", value: 10, note: `Secret note ${marker}` } });
   const studyPlan = await server.request(`/api/v1/goals/${goal.body.id}/study-plan`, { token, json: {} });
   expect([linked.status, goalReport.status, studyPlan.status]).toEqual([200, 201, 201]);
+  // The built-in assistant proposes a task, which the stranger must not confirm or dismiss.
+  const chat = await server.request("/api/v1/chat", { token, json: { message: `add task Secret plan ${marker} tomorrow` } });
+  expect(chat.status).toBe(200);
+  const chatActionId = chat.body.answer.actions[0].id as string;
   owner = {
     token,
     userId: user.id,
@@ -164,9 +169,11 @@ beforeAll(async () => {
     deviceId: device!.id,
     goalId: goal.body.id,
     goalReportId: goalReport.body.id,
+    chatActionId,
     secrets: [
       goal.body.id,
       goalReport.body.id,
+      chatActionId,
       device!.id,
       notification.id,
       webhook.body.id,
@@ -210,6 +217,7 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/admin/users/")) return owner.userId;
     if (name === "id" && path.startsWith("/api/v1/goals/")) return owner.goalId;
     if (name === "reportId") return owner.goalReportId;
+    if (name === "id" && path.startsWith("/api/v1/chat/actions/")) return owner.chatActionId;
     if (name === "taskId") return owner.taskId;
     if (name === "weekStart") return "2026-11-16";
     throw new Error(`No id to try for {${name}} in ${path}: add one to pathFor`);
@@ -305,6 +313,8 @@ describe("authorization matrix", () => {
     expect(goalReports.body.items.map((item: { id: string }) => item.id)).toEqual([owner.goalReportId]);
     const studyPlan = await server.request(`/api/v1/goals/${owner.goalId}/study-plan`, { token: owner.token });
     expect(studyPlan.body).toMatchObject({ version: 1, appliedAt: null });
+    const chat = await server.request("/api/v1/chat/messages", { token: owner.token });
+    expect(chat.body.items[0].actions).toEqual([expect.objectContaining({ id: owner.chatActionId, state: "proposed", taskId: null })]);
   });
 
   test("every list a stranger can read leaves out everything of the owner's", async () => {

@@ -1,0 +1,50 @@
+import { DEFAULT_LOCALE, isLocale } from "../i18n/locales";
+import { localDateOf } from "../local-dates";
+import { builtInWeekly, type WeekFacts } from "./built-in";
+import { narrate, type Narrative } from "./narrative";
+import { weeklyPrompt } from "./prompt";
+import { findGoalsOverWeek, type GoalWeek } from "./repo";
+
+/*
+ * What the assistant adds to a weekly report (lib/notifications/summaries.ts makes, stores and sends it): how
+ * the user's goals moved over the week, the time they tracked, and a narrative. Time tracking does not exist on
+ * this server yet: 0 seconds, with `timeTrackingAvailable: false`.
+ */
+
+export interface WeeklyInsights {
+  goals: Pick<GoalWeek, "id" | "title" | "status" | "progress" | "progressAtStart">[];
+  timeTrackedSeconds: number;
+  timeTrackingAvailable: boolean;
+  narrative: Narrative;
+}
+
+export interface ReportedWeek {
+  weekStart: string;
+  weekEnd: string;
+  periodStart: Date;
+  periodEnd: Date;
+}
+
+export async function weeklyInsights(
+  user: { id: string; locale: string; timeZone: string },
+  week: ReportedWeek,
+  counts: Pick<WeekFacts, "completed" | "created" | "overdue" | "open">,
+  now: Date,
+): Promise<WeeklyInsights> {
+  const goals = await findGoalsOverWeek(user.id, week.weekStart, week.periodStart, week.periodEnd);
+  const locale = isLocale(user.locale) ? user.locale : DEFAULT_LOCALE;
+  const facts: WeekFacts = { weekStart: week.weekStart, weekEnd: week.weekEnd, ...counts, goals };
+  const calendar = { now, timeZone: user.timeZone, today: localDateOf(now, user.timeZone) };
+  const narrative = await narrate(
+    user.id,
+    "weekly_report",
+    () => weeklyPrompt(facts, calendar, locale),
+    () => builtInWeekly(facts, calendar, locale),
+  );
+  return {
+    goals: goals.map(({ id, title, status, progress, progressAtStart }) => ({ id, title, status, progress, progressAtStart })),
+    timeTrackedSeconds: 0,
+    timeTrackingAvailable: false,
+    narrative,
+  };
+}
