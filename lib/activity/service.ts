@@ -4,7 +4,7 @@ import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
 import { db } from "../db/client";
 import { isLocale, LOCALE_NAMES } from "../i18n/locales";
-import { addDays, localDateOf, startOfLocalDay } from "../notifications/summaries";
+import { addDays, localDateOf, startOfLocalDay } from "../local-dates";
 import { analysisPrompt, builtInInsights, changePercent, isLateNight, type AnalysisWindow } from "./analysis";
 import { deleteRecordRows, insertRecords, lockUserRecords, openTaskFacts, recordsBetween, storedClientIds, storedRanges } from "./repo";
 import { batchErrors, newRecords, rangeOf, storedOverlapErrors } from "./rules";

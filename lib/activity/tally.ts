@@ -1,4 +1,4 @@
-import { addDays, startOfLocalDay } from "../notifications/summaries";
+import { addDays, startOfLocalDay } from "../local-dates";
 import { zonedWallTime } from "../tasks/recurrence";
 import { TOP_APPS, type ActivityCategory } from "./vocabulary";
 

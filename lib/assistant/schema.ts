@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { answeredBySchema } from "../ai/schema";
 import { CHAT_ACTION_KINDS, CHAT_ACTION_STATES } from "../db/schema/assistant";
 import { GOAL_STATUSES } from "../db/schema/goals";
 import { LOCALES } from "../i18n/locales";
@@ -12,17 +13,6 @@ const localDate = z.iso.date("must be a date such as 2026-03-23");
 const langSchema = z.enum(LOCALES, { message: `must be one of ${LANGUAGES}` }).optional().openapi({
   description: `The language of the assistant's words: one of ${LANGUAGES}. Default: your profile locale.`,
 });
-
-export const answeredBySchema = z
-  .object({
-    provider: z.enum(["built-in", "openai-compatible"]),
-    model: z.string().optional().openapi({ description: "The endpoint's model (openai-compatible only)" }),
-  })
-  .openapi("AnsweredBy", {
-    description:
-      "Which assistant answered: `built-in` (rule-based, from your own data; no AI service involved) or " +
-      "`openai-compatible` (the configured AI endpoint) with its model.",
-  });
 
 const fallbackReason = z.string().nullable().openapi({
   description: "Set when the AI endpoint's answer was unusable (or it failed where that is allowed) and the built-in assistant answered instead: why",

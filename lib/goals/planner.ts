@@ -6,7 +6,7 @@ import ru from "../../messages/ru.json";
 import ua from "../../messages/ua.json";
 import type { TaskStatus } from "../db/schema/tasks";
 import { languageTag, type Locale } from "../i18n/locales";
-import { addDays, isoWeekday } from "../notifications/summaries";
+import { addDays, isoWeekday } from "../local-dates";
 import type { GoalStatus } from "./vocabulary";
 
 /*

@@ -2,7 +2,7 @@ import { AppError, invalidField } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
 import { db, type Executor } from "../db/client";
-import { localDateOf } from "../notifications/summaries";
+import { localDateOf } from "../local-dates";
 import { findVisibleTask } from "../tasks/repo";
 import {
   countLinks,

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { answeredBySchema } from "../assistant/schema";
+import { answeredBySchema } from "../ai/schema";
 import { GOAL_STATUSES } from "../db/schema/goals";
 import type { NotificationChannel } from "./channel";
 
