@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
+import { expectAccessible } from "./axe";
 import { SettingsPage } from "./pages/settings-page";
 import { SignInPage } from "./pages/sign-in-page";
 
@@ -85,4 +86,17 @@ test("settings: profile, language, export and deleting the account", async ({ pa
   expect((await request.post("/api/v1/auth/login", { data: { email: account.email, password: account.password } })).status()).toBe(401);
 
   expect(errors).toEqual([]);
+});
+
+test("every settings page passes axe, in English and in Hebrew", async ({ page }) => {
+  const account = { name: "Axe Settings", email: `axe-settings-${randomUUID()}@example.com`, password: `pw-${randomUUID()}` };
+  const registered = await page.request.post("/api/v1/auth/register", { data: { ...account, locale: "en", timeZone: "Europe/Prague" } });
+  expect(registered.status()).toBe(201);
+  for (const locale of ["en", "he"]) {
+    for (const section of ["profile", "account", "security", "notifications", "webhooks"]) {
+      await page.goto(`/${locale}/settings/${section}`);
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await expectAccessible(page);
+    }
+  }
 });
