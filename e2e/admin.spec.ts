@@ -3,6 +3,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { ADMIN_EMAIL } from "../playwright.config";
 import { expectAccessible } from "./axe";
 import { AdminPage } from "./pages/admin-page";
+import { SignInPage } from "./pages/sign-in-page";
 
 /*
  * /{locale}/admin: a normal user gets the ordinary 404 page. The administrator (ADMIN_EMAILS) finds that user by
@@ -88,6 +89,9 @@ test("admin dashboard: 404 for others; find, disable and enable a user; error st
   const refused = await api.post("/api/v1/auth/login", { data: { email: person.email, password: person.password } });
   expect(refused.status()).toBe(403);
   expect(((await refused.json()) as { code: string }).code).toBe("account_disabled");
+  const signIn = new SignInPage(them);
+  await signIn.signInWithPassword(person.email, person.password);
+  await expect(signIn.alert.filter({ hasText: "An administrator has disabled this account." })).toBeVisible();
 
   // Enabled again: they can sign in.
   await admin.setAccess(person.email, "Enable");

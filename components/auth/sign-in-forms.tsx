@@ -43,8 +43,10 @@ export function SignInForm({ locale, next }: Props) {
   const form = useRef<HTMLFormElement>(null);
   const emailInput = useRef<HTMLInputElement>(null);
 
-  function rateLimitedOr(status: number, otherwise: string): string {
-    return status === 429 ? t("errorRateLimited") : otherwise;
+  /** A refusal that is not about the credentials: too many attempts, or an account an administrator disabled. */
+  function refusalOr(answer: { status: number; body: unknown }, otherwise: string): string {
+    if (answer.status === 403 && (answer.body as { code?: string } | null)?.code === "account_disabled") return t("errorAccountDisabled");
+    return answer.status === 429 ? t("errorRateLimited") : otherwise;
   }
 
   async function withPassword(data: FormData) {
@@ -59,7 +61,7 @@ export function SignInForm({ locale, next }: Props) {
     const login = await callApi<AuthResultOutput>("POST", "/api/v1/auth/login", { email, password });
     if (login.status === 200) return succeed(login.body);
     if (login.status === 400 || login.status === 401) return setErrors({ form: t("errorWrongCredentials"), fields: {} });
-    setErrors({ form: rateLimitedOr(login.status, t("errorGeneric")), fields: {} });
+    setErrors({ form: refusalOr(login, t("errorGeneric")), fields: {} });
   }
 
   async function withPasskey(data: FormData) {
@@ -71,7 +73,7 @@ export function SignInForm({ locale, next }: Props) {
     if (!browserSupportsWebAuthn()) return setErrors({ form: t("errorPasskeyUnsupported"), fields: {} });
     const options = await callApi<PublicKeyCredentialRequestOptionsJSON>("POST", "/api/v1/webauthn/auth/options", { email });
     if (options.status === 400) return setErrors({ form: t("errorSummary"), fields: { email: t("errorEmail") } });
-    if (options.status !== 200 || !options.body) return setErrors({ form: rateLimitedOr(options.status, t("errorGeneric")), fields: {} });
+    if (options.status !== 200 || !options.body) return setErrors({ form: refusalOr(options, t("errorGeneric")), fields: {} });
     let response;
     try {
       response = await startAuthentication({ optionsJSON: options.body });
@@ -84,7 +86,7 @@ export function SignInForm({ locale, next }: Props) {
     const verified = await callApi<AuthResultOutput>("POST", "/api/v1/webauthn/auth/verify", { email, response });
     if (verified.status === 200) return succeed(verified.body);
     if (verified.status === 400 || verified.status === 401 || verified.status === 404) return setErrors({ form: t("errorPasskeyRefused"), fields: {} });
-    setErrors({ form: rateLimitedOr(verified.status, t("errorGeneric")), fields: {} });
+    setErrors({ form: refusalOr(verified, t("errorGeneric")), fields: {} });
   }
 
   function succeed(result: AuthResultOutput | null) {

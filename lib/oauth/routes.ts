@@ -44,7 +44,7 @@ const callbackRoute = apiRoute({
       "in with the password and link from the settings; nothing is linked); else (3) a new account without a " +
       "password (name from the profile, locale from Accept-Language, the default task groups), linked. An email " +
       "the provider did not verify never creates an account (403). An account an administrator disabled is " +
-      "refused with 403 `account_disabled` (to a browser: `oauthError=failed`). Verified means: Google `email_verified: true`; " +
+      "refused with 403 `account_disabled` (to a browser: `oauthError=disabled`). Verified means: Google `email_verified: true`; " +
       "Microsoft the optional claim `xms_edov: true` (add the optional claims `email` and `xms_edov`); GitHub an " +
       "address its emails API lists as `verified` (the primary one first). With Microsoft's multi-tenant issuers " +
       "(`common`, `organizations`, `consumers`) the ID Token's issuer must be the `{tenantid}` template filled with " +
@@ -53,7 +53,7 @@ const callbackRoute = apiRoute({
       "`mode=redirect` (the default, browsers): the session cookie is set and the answer is a 302 to `returnTo` with " +
       "the JWT in the fragment (`/path#token=<jwt>`), which a mobile app's web view can read; the fragment never " +
       "reaches a server. Failures answer a problem, except to a browser (a request that accepts `text/html`), " +
-      "which is sent back to `/<locale>/sign-in?oauthError=expired|cancelled|exists|unverified|failed`.",
+      "which is sent back to `/<locale>/sign-in?oauthError=expired|cancelled|exists|unverified|disabled|failed`.",
   ].join("\n\n"),
   access: "public",
   limit: "strict",
@@ -100,8 +100,9 @@ const startRoute = apiRoute({
 });
 
 /** What the sign-in page tells a browser whose external sign-in failed (messages: SignIn.oauthErrors). */
-function browserReason(error: AppError): "expired" | "cancelled" | "exists" | "unverified" | "failed" {
+function browserReason(error: AppError): "expired" | "cancelled" | "exists" | "unverified" | "disabled" | "failed" {
   if (error.code === "conflict") return "exists";
+  if (error.code === "account_disabled") return "disabled";
   if (error.code === "forbidden") return "unverified";
   if (error.code === "bad_request") return error.message.startsWith("Invalid or expired") ? "expired" : "cancelled";
   return "failed";

@@ -216,6 +216,15 @@ describe("POST /admin/users/{id}/disable and /enable", () => {
     expect((await disable(first.body.user.id)).status).toBe(200);
     const refused = await signIn();
     expect(refused).toMatchObject({ status: 403, body: { code: "account_disabled" } });
+    // A browser is sent back to the sign-in page, which says why.
+    github.signInAs(githubUser);
+    let location = new URL(`${server.url}/auth/github`);
+    while (!location.searchParams.has("oauthError")) {
+      const response = await fetch(location, { redirect: "manual", headers: { Accept: "text/html" } });
+      expect(response.status).toBe(302);
+      location = new URL(response.headers.get("location")!, location);
+    }
+    expect(`${location.pathname}${location.search}`).toMatch(/^\/[a-z]{2}\/sign-in\?oauthError=disabled$/);
     expect((await enable(first.body.user.id)).status).toBe(200);
     expect((await signIn()).status).toBe(200);
   });

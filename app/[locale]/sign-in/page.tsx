@@ -27,7 +27,7 @@ export async function generateMetadata({ params, searchParams }: Props): Promise
   return { title: (await searchParams).mode === "register" ? t("registerMetaTitle") : t("metaTitle") };
 }
 
-const OAUTH_ERRORS = ["expired", "cancelled", "exists", "unverified", "failed"] as const;
+const OAUTH_ERRORS = ["expired", "cancelled", "exists", "unverified", "disabled", "failed"] as const;
 
 export default async function SignInPage({ params, searchParams }: Props) {
   const [{ locale }, query] = await Promise.all([params, searchParams]);
