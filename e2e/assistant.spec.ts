@@ -95,7 +95,7 @@ test("briefing: today's and overdue tasks, goals and reviews; another day", asyn
 
   await page.getByRole("link", { name: "Next day" }).click();
   await expect(page).toHaveURL(/\/en\/briefing\?date=\d{4}-\d{2}-\d{2}$/);
-  await expect(page.getByRole("link", { name: "Today" })).toBeVisible();
+  await expect(page.getByRole("main").getByRole("link", { name: "Today" })).toBeVisible();
   expect(errors).toEqual([]);
 });
 
