@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { callApi, fieldErrors } from "@/components/auth/call-api";
+import { useFormSave } from "@/components/auth/use-form-save";
 import type { GoalOutput } from "@/lib/goals/schema";
 import { GOAL_DESCRIPTION_MAX, GOAL_STATUSES, GOAL_TITLE_MAX } from "@/lib/goals/vocabulary";
 import { failureMessage, Field, FormMessage } from "./goal-fields";
@@ -23,10 +24,8 @@ interface Props {
 export function GoalEditor({ locale, goal, onSaved }: Props) {
   const t = useTranslations("Goals");
   const router = useRouter();
-  const [busy, setBusy] = useState(false);
-  const [saved, setSaved] = useState(false);
+  const { busy, setBusy, saved, setSaved, errors, setErrors, submitWith } = useFormSave<FieldName>(t("errorGeneric"));
   const [confirming, setConfirming] = useState(false);
-  const [errors, setErrors] = useState<{ form?: string; fields: Partial<Record<FieldName, string>> }>({ fields: {} });
   const derived = goal.progressMode === "tasks";
   const messages: Record<FieldName, string> = {
     title: t("errorTitle", { max: GOAL_TITLE_MAX }),
@@ -83,21 +82,7 @@ export function GoalEditor({ locale, goal, onSaved }: Props) {
         className="goal-form"
         noValidate
         aria-describedby={errors.form ? "goal-edit-error" : undefined}
-        onSubmit={async (event) => {
-          event.preventDefault();
-          if (busy) return;
-          const data = new FormData(event.currentTarget);
-          setBusy(true);
-          setSaved(false);
-          setErrors({ fields: {} });
-          try {
-            await save(data);
-          } catch {
-            setErrors({ form: t("errorGeneric"), fields: {} });
-          } finally {
-            setBusy(false);
-          }
-        }}
+        onSubmit={submitWith(save)}
       >
         <Field label={t("titleLabel")} error={errors.fields.title}>
           {(control) => <input {...control} name="title" type="text" required maxLength={GOAL_TITLE_MAX} defaultValue={goal.title} dir="auto" autoComplete="off" />}

@@ -4,6 +4,7 @@ import { useTranslations } from "next-intl";
 import { useId, useState } from "react";
 import { callApi, fieldErrors } from "@/components/auth/call-api";
 import { FormError } from "@/components/auth/form-field";
+import { useFormSave } from "@/components/auth/use-form-save";
 import type { SettingsOutput } from "@/lib/notifications/schema";
 
 /*
@@ -14,7 +15,6 @@ import type { SettingsOutput } from "@/lib/notifications/schema";
 
 type Channel = SettingsOutput["summaryChannels"][number];
 type Field = "dailySummaryTime" | "weeklyReport" | "summaryChannels";
-type Errors = { form?: string; fields: Partial<Record<Field, string>> };
 
 const CHANNELS = [
   { value: "in_app", label: "channelInApp" },
@@ -36,9 +36,7 @@ export function NotificationSettingsForm({ initial }: { initial: SummarySettings
   const t = useTranslations("NotificationSettings");
   const id = useId();
   const [noDaily, setNoDaily] = useState(initial.dailySummaryTime === null);
-  const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<Errors>({ fields: {} });
-  const [saved, setSaved] = useState(false);
+  const { busy, saved, setSaved, errors, setErrors, submitWith } = useFormSave<Field>(t("errorGeneric"));
 
   async function save(data: FormData) {
     const time = String(data.get("dailySummaryTime") ?? "").slice(0, 5);
@@ -81,21 +79,7 @@ export function NotificationSettingsForm({ initial }: { initial: SummarySettings
         className="auth-form"
         noValidate
         aria-describedby={errors.form ? "summaries-error" : undefined}
-        onSubmit={async (event) => {
-          event.preventDefault();
-          if (busy) return;
-          const data = new FormData(event.currentTarget);
-          setBusy(true);
-          setSaved(false);
-          setErrors({ fields: {} });
-          try {
-            await save(data);
-          } catch {
-            setErrors({ form: t("errorGeneric"), fields: {} });
-          } finally {
-            setBusy(false);
-          }
-        }}
+        onSubmit={submitWith(save)}
       >
         <div className="auth-field">
           <label htmlFor={`${id}-time`}>{t("dailyTimeLabel")}</label>

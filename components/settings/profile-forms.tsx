@@ -1,9 +1,9 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useState } from "react";
 import { callApi, fieldErrors } from "@/components/auth/call-api";
 import { FormError } from "@/components/auth/form-field";
+import { useFormSave } from "@/components/auth/use-form-save";
 import { SettingsSelectField, SettingsTextField } from "./settings-field";
 
 /*
@@ -15,7 +15,6 @@ import { SettingsSelectField, SettingsTextField } from "./settings-field";
 
 type ProfileField = "name" | "locale" | "timeZone";
 type PasswordField = "currentPassword" | "newPassword";
-type Errors<F extends string> = { form?: string; fields: Partial<Record<F, string>> };
 
 export interface ProfileValues {
   name: string;
@@ -34,9 +33,7 @@ interface ProfileProps {
 
 export function ProfileForm({ locale, user, languages, timeZones }: ProfileProps) {
   const t = useTranslations("Settings");
-  const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<Errors<ProfileField>>({ fields: {} });
-  const [saved, setSaved] = useState(false);
+  const { busy, saved, setSaved, errors, setErrors, submitWith } = useFormSave<ProfileField>(t("errorGeneric"));
 
   async function save(data: FormData) {
     const json = {
@@ -69,21 +66,7 @@ export function ProfileForm({ locale, user, languages, timeZones }: ProfileProps
         className="auth-form"
         noValidate
         aria-describedby={errors.form ? "profile-error" : undefined}
-        onSubmit={async (event) => {
-          event.preventDefault();
-          if (busy) return;
-          const data = new FormData(event.currentTarget);
-          setBusy(true);
-          setSaved(false);
-          setErrors({ fields: {} });
-          try {
-            await save(data);
-          } catch {
-            setErrors({ form: t("errorGeneric"), fields: {} });
-          } finally {
-            setBusy(false);
-          }
-        }}
+        onSubmit={submitWith(save)}
       >
         <SettingsTextField name="name" label={t("nameLabel")} autoComplete="name" defaultValue={user.name} required maxLength={100} error={errors.fields.name} />
         <SettingsSelectField name="locale" label={t("languageLabel")} hint={t("languageHint")} defaultValue={user.locale} options={languages} error={errors.fields.locale} />
@@ -105,12 +88,9 @@ export function ProfileForm({ locale, user, languages, timeZones }: ProfileProps
 
 export function PasswordForm({ passwordMin }: { passwordMin: number }) {
   const t = useTranslations("Settings");
-  const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<Errors<PasswordField>>({ fields: {} });
-  const [changed, setChanged] = useState(false);
+  const { busy, saved: changed, setSaved: setChanged, errors, setErrors, submitWith } = useFormSave<PasswordField>(t("errorGeneric"));
 
-  async function change(form: HTMLFormElement) {
-    const data = new FormData(form);
+  async function change(data: FormData, form: HTMLFormElement) {
     const json = { currentPassword: String(data.get("currentPassword") ?? ""), newPassword: String(data.get("newPassword") ?? "") };
     if (!json.currentPassword || !json.newPassword) {
       return setErrors({
@@ -149,21 +129,7 @@ export function PasswordForm({ passwordMin }: { passwordMin: number }) {
         className="auth-form"
         noValidate
         aria-describedby={errors.form ? "password-error" : undefined}
-        onSubmit={async (event) => {
-          event.preventDefault();
-          if (busy) return;
-          const form = event.currentTarget;
-          setBusy(true);
-          setChanged(false);
-          setErrors({ fields: {} });
-          try {
-            await change(form);
-          } catch {
-            setErrors({ form: t("errorGeneric"), fields: {} });
-          } finally {
-            setBusy(false);
-          }
-        }}
+        onSubmit={submitWith(change)}
       >
         <SettingsTextField
           name="currentPassword"
