@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { io } from "socket.io-client";
+import type { Socket } from "socket.io-client";
 import type { SocketEvent } from "@/lib/realtime/events";
 
 export type LiveEvent = SocketEvent;
@@ -21,6 +21,7 @@ interface Handlers {
  * The signed-in user's live events from `/ws` (socket.io, authenticated by the session cookie). After a lost
  * connection the socket reconnects by itself and sends the id of the last event it applied, so the server
  * replays what happened meanwhile. Returns the connection state for a "live" indicator.
+ * socket.io-client is loaded after the page has hydrated, so its 40 KB do not delay the first usable paint.
  */
 export function useLiveEvents(handlers: Handlers): LiveState {
   const latest = useRef(handlers);
@@ -33,32 +34,38 @@ export function useLiveEvents(handlers: Handlers): LiveState {
   useEffect(() => {
     let cursor: number | undefined;
     let connectedBefore = false;
-    const socket = io({
-      path: "/ws",
-      transports: ["websocket"],
-      withCredentials: true,
-      auth: (send) => send(cursor === undefined ? {} : { cursor }),
-    });
-    socket.on("connect", () => {
-      setState("live");
-      if (connectedBefore && cursor === undefined) latest.current.onResync?.();
-      connectedBefore = true;
-    });
-    socket.on("disconnect", () => setState("offline"));
-    socket.on("connect_error", () => setState("offline"));
-    socket.on("event", (event: LiveEvent) => {
-      cursor = Math.max(cursor ?? 0, event.id);
-      latest.current.onEvent(event);
-    });
-    socket.on("caught-up", ({ cursor: newest }: { cursor: number }) => {
-      cursor = Math.max(cursor ?? 0, newest);
-    });
-    socket.on("resync", () => {
-      cursor = undefined;
-      latest.current.onResync?.();
-    });
+    let socket: Socket | undefined;
+    let unmounted = false;
+    void import("socket.io-client").then(({ io }) => {
+      if (unmounted) return;
+      socket = io({
+        path: "/ws",
+        transports: ["websocket"],
+        withCredentials: true,
+        auth: (send) => send(cursor === undefined ? {} : { cursor }),
+      });
+      socket.on("connect", () => {
+        setState("live");
+        if (connectedBefore && cursor === undefined) latest.current.onResync?.();
+        connectedBefore = true;
+      });
+      socket.on("disconnect", () => setState("offline"));
+      socket.on("connect_error", () => setState("offline"));
+      socket.on("event", (event: LiveEvent) => {
+        cursor = Math.max(cursor ?? 0, event.id);
+        latest.current.onEvent(event);
+      });
+      socket.on("caught-up", ({ cursor: newest }: { cursor: number }) => {
+        cursor = Math.max(cursor ?? 0, newest);
+      });
+      socket.on("resync", () => {
+        cursor = undefined;
+        latest.current.onResync?.();
+      });
+    }, () => setState("offline"));
     return () => {
-      socket.disconnect();
+      unmounted = true;
+      socket?.disconnect();
     };
   }, []);
 
