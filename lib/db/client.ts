@@ -143,7 +143,11 @@ async function openPglite(client: PGlite | undefined, options: { maintain: boole
 }
 
 async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: config().DATABASE_POOL_MAX });
+  // JIT compilation off (kept: any `options` of the URL): Spolu's statements are short OLTP reads whose planned
+  // cost can still pass jit_above_cost, as the task list's union does when a user's tasks share one task group;
+  // PostgreSQL then spent 80-100 ms compiling for a query that runs in 1 ms (docs/performance.md, "Task list").
+  const options = [new URL(url).searchParams.get("options"), "-c jit=off"].filter(Boolean).join(" ");
+  const pool = new pg.Pool({ connectionString: url, max: config().DATABASE_POOL_MAX, options });
   pool.on("error", (error) => log.error("PostgreSQL pool error", { error: error.message }));
   // A connection that fails while the pool is ending (pool.end() does not wait for the server to hang up) has no
   // pool listener left: without its own it would be an unhandled 'error' event.
