@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { MODULE_IDS } from "./modules/ids";
 
 /**
  * Every setting Spolu reads from the environment, parsed once at start by one schema.
@@ -72,6 +73,12 @@ export const configSchema = z
     AI_TIMEOUT_MS: positiveInt.max(300_000).default(30_000),
     /** Requests to the AI endpoint per user and UTC day; the built-in assistant is not counted. */
     AI_DAILY_REQUESTS: positiveInt.default(200),
+    // Feature modules (lib/modules/registry.ts) that start switched off; administrators can switch them at run time.
+    MODULES_DISABLED: z
+      .string()
+      .default("")
+      .transform((list) => list.split(",").map((id) => id.trim()).filter(Boolean))
+      .pipe(z.array(z.enum(MODULE_IDS))),
     // Outgoing calls (webhooks, connectors) refuse private, loopback and link-local addresses unless this is on.
     ALLOW_PRIVATE_NETWORK_TARGETS: flag.default(false),
     WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),

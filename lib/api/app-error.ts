@@ -7,6 +7,8 @@ export const ERROR_STATUS = {
   /** Signing in to an account an administrator disabled (lib/admin), by any method. */
   account_disabled: 403,
   not_found: 404,
+  /** A route of a feature module that is switched off (lib/modules): the problem names the module. */
+  module_disabled: 404,
   method_not_allowed: 405,
   conflict: 409,
   gone: 410,

@@ -10,6 +10,7 @@ const TITLES: Record<ErrorCode, string> = {
   forbidden: "Not allowed",
   account_disabled: "Account disabled",
   not_found: "Not found",
+  module_disabled: "Module switched off",
   method_not_allowed: "Method not allowed",
   conflict: "Conflict",
   gone: "Gone",

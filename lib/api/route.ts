@@ -1,5 +1,7 @@
 import { createRoute, type RouteConfig, type z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
+import { isModuleEnabled, type ModuleId } from "../modules/registry";
+import { AppError } from "./app-error";
 import type { ApiEnv } from "./env";
 import { authenticate, identify, rateLimit, requireAdmin } from "./middleware";
 import { problemSchema } from "./problem";
@@ -11,6 +13,19 @@ export interface ApiRouteConfig extends RouteConfig {
   access: Access;
   /** `strict`: the tighter limit for sign-in, registration and every verify/accept endpoint. */
   limit?: "strict";
+  /**
+   * The feature module the route belongs to (lib/modules/registry.ts): while it is switched off the route answers
+   * 404 `module_disabled`, before authentication. The OpenAPI document shows it as `x-spolu-module`.
+   */
+  module?: ModuleId;
+}
+
+/** Answers 404 `module_disabled`, naming the module, while the module is off. */
+export function requireModule(id: ModuleId): MiddlewareHandler<ApiEnv> {
+  return async (_c, next) => {
+    if (!isModuleEnabled(id)) throw new AppError("module_disabled", `The ${id} module is switched off on this server`);
+    await next();
+  };
 }
 
 function problem(description: string) {
@@ -25,6 +40,7 @@ function standardProblems(config: ApiRouteConfig) {
     ...(hasInput && { 400: problem("Invalid input: `errors` names each bad field") }),
     ...(config.access === "user" || config.access === "admin" ? { 401: problem("Missing, invalid or revoked token") } : {}),
     ...(config.access === "admin" && { 403: problem("Not an administrator") }),
+    ...(config.module && { 404: problem(`No such resource, or the \`${config.module}\` module is switched off (\`module_disabled\`)`) }),
     ...(request.body && {
       413: problem("Request body too large"),
       415: problem("Request body is not application/json"),
@@ -42,7 +58,7 @@ const ACCESS_MIDDLEWARE: Record<Access, MiddlewareHandler<ApiEnv>[]> = {
 };
 
 type ApiRoute<R extends ApiRouteConfig> = ReturnType<
-  typeof createRoute<R["path"], Omit<R, "access" | "limit" | "middleware"> & { middleware: MiddlewareHandler<ApiEnv>[] }>
+  typeof createRoute<R["path"], Omit<R, "access" | "limit" | "module" | "middleware"> & { middleware: MiddlewareHandler<ApiEnv>[] }>
 >;
 
 /**
@@ -50,11 +66,16 @@ type ApiRoute<R extends ApiRouteConfig> = ReturnType<
  * requirement and the standard problem answers, so that the OpenAPI document shows all of them.
  */
 export function apiRoute<const R extends ApiRouteConfig>(config: R) {
-  const { access, limit, ...route } = config;
+  const { access, limit, module, ...route } = config;
   return createRoute({
     ...route,
+    ...(module && {
+      "x-spolu-module": module,
+      description: `${route.description ?? ""}\n\nPart of the \`${module}\` module: 404 \`module_disabled\` while an administrator has it switched off.`.trim(),
+    }),
     ...(access === "user" || access === "admin" ? { security: [{ bearerAuth: [] }] } : {}),
     middleware: [
+      ...(module ? [requireModule(module)] : []),
       ...(limit ? [rateLimit(limit)] : []),
       ...ACCESS_MIDDLEWARE[access],
       ...[route.middleware ?? []].flat(),

@@ -1,6 +1,7 @@
 import { afterCommit, type Executor } from "../db/client";
 import { nowDate } from "../clock";
 import { log } from "../log";
+import { isModuleEnabled, type ModuleId } from "../modules/registry";
 import { insertEvents } from "./repo";
 import type { DomainEvent, StoredDomainEvent } from "./types";
 
@@ -8,7 +9,12 @@ import type { DomainEvent, StoredDomainEvent } from "./types";
 export type EventHandler = (event: StoredDomainEvent) => void | Promise<void>;
 
 const HANDLERS = Symbol.for("spolu.eventHandlers");
-type Holder = { [HANDLERS]?: Map<string, EventHandler> };
+interface Registered {
+  handler: EventHandler;
+  /** The feature module the handler belongs to: it is not called while that module is switched off. */
+  module?: ModuleId;
+}
+type Holder = { [HANDLERS]?: Map<string, Registered> };
 const handlers = ((globalThis as Holder)[HANDLERS] ??= new Map());
 
 /**
@@ -16,15 +22,17 @@ const handlers = ((globalThis as Holder)[HANDLERS] ??= new Map());
  * handler once, in the process that committed it, right after the commit; with several processes, the socket's
  * Redis adapter carries what the socket handler sends to the others.
  */
-export function onEvent(name: string, handler: EventHandler): () => void {
-  handlers.set(name, handler);
+export function onEvent(name: string, handler: EventHandler, options: { module?: ModuleId } = {}): () => void {
+  const registered: Registered = { handler, module: options.module };
+  handlers.set(name, registered);
   return () => {
-    if (handlers.get(name) === handler) handlers.delete(name);
+    if (handlers.get(name) === registered) handlers.delete(name);
   };
 }
 
 function dispatch(event: StoredDomainEvent): void {
-  for (const [name, handler] of handlers) {
+  for (const [name, { handler, module }] of handlers) {
+    if (module && !isModuleEnabled(module)) continue;
     Promise.resolve()
       .then(() => handler(event))
       .catch((error: unknown) =>

@@ -1,5 +1,6 @@
 import type { Database } from "../db/client";
 import { log } from "../log";
+import { isModuleEnabled, type ModuleId } from "../modules/registry";
 
 /** A background job: runs every `intervalMs`, in one process at a time across the deployment. */
 export interface Job {
@@ -7,6 +8,8 @@ export interface Job {
   intervalMs: number;
   /** Delay before the first run after start. */
   initialDelayMs?: number;
+  /** The feature module it belongs to: skipped while that module is switched off. */
+  module?: ModuleId;
   run(): Promise<void>;
 }
 
@@ -49,6 +52,7 @@ export function startJobRunner(jobs: readonly Job[], runExclusive: RunExclusive)
 }
 
 async function runOnce(job: Job, runExclusive: RunExclusive): Promise<void> {
+  if (job.module && !isModuleEnabled(job.module)) return;
   const started = Date.now();
   try {
     const ran = await runExclusive(`spolu.job.${job.name}`, () => job.run());
