@@ -79,6 +79,11 @@ export const configSchema = z
       .default("")
       .transform((list) => list.split(",").map((id) => id.trim()).filter(Boolean))
       .pipe(z.array(z.enum(MODULE_IDS))),
+    // Connectors (lib/connectors): the key their credentials are encrypted with (default: derived from JWT_SECRET),
+    // each outgoing call's time limit, and whether they may reach private addresses (an ERP or POHODA on the LAN).
+    CONNECTOR_SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+    CONNECTOR_TIMEOUT_MS: positiveInt.max(600_000).default(30_000),
+    CONNECTOR_ALLOW_PRIVATE_NETWORK: flag.default(false),
     // Outgoing calls (webhooks, connectors) refuse private, loopback and link-local addresses unless this is on.
     ALLOW_PRIVATE_NETWORK_TARGETS: flag.default(false),
     WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),

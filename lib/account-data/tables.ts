@@ -335,6 +335,30 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     userColumns: { user_id: "cascade" },
     export: [{ key: "activityRecords", where: "user_id = $user" }],
   },
+  connector_connections: {
+    about:
+      "Connections to external systems the user created (also a team's: they hold the user's credentials): deleted " +
+      "with the account; exported without their credentials and webhook secret.",
+    userColumns: { owner_id: "cascade" },
+    otherColumns: { settings: "the kind's settings on the external system (a database name, a company number): no Spolu ids" },
+    export: [{ key: "connectorConnections", where: "owner_id = $user", omit: ["credentials", "webhook_secret"] }],
+  },
+  connector_links: {
+    about: "Which external record each imported or exported record is: goes with the connection.",
+    otherColumns: { local_id: "a task's, goal's or invoice's id, not a user's" },
+    parent: { column: "connection_id", table: "connector_connections" },
+    export: [{ key: "connectorLinks", where: "connection_id in (select id from connector_connections where owner_id = $user)" }],
+  },
+  connector_runs: {
+    about: "What each import, export and webhook of a connection did: goes with the connection.",
+    otherColumns: {
+      payload: "an incoming webhook's body from the external system, kept until it ran",
+      counts: "numbers of items",
+      items: "external ids and local record ids of the items a run handled",
+    },
+    parent: { column: "connection_id", table: "connector_connections" },
+    export: [{ key: "connectorRuns", where: "connection_id in (select id from connector_connections where owner_id = $user)" }],
+  },
 };
 
 const ARRAY_RULES: readonly UserColumnRule[] = ["remove", "derived"];

@@ -6,6 +6,7 @@ import { adminRoutes } from "../admin/routes";
 import { assistantRoutes } from "../assistant/routes";
 import { collaborationRoutes } from "../collaboration/routes";
 import { config } from "../config";
+import { connectorsRoutes } from "../connectors/routes";
 import { openDatabase } from "../db/client";
 import { emailRoutes } from "../email/routes";
 import { errorsRoutes } from "../errors/routes";
@@ -92,6 +93,7 @@ export function createApiApp() {
   app.route(API_PREFIX, goalsRoutes);
   app.route(API_PREFIX, assistantRoutes);
   app.route(API_PREFIX, activityRoutes);
+  app.route(API_PREFIX, connectorsRoutes);
   app.route(API_PREFIX, adminRoutes);
   // Last: `/auth/{provider}` must not catch the fixed `/auth/...` paths above.
   app.route(API_PREFIX, oauthRoutes);

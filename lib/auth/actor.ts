@@ -58,3 +58,13 @@ export async function actorFromClaims(claims: SessionClaims | null): Promise<Act
     ...signedIn(claims),
   };
 }
+
+/**
+ * The actor a background operation acts as (a connector's owner, a job): the user as a session would see them,
+ * or null when the account is gone or disabled.
+ */
+export async function actorForUser(userId: string): Promise<Actor | null> {
+  const user = await findSessionUser(userId);
+  if (!user || user.disabled) return null;
+  return { userId: user.id, email: user.email, locale: user.locale, timeZone: user.timeZone, isAdmin: config().ADMIN_EMAILS.includes(user.email) };
+}

@@ -1,5 +1,6 @@
 import { expireAllDueRequests } from "../collaboration/expiry";
 import { config } from "../config";
+import { runConnectorRetries } from "../connectors/service";
 import { pruneErrorLogs } from "../errors/service";
 import { log } from "../log";
 import { runReminders } from "../notifications/reminders";
@@ -70,6 +71,15 @@ export function backgroundJobs(): Job[] {
       async run() {
         const { queued, attempted } = await runWebhookDeliveries();
         if (queued || attempted) log.info("Ran webhook deliveries", { queued, attempted });
+      },
+    },
+    // Connectors (lib/connectors): failed runs whose retry is due, webhooks that waited for a running run.
+    {
+      name: "connector-retries",
+      intervalMs: 15 * 1000,
+      async run() {
+        const started = await runConnectorRetries();
+        if (started) log.info("Ran connector retries", { started });
       },
     },
     // Sign-in with external accounts (lib/oauth): attempts that were used or are older than 10 minutes.

@@ -206,6 +206,13 @@ async function arrange() {
      values ($1, 'c-1', 'Reader', 'reading', 600, '2025-01-06T10:00:00Z', '2025-01-06T10:10:00Z')`,
     [aliceId],
   );
+  const [connection] = await server.sql<{ id: string }>(
+    `insert into connector_connections (kind, name, owner_id, base_url, credentials, webhook_secret)
+     values ('erp', 'Odoo', $1, 'https://erp.example.com', 'v1.secret-credentials', 'v1.secret-webhook') returning id`,
+    [aliceId],
+  );
+  await server.sql(`insert into connector_links (connection_id, entity, external_id, local_id) values ($1, 'task', '41', gen_random_uuid())`, [connection!.id]);
+  await server.sql(`insert into connector_runs (connection_id, operation, trigger, status) values ($1, 'import', 'user', 'succeeded')`, [connection!.id]);
   await server.sql(`insert into domain_events (type, actor_id, audience, data) values ('notification.created', null, $1::uuid[], '{}'::jsonb)`, [`{${aliceId}}`]);
 
   // Notifications reach her from Bob's requests (after the commit, by the event handler).
@@ -232,7 +239,7 @@ async function arrange() {
     project,
     thirdEmail,
     credentialId,
-    secrets: { passwordHash, webhookSecret: webhook.secret as string, p256dh: push.keys.p256dh, auth: push.keys.auth, publicKey, challenge, tokenHash: tokenHashes[0]! },
+    secrets: { passwordHash, webhookSecret: webhook.secret as string, connectorCredentials: "v1.secret-credentials", connectorWebhookSecret: "v1.secret-webhook", p256dh: push.keys.p256dh, auth: push.keys.auth, publicKey, challenge, tokenHash: tokenHashes[0]! },
   };
 }
 

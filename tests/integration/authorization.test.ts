@@ -40,6 +40,7 @@ interface OwnerData {
   deviceId: string;
   goalId: string;
   goalReportId: string;
+  connectionId: string;
   chatActionId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
@@ -151,8 +152,15 @@ beforeAll(async () => {
   const chat = await server.request("/api/v1/chat", { token, json: { message: `add task Secret plan ${marker} tomorrow` } });
   expect(chat.status).toBe(200);
   const chatActionId = chat.body.answer.actions[0].id as string;
+  // A connection to an external system (lib/connectors), as stored: the routes check who sees it before anything else.
+  const [connection] = await server.sql<{ id: string }>(
+    `insert into connector_connections (kind, name, owner_id, base_url, credentials, webhook_secret)
+     values ('erp', $2, $1, 'https://erp.example.com', 'v1.x', 'v1.y') returning id`,
+    [user.id, `Secret ERP ${marker}`],
+  );
   owner = {
     token,
+    connectionId: connection!.id,
     userId: user.id,
     email,
     taskId: task.id,
@@ -171,6 +179,7 @@ beforeAll(async () => {
     goalReportId: goalReport.body.id,
     chatActionId,
     secrets: [
+      connection!.id,
       goal.body.id,
       goalReport.body.id,
       chatActionId,
@@ -216,6 +225,7 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/webauthn/devices/")) return owner.deviceId;
     if (name === "id" && path.startsWith("/api/v1/admin/users/")) return owner.userId;
     if (name === "id" && path.startsWith("/api/v1/goals/")) return owner.goalId;
+    if (name === "id" && path.startsWith("/api/v1/connectors/")) return owner.connectionId;
     if (name === "reportId") return owner.goalReportId;
     if (name === "id" && path.startsWith("/api/v1/chat/actions/")) return owner.chatActionId;
     if (name === "taskId") return owner.taskId;
@@ -230,6 +240,7 @@ function bodyFor({ method, path }: Operation): unknown {
     "PATCH /api/v1/groups/{id}": { names: { en: "Taken over" }, archived: true },
     "PUT /api/v1/groups/{id}/schedule": { timeZones: ["Europe/Prague"], locations: [] },
     "PATCH /api/v1/user-groups/{id}": { name: "Taken over" },
+    "PATCH /api/v1/connectors/{id}": { name: "Taken over" },
     "POST /api/v1/user-groups/{id}/members": { userId: stranger.userId },
     "PATCH /api/v1/user-groups/{id}/members/{userId}": { role: "member" },
     "PATCH /api/v1/projects/{id}": { name: "Taken over", archived: true },
@@ -313,6 +324,8 @@ describe("authorization matrix", () => {
     expect(goalReports.body.items.map((item: { id: string }) => item.id)).toEqual([owner.goalReportId]);
     const studyPlan = await server.request(`/api/v1/goals/${owner.goalId}/study-plan`, { token: owner.token });
     expect(studyPlan.body).toMatchObject({ version: 1, appliedAt: null });
+    const [connection] = await server.sql<{ name: string }>("select name from connector_connections where id = $1", [owner.connectionId]);
+    expect(connection!.name).toMatch(/^Secret ERP /);
     const chat = await server.request("/api/v1/chat/messages", { token: owner.token });
     expect(chat.body.items[0].actions).toEqual([expect.objectContaining({ id: owner.chatActionId, state: "proposed", taskId: null })]);
   });
