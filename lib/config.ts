@@ -79,6 +79,8 @@ export const configSchema = z
       .default("")
       .transform((list) => list.split(",").map((id) => id.trim()).filter(Boolean))
       .pipe(z.array(z.enum(MODULE_IDS))),
+    /** How often each process reads the administrators' module switches (Redis tells the others at once as well). */
+    MODULE_REFRESH_MS: positiveInt.min(100).max(60_000).default(2_000),
     // Outgoing calls (webhooks, connectors) refuse private, loopback and link-local addresses unless this is on.
     ALLOW_PRIVATE_NETWORK_TARGETS: flag.default(false),
     WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
