@@ -215,6 +215,7 @@ function pathFor(path: string): string {
     if (name === "deliveryId") return owner.deliveryId;
     if (name === "id" && path.startsWith("/api/v1/webauthn/devices/")) return owner.deviceId;
     if (name === "id" && path.startsWith("/api/v1/admin/users/")) return owner.userId;
+    if (name === "id" && path.startsWith("/api/v1/admin/modules/")) return "activity";
     if (name === "id" && path.startsWith("/api/v1/goals/")) return owner.goalId;
     if (name === "reportId") return owner.goalReportId;
     if (name === "id" && path.startsWith("/api/v1/chat/actions/")) return owner.chatActionId;
@@ -248,6 +249,7 @@ function bodyFor({ method, path }: Operation): unknown {
     "PATCH /api/v1/goals/{id}": { title: "Taken over", status: "abandoned" },
     "POST /api/v1/goals/{id}/reports": { date: "2025-01-02", value: 99 },
     "POST /api/v1/goals/{id}/study-plan": { assistant: "built-in" },
+    "PUT /api/v1/admin/modules/{id}": { enabled: false },
   };
   const key = `${method} ${path}`;
   if (!(key in bodies)) throw new Error(`No body for ${key}: add a valid one to bodyFor`);
