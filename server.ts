@@ -17,8 +17,10 @@ import { ConfigError, config, loadConfig } from "./lib/config";
 import { closeDatabase, openDatabase } from "./lib/db/client";
 import { registerEventHandlers } from "./lib/realtime/handlers";
 import { backgroundJobs } from "./lib/jobs/jobs";
+import { databaseJobRecorder } from "./lib/jobs/repo";
 import { startJobRunner } from "./lib/jobs/runner";
 import { log } from "./lib/log";
+import { startModuleSync } from "./lib/modules/service";
 import { resetLimiters } from "./lib/rate-limit/limiter";
 import { attachSocket, SOCKET_PATH } from "./lib/realtime/socket";
 import { closeRedis } from "./lib/redis/client";
@@ -60,6 +62,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const hostname = options.hostname ?? settings.HOST;
   const dev = options.dev ?? settings.NODE_ENV === "development";
   const database = await openDatabase({ pglite: options.pglite });
+  // The administrators' module switches, before the first request is answered (lib/modules/service.ts).
+  const moduleSync = await startModuleSync();
 
   const api = getRequestListener(apiApp().fetch, { overrideGlobalObjects: true });
   const pages = !(options.pages ?? settings.SERVE_PAGES) ? null : await startNext(dev, hostname, options.port ?? settings.PORT);
@@ -104,7 +108,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
   const socket = attachSocket(server);
   const stopEventHandlers = registerEventHandlers(socket.io);
-  const runner = !(options.jobs ?? settings.RUN_JOBS) ? null : startJobRunner(backgroundJobs(), database.runExclusive);
+  const runner = !(options.jobs ?? settings.RUN_JOBS) ? null : startJobRunner(backgroundJobs(), database.runExclusive, databaseJobRecorder);
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -128,6 +132,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       }
       server.closeAllConnections();
       await runner?.stop();
+      await moduleSync.stop();
       await pages?.close();
       await closeDatabase();
       await closeRedis();

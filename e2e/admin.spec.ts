@@ -116,3 +116,57 @@ test("admin dashboard: 404 for others; find, disable and enable a user; error st
   await expectAccessible(page);
   expect(errors).toEqual([]);
 });
+
+test("admin dashboard: switching the activity module off hides its menu entry and page for everyone, on again brings them back", async ({ page, browser }) => {
+  // The switch holds for the whole server: it is off only for the few seconds between the two clicks below.
+  const errors = collectErrors(page);
+  const admin = new AdminPage(page);
+  await signInAsAdmin(page.request);
+
+  // Someone else, signed in, sees Activity in the menu.
+  const theirs = await browser.newContext();
+  const them = await theirs.newPage();
+  const person = { email: `modules-${randomUUID()}@example.com`, password: `pw-${randomUUID()}`, name: "Milan" };
+  expect((await them.request.post("/api/v1/auth/register", { data: { ...person, locale: "en", timeZone: "Europe/Prague" } })).status()).toBe(201);
+  const nav = them.getByRole("navigation", { name: "Main navigation" });
+  await them.goto("/en/tasks");
+  await expect(nav.getByRole("link", { name: "Activity" })).toBeVisible();
+
+  await admin.goto();
+  const activity = admin.moduleSwitch("Activity monitor");
+  await expect(activity).toBeChecked();
+  await expect(admin.moduleRow("Activity monitor")).toContainText("The configuration");
+  await expect(admin.jobs.getByRole("rowheader", { name: "reminders" })).toBeVisible();
+  await expectAccessible(page);
+
+  try {
+    await activity.click();
+    await expect(admin.moduleRow("Activity monitor").getByRole("status")).toHaveText("Activity monitor is off.");
+    await expect(activity).not.toBeChecked();
+    await expect(admin.moduleRow("Activity monitor")).toContainText("Ada Admin");
+
+    // For them: no menu entry, the page is the 404 page, the API answers module_disabled.
+    await them.goto("/en/tasks");
+    await expect(nav.getByRole("link", { name: "Tasks" })).toBeVisible();
+    await expect(nav.getByRole("link", { name: "Activity" })).toHaveCount(0);
+    const gone = await them.goto("/en/activity");
+    expect(gone?.status()).toBe(404);
+    await expect(them.getByRole("heading", { level: 1 })).toHaveText("Page not found");
+    const api = await them.request.get("/api/v1/activity/summary");
+    expect(api.status()).toBe(404);
+    expect(((await api.json()) as { code: string }).code).toBe("module_disabled");
+    await expectAccessible(page);
+  } finally {
+    // Back to the configuration, whatever happened above.
+    await admin.goto();
+    const reset = admin.moduleRow("Activity monitor").getByRole("button", { name: /^Reset to configuration/ });
+    if (await reset.isVisible()) await reset.click();
+    await expect(admin.moduleRow("Activity monitor")).toContainText("The configuration");
+  }
+  await expect(activity).toBeChecked();
+  await them.goto("/en/activity");
+  await expect(them.getByRole("heading", { level: 1 })).not.toHaveText("Page not found");
+  await expect(nav.getByRole("link", { name: "Activity" })).toBeVisible();
+  await theirs.close();
+  expect(errors).toEqual([]);
+});

@@ -84,6 +84,8 @@ export const configSchema = z
     CONNECTOR_SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
     CONNECTOR_TIMEOUT_MS: positiveInt.max(600_000).default(30_000),
     CONNECTOR_ALLOW_PRIVATE_NETWORK: flag.default(false),
+    /** How often each process reads the administrators' module switches (Redis tells the others at once as well). */
+    MODULE_REFRESH_MS: positiveInt.min(100).max(60_000).default(2_000),
     // Outgoing calls (webhooks, connectors) refuse private, loopback and link-local addresses unless this is on.
     ALLOW_PRIVATE_NETWORK_TARGETS: flag.default(false),
     WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),

@@ -23,6 +23,8 @@ interface Props {
   now: string;
   timeZone: string;
   aiConfigured: boolean;
+  /** Whether the `ai` module (which study plans belong to) is on. */
+  studyPlans: boolean;
 }
 
 /**
@@ -75,16 +77,18 @@ export function GoalDetail(props: Props) {
       <GoalEditor locale={props.locale} goal={goal} onSaved={setGoal} />
       <LinkedTasks locale={props.locale} goal={goal} onChange={setGoal} now={props.now} timeZone={props.timeZone} />
       <ProgressReports goalId={goal.id} reports={reports} onChange={setReports} today={props.today} progress={goal.progress} />
-      <StudyPlanView
-        goalId={goal.id}
-        plan={plan}
-        onPlan={setPlan}
-        onApplied={(applied) => {
-          setPlan(applied.studyPlan);
-          setGoal(applied.goal);
-        }}
-        aiConfigured={props.aiConfigured}
-      />
+      {props.studyPlans && (
+        <StudyPlanView
+          goalId={goal.id}
+          plan={plan}
+          onPlan={setPlan}
+          onApplied={(applied) => {
+            setPlan(applied.studyPlan);
+            setGoal(applied.goal);
+          }}
+          aiConfigured={props.aiConfigured}
+        />
+      )}
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import { Link } from "@/i18n/navigation";
 import type { Locale } from "@/lib/i18n/locales";
+import { isModuleEnabled, type ModuleId } from "@/lib/modules/registry";
 import { AccountMenu } from "./account-menu";
 import { HeaderMenu } from "./header-menu";
 import { LanguageSwitcher } from "./language-switcher";
@@ -19,17 +20,19 @@ export async function SiteHeader({ locale, theme }: { locale: Locale; theme: The
   const t = await getTranslations("Nav");
   const appName = (await getTranslations("Common"))("appName");
   const user = await pageUser();
-  const sections: NavItem[] = [
+  // An entry with a `module` shows while that feature module is on (lib/modules/registry.ts).
+  const entries: (NavItem & { module?: ModuleId })[] = [
     { href: "/tasks", label: t("tasks") },
     { href: "/board", label: t("board") },
     { href: "/requests", label: t("requests") },
     { href: "/goals", label: t("goals") },
-    { href: "/chat", label: t("assistant") },
-    { href: "/briefing", label: t("briefing") },
-    { href: "/activity", label: t("activity") },
+    { href: "/chat", label: t("assistant"), module: "ai" },
+    { href: "/briefing", label: t("briefing"), module: "ai" },
+    { href: "/activity", label: t("activity"), module: "activity" },
     { href: "/settings", label: t("settings") },
     ...(user?.isAdmin ? [{ href: "/admin", label: t("admin") }] : []),
   ];
+  const sections: NavItem[] = entries.filter(({ module }) => !module || isModuleEnabled(module)).map(({ href, label }) => ({ href, label }));
   return (
     <header className="site-header shell-header">
       <Link href="/" className="brand" aria-label={`${appName} – ${t("home")}`}>

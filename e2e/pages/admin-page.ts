@@ -1,6 +1,6 @@
 import type { Locator, Page, Response } from "@playwright/test";
 
-/** The administrators' dashboard (`/{locale}/admin`): users, error statistics, recent errors. */
+/** The administrators' dashboard (`/{locale}/admin`): users, feature modules, jobs, error statistics, recent errors. */
 export class AdminPage {
   readonly heading: Locator;
   readonly users: Locator;
@@ -8,6 +8,8 @@ export class AdminPage {
   readonly usersTable: Locator;
   readonly errorStats: Locator;
   readonly recentErrors: Locator;
+  readonly modules: Locator;
+  readonly jobs: Locator;
 
   constructor(readonly page: Page) {
     this.heading = page.getByRole("heading", { level: 1 });
@@ -16,6 +18,8 @@ export class AdminPage {
     this.usersTable = this.users.getByRole("table");
     this.errorStats = page.locator("section", { has: page.locator("#errors-title") });
     this.recentErrors = page.locator("section", { has: page.locator("#recent-title") });
+    this.modules = page.locator("section", { has: page.locator("#modules-title") });
+    this.jobs = page.locator("section", { has: page.locator("#jobs-title") });
   }
 
   goto(query = "", locale = "en"): Promise<Response | null> {
@@ -37,5 +41,15 @@ export class AdminPage {
     const row = this.row(email);
     await row.getByRole("button", { name: new RegExp(`^${action}`) }).click();
     await row.getByRole("button", { name: `Yes, ${action.toLowerCase()}` }).click();
+  }
+
+  /** The switch of a feature module, named by its row ("Activity monitor"). */
+  moduleSwitch(name: string): Locator {
+    return this.modules.getByRole("switch", { name, exact: true });
+  }
+
+  /** The table row of a feature module. */
+  moduleRow(name: string): Locator {
+    return this.modules.getByRole("row").filter({ has: this.page.getByRole("rowheader", { name: new RegExp(`^${name}`) }) });
   }
 }

@@ -267,6 +267,15 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     deleteWhere: "user_id = $user and source = 'client'",
     export: [{ key: "errorReports", where: "user_id = $user", omit: ["stack"] }],
   },
+  module_settings: {
+    about: "Feature modules an administrator switched on or off: the switch stays, without who switched it.",
+    userColumns: { updated_by: "set-null" },
+    export: [{ key: "moduleSwitches", where: "updated_by = $user" }],
+  },
+  job_runs: {
+    about: "The last run of each background job: nobody's.",
+    export: { none: "no user data (job names, times, counts and the last error message)" },
+  },
   webauthn_credentials: {
     about: "Passkeys: exported without their public keys; deleted, so they sign in no more.",
     userColumns: { user_id: "cascade" },

@@ -46,6 +46,7 @@ const reportRoute = apiRoute({
     "A new record that overlaps an earlier new one in the batch, or one you stored before, is refused at " +
     "`/records/n/startedAt`. Records of different apps may overlap (split screen, music in the background).",
   access: "user",
+  module: "activity",
   request: { body: jsonBody(reportRecordsInput) },
   responses: { 200: jsonContent(reportRecordsOutput, "What was stored and what was a duplicate") },
 });
@@ -59,6 +60,7 @@ const deleteRoute = apiRoute({
     "Give `before` (a local date: deletes the records that started before it) or `all=true` (deletes everything " +
     "you reported); exactly one of them.",
   access: "user",
+  module: "activity",
   request: { query: deleteRecordsQuery },
   responses: { 200: jsonContent(deleteRecordsOutput, "How many records were deleted") },
 });
@@ -70,6 +72,7 @@ const summaryRoute = apiRoute({
   summary: "Your usage over some days: per category, per app, per day",
   description: `${WINDOW} ${COUNTING}`,
   access: "user",
+  module: "activity",
   request: { query: summaryQuery },
   responses: { 200: jsonContent(summaryOutput, "The summary") },
 });
@@ -81,6 +84,7 @@ const dailyRoute = apiRoute({
   summary: "One day of usage: per hour, per category, per app",
   description: `\`date\` is a local date, today by default. ${COUNTING}`,
   access: "user",
+  module: "activity",
   request: { query: dailyQuery },
   responses: { 200: jsonContent(dailyOutput, "The day") },
 });
@@ -101,6 +105,7 @@ const analysisRoute = apiRoute({
     "assistant with a `fallbackReason`. The body may be left out or be `{}`. Nothing is stored. " +
     COUNTING,
   access: "user",
+  module: "activity",
   request: { body: { required: false, content: { "application/json": { schema: analysisInput } } } },
   responses: {
     200: jsonContent(analysisOutput, "The analysis"),

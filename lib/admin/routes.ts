@@ -1,7 +1,7 @@
 import { apiRoute, jsonContent, problemResponse } from "../api/route";
 import { createRouter } from "../api/router";
-import { adminUserListOutput, adminUserOutput, adminUserParams, listUsersQuery } from "./schema";
-import { disableUser, enableUser, listUsers } from "./service";
+import { adminUserListOutput, adminUserOutput, adminUserParams, jobStatusListOutput, listUsersQuery } from "./schema";
+import { disableUser, enableUser, listJobStatus, listUsers } from "./service";
 
 // Administration lives under /api/v1 only (no root alias). The error statistics are `GET /errors/stats` and
 // `GET /errors/recent`.
@@ -59,7 +59,24 @@ const enableRoute = apiRoute({
   responses: { 200: jsonContent(adminUserOutput, "The user, enabled"), 404: problemResponse(NO_USER) },
 });
 
+const jobsRoute = apiRoute({
+  method: "get",
+  path: "/admin/jobs",
+  tags: TAGS,
+  summary: "The background jobs and their last runs (admins)",
+  description:
+    `${ADMINS_ONLY} Every job of this server's code, by name: how often it runs, the feature module it belongs to ` +
+    "and whether it is paused because that module is switched off, and its last run across the deployment " +
+    "(whichever process ran it: each job runs in one process at a time): when it began and ended, how long it took, " +
+    "whether it succeeded, the error message when it failed, and how many runs finished and failed. A job that " +
+    "never ran since the status was recorded has nulls and zero counts. A process that stopped during a run leaves " +
+    "it `running` until the next run.",
+  access: "admin",
+  responses: { 200: jsonContent(jobStatusListOutput, "Every job") },
+});
+
 export const adminRoutes = createRouter()
   .openapi(listRoute, async (c) => c.json(await listUsers(c.req.valid("query")), 200))
   .openapi(disableRoute, async (c) => c.json(await disableUser(c.var.actor, c.req.valid("param").id), 200))
-  .openapi(enableRoute, async (c) => c.json(await enableUser(c.req.valid("param").id), 200));
+  .openapi(enableRoute, async (c) => c.json(await enableUser(c.req.valid("param").id), 200))
+  .openapi(jobsRoute, async (c) => c.json(await listJobStatus(), 200));

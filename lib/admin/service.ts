@@ -2,9 +2,12 @@ import { AppError } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
 import { config } from "../config";
+import { backgroundJobs } from "../jobs/jobs";
+import { listJobRuns } from "../jobs/repo";
+import { isModuleEnabled } from "../modules/registry";
 import { disconnectUser } from "../realtime/events";
 import { countAdminUsers, findAdminUser, listAdminUsers, setUserDisabled, type AdminUserRow } from "./repo";
-import type { AdminUserListOutput, AdminUserOutput, ListUsersQuery } from "./schema";
+import type { AdminUserListOutput, AdminUserOutput, JobStatusListOutput, ListUsersQuery } from "./schema";
 
 function toAdminUserOutput(row: AdminUserRow): AdminUserOutput {
   return {
@@ -58,4 +61,29 @@ export async function enableUser(userId: string): Promise<AdminUserOutput> {
   if (!user.disabledAt) return toAdminUserOutput(user);
   await setUserDisabled(userId, false, nowDate());
   return toAdminUserOutput(await getAdminUserOrThrow(userId));
+}
+
+/** Every background job with its last run, whichever process ran it (job_runs), and whether its module pauses it. */
+export async function listJobStatus(): Promise<JobStatusListOutput> {
+  const runs = new Map((await listJobRuns()).map((row) => [row.name, row]));
+  const items = backgroundJobs()
+    .map((job) => {
+      const run = runs.get(job.name);
+      return {
+        name: job.name,
+        module: job.module ?? null,
+        paused: job.module ? !isModuleEnabled(job.module) : false,
+        intervalMs: job.intervalMs,
+        lastStartedAt: run?.lastStartedAt.toISOString() ?? null,
+        lastFinishedAt: run?.lastFinishedAt?.toISOString() ?? null,
+        lastDurationMs: run?.lastDurationMs ?? null,
+        lastOutcome: run?.lastOutcome ?? null,
+        lastError: run?.lastError ?? null,
+        lastRunner: run?.lastRunner ?? null,
+        runCount: run?.runCount ?? 0,
+        failureCount: run?.failureCount ?? 0,
+      };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+  return { items };
 }

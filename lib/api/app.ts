@@ -16,6 +16,7 @@ import { goalsRoutes } from "../goals/routes";
 import { groupsRoutes } from "../groups/routes";
 import { healthRoutes } from "../health/routes";
 import { invitationsRoutes } from "../invitations/routes";
+import { modulesRoutes } from "../modules/routes";
 import { notificationsRoutes } from "../notifications/routes";
 import { oauthRoutes } from "../oauth/routes";
 import { projectsRoutes } from "../projects/routes";
@@ -95,6 +96,7 @@ export function createApiApp() {
   app.route(API_PREFIX, activityRoutes);
   app.route(API_PREFIX, connectorsRoutes);
   app.route(API_PREFIX, adminRoutes);
+  app.route(API_PREFIX, modulesRoutes);
   // Last: `/auth/{provider}` must not catch the fixed `/auth/...` paths above.
   app.route(API_PREFIX, oauthRoutes);
 

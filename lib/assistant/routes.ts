@@ -65,6 +65,7 @@ const chatRoute = apiRoute({
     `An empty endpoint answer is replaced by the built-in one, with \`fallbackReason\` saying so. ${ACTIONS} ${STREAM} ` +
     "`lang` chooses the language of the answer (default: your profile locale).",
   access: "user",
+  module: "ai",
   request: { body: jsonBody(chatInput) },
   responses: {
     200: {
@@ -87,6 +88,7 @@ const listMessagesRoute = apiRoute({
     "Your messages and the assistant's answers, newest first, `limit` (1-100, default 50) at a time; pass " +
     "`nextCursor` as `before` for older ones. Each answer carries the actions it proposed and their state.",
   access: "user",
+  module: "ai",
   request: { query: listChatMessagesQuery },
   responses: { 200: jsonContent(chatMessageListOutput, "A page of your conversation") },
 });
@@ -98,6 +100,7 @@ const clearMessagesRoute = apiRoute({
   summary: "Clear your conversation",
   description: "Deletes all your messages and the assistant's answers, with their actions still proposed (confirmed ones leave their tasks as they are).",
   access: "user",
+  module: "ai",
   responses: { 200: jsonContent(clearChatOutput, "How many messages were deleted") },
 });
 
@@ -111,6 +114,7 @@ const confirmRoute = apiRoute({
     "answers the action (with `taskId`) and the task. A task you cannot see or may not change is a 404; a " +
     "refused change (a 400, say) leaves the action proposed. Each action is decided once: 409 afterwards.",
   access: "user",
+  module: "ai",
   request: { params: actionIdParams },
   responses: {
     200: jsonContent(z.object({ action: chatActionOutput, task: taskOutput }).openapi("ConfirmedChatAction"), "Done"),
@@ -126,6 +130,7 @@ const dismissRoute = apiRoute({
   summary: "Turn down what the assistant proposed",
   description: "Marks the action dismissed; nothing else changes. Each action is decided once: 409 afterwards.",
   access: "user",
+  module: "ai",
   request: { params: actionIdParams },
   responses: { 200: jsonContent(chatActionOutput, "The dismissed action"), 404: problemResponse(NO_ACTION), 409: problemResponse(DECIDED) },
 });
@@ -145,6 +150,7 @@ const briefingRoute = apiRoute({
     "the endpoint fails, times out, has used up your budget or answers nothing, the built-in narrative stands in " +
     "and `fallbackReason` says why (never a 503). `lang` chooses its language (default: your profile locale).",
   access: "user",
+  module: "ai",
   request: { query: briefingQuery },
   responses: { 200: jsonContent(briefingOutput, "Your briefing") },
 });

@@ -1,5 +1,6 @@
 import { DEFAULT_LOCALE, isLocale } from "../i18n/locales";
 import { localDateOf } from "../local-dates";
+import { isModuleEnabled } from "../modules/registry";
 import { builtInWeekly, type WeekFacts } from "./built-in";
 import { narrate, type Narrative } from "./narrative";
 import { weeklyPrompt } from "./prompt";
@@ -8,14 +9,15 @@ import { findGoalsOverWeek, type GoalWeek } from "./repo";
 /*
  * What the assistant adds to a weekly report (lib/notifications/summaries.ts makes, stores and sends it): how
  * the user's goals moved over the week, the time they tracked, and a narrative. Time tracking does not exist on
- * this server yet: 0 seconds, with `timeTrackingAvailable: false`.
+ * this server yet: 0 seconds, with `timeTrackingAvailable: false`. While the `ai` module is switched off the report
+ * has no narrative (null): neither the AI endpoint nor the built-in assistant writes one.
  */
 
 export interface WeeklyInsights {
   goals: Pick<GoalWeek, "id" | "title" | "status" | "progress" | "progressAtStart">[];
   timeTrackedSeconds: number;
   timeTrackingAvailable: boolean;
-  narrative: Narrative;
+  narrative: Narrative | null;
 }
 
 export interface ReportedWeek {
@@ -35,12 +37,14 @@ export async function weeklyInsights(
   const locale = isLocale(user.locale) ? user.locale : DEFAULT_LOCALE;
   const facts: WeekFacts = { weekStart: week.weekStart, weekEnd: week.weekEnd, ...counts, goals };
   const calendar = { now, timeZone: user.timeZone, today: localDateOf(now, user.timeZone) };
-  const narrative = await narrate(
-    user.id,
-    "weekly_report",
-    () => weeklyPrompt(facts, calendar, locale),
-    () => builtInWeekly(facts, calendar, locale),
-  );
+  const narrative = !isModuleEnabled("ai")
+    ? null
+    : await narrate(
+        user.id,
+        "weekly_report",
+        () => weeklyPrompt(facts, calendar, locale),
+        () => builtInWeekly(facts, calendar, locale),
+      );
   return {
     goals: goals.map(({ id, title, status, progress, progressAtStart }) => ({ id, title, status, progress, progressAtStart })),
     timeTrackedSeconds: 0,

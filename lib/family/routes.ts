@@ -48,6 +48,7 @@ const getRoute = apiRoute({
     `${ABOUT} Any member sees its name, their own role, every member with their role and name (in the order they ` +
     "joined) and the task groups shared with it, each `name` in `lang`.",
   access: "user",
+  module: "family",
   request: { query: familyLangQuery },
   responses: { 200: jsonContent(familyOutput, "Your family workspace"), 404: problemResponse(NO_FAMILY) },
 });
@@ -59,6 +60,7 @@ const createRoute = apiRoute({
   summary: "Create a family workspace",
   description: `${ABOUT} You become its first parent and only member. Someone who already belongs to one gets 409.`,
   access: "user",
+  module: "family",
   request: { query: familyLangQuery, body: jsonBody(createFamilyInput) },
   responses: {
     201: jsonContent(familyOutput, "The new workspace"),
@@ -73,6 +75,7 @@ const updateRoute = apiRoute({
   summary: "Rename your family workspace",
   description: "Parents only; a child gets 403.",
   access: "user",
+  module: "family",
   request: { query: familyLangQuery, body: jsonBody(updateFamilyInput) },
   responses: {
     200: jsonContent(familyOutput, "The renamed workspace"),
@@ -90,6 +93,7 @@ const deleteRoute = apiRoute({
     "Parents only; a child gets 403. Its groups stop being shared and every membership ends; no group and no " +
     `task is deleted. ${NOTHING_LOST}`,
   access: "user",
+  module: "family",
   responses: { 204: { description: "Deleted" }, 403: problemResponse(PARENTS_ONLY), 404: problemResponse(NO_FAMILY) },
 });
 
@@ -103,6 +107,7 @@ const addMemberRoute = apiRoute({
     "`parent` or `child`. An id or email with no account behind it is a 400 naming the field. Someone who " +
     "already belongs to a family workspace, this one or another, is a 409: a user belongs to at most one.",
   access: "user",
+  module: "family",
   request: { body: jsonBody(addFamilyMemberInput) },
   responses: {
     201: jsonContent(familyMemberOutput, "The new member"),
@@ -121,6 +126,7 @@ const changeRoleRoute = apiRoute({
     "Parents only; a child gets 403. A workspace keeps a parent: making its last parent a child is a 409. " +
     "Setting the role a member already has changes nothing.",
   access: "user",
+  module: "family",
   request: { params: familyMemberParams, body: jsonBody(changeFamilyRoleInput) },
   responses: {
     200: jsonContent(familyMemberOutput, "The member with the new role"),
@@ -140,6 +146,7 @@ const removeMemberRoute = apiRoute({
     "The member's shared groups stop being shared, and their tasks in the groups others share go back to their " +
     `own first active group. ${NOTHING_LOST}`,
   access: "user",
+  module: "family",
   request: { params: familyMemberParams },
   responses: {
     204: { description: "Removed" },
@@ -159,6 +166,7 @@ const leaveRoute = apiRoute({
     "deletes the workspace. Your shared groups stop being shared, and your tasks in the groups others share go " +
     `back to your first active group. ${NOTHING_LOST}`,
   access: "user",
+  module: "family",
   responses: { 204: { description: "You left" }, 404: problemResponse(NO_FAMILY), 409: problemResponse(LAST_PARENT) },
 });
 
@@ -172,6 +180,7 @@ const shareGroupRoute = apiRoute({
     "and sees, changes and claims its tasks. Another user's group, even one shared with you, is a 404. Sharing " +
     "a group already shared changes nothing.",
   access: "user",
+  module: "family",
   request: { params: familyGroupParams, query: familyLangQuery },
   responses: {
     200: jsonContent(groupOutput, "The shared group"),
@@ -188,6 +197,7 @@ const unshareGroupRoute = apiRoute({
     "The group's owner or a parent; a child who does not own it gets 403. The group stays its owner's. " +
     NOTHING_LOST,
   access: "user",
+  module: "family",
   request: { params: familyGroupParams },
   responses: {
     204: { description: "No longer shared" },

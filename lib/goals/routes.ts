@@ -188,6 +188,7 @@ const getPlanRoute = apiRoute({
   summary: "A goal's study plan",
   description: "The current version: its sessions with dates and steps, who wrote it, and whether it was applied.",
   access: "user",
+  module: "ai",
   request: { params: goalIdParams },
   responses: { 200: jsonContent(studyPlanOutput, "The study plan"), 404: problemResponse(`${NOT_FOUND}; or it has no study plan yet`) },
 });
@@ -203,6 +204,7 @@ const generatePlanRoute = apiRoute({
     "next `version`, not applied yet (tasks made from the previous one stay). " +
     PLANNERS,
   access: "user",
+  module: "ai",
   request: {
     params: goalIdParams,
     body: { required: false, content: { "application/json": { schema: generateStudyPlanInput } } },
@@ -226,6 +228,7 @@ const applyPlanRoute = apiRoute({
     "linked to the goal (whose progress then follows them). Once per version: applying it again is a 409 until the " +
     "plan is regenerated. Sessions whose date has passed become overdue tasks.",
   access: "user",
+  module: "ai",
   request: { params: goalIdParams },
   responses: {
     201: jsonContent(appliedStudyPlanOutput, "The applied plan, the goal and the new tasks' ids"),

@@ -13,6 +13,7 @@ import type { InvitationRow } from "../db/schema/invitations";
 import { publish } from "../events/publish";
 import { DEFAULT_LOCALE } from "../i18n/locales";
 import { mayOnTask } from "../permissions/tasks";
+import { isModuleEnabled } from "../modules/registry";
 import { findProjectRole, insertMember, listMemberIds, lockProject } from "../projects/repo";
 import { invalidateTaskLists } from "../tasks/list-cache";
 import { findVisibleTask, lockTask, taskAudience } from "../tasks/repo";
@@ -80,6 +81,8 @@ async function registerInvitee(user: Parameters<typeof insertUser>[0], tx: Execu
 
 const invitationNotFound = () => new AppError("not_found", "No such invitation");
 const projectNotFound = () => new AppError("not_found", "No such project");
+/** Project invitations wait while the projects module is off: neither made nor accepted (they stay valid). */
+const projectsOff = () => new AppError("module_disabled", "The projects module is switched off on this server");
 
 function invitationGone(status: keyof typeof GONE_CODES): AppError {
   const code = GONE_CODES[status];
@@ -137,6 +140,7 @@ export async function createInvitation(actor: Actor, input: CreateInvitationInpu
     if (input.taskId !== undefined) {
       title = (await getTaskFor(actor, input.taskId, "share", tx)).title;
     } else {
+      if (!isModuleEnabled("projects")) throw projectsOff();
       const role = await findProjectRole(input.projectId!, actor.userId, tx);
       if (!role) throw projectNotFound();
       if (!isProjectManager(role)) throw new AppError("forbidden", "Only the project's owners and admins can invite people to it");
@@ -273,6 +277,7 @@ export async function acceptInvitation(
   if (!found) throw invitationNotFound();
   const status = invitationStatus(found, nowDate());
   if (status !== "pending") throw invitationGone(status);
+  if (found.projectId && !isModuleEnabled("projects")) throw projectsOff();
   if (!registration && !actor) {
     throw new AppError("unauthenticated", "Sign in to accept the invitation, or send name, email and password to register");
   }

@@ -64,4 +64,47 @@ describe("startJobRunner", () => {
     await stopping;
     expect(stopped).toBe(true);
   });
+
+  test("writes each run down: its start, then its duration and error (null when it succeeded); a lost lock writes nothing", async () => {
+    vi.useFakeTimers();
+    try {
+      const records: unknown[] = [];
+      const recorder = {
+        started: async (name: string, _at: Date, runner: string) => void records.push(["started", name, runner.endsWith(`:${process.pid}`)]),
+        finished: async (name: string, outcome: { durationMs: number; error: string | null }) => void records.push(["finished", name, outcome.error]),
+      };
+      let fail = true;
+      const jobs: Job[] = [
+        { name: "flaky", intervalMs: 100, initialDelayMs: 0, run: async () => { if (fail) throw new Error("boom"); } },
+        { name: "locked", intervalMs: 100, initialDelayMs: 0, run: async () => {} },
+      ];
+      const runner = startJobRunner(jobs, async (name, task) => (name === "spolu.job.locked" ? false : (await task(), true)), recorder);
+      await vi.advanceTimersByTimeAsync(1);
+      fail = false;
+      await vi.advanceTimersByTimeAsync(100);
+      await runner.stop();
+      expect(records).toEqual([
+        ["started", "flaky", true],
+        ["finished", "flaky", "boom"],
+        ["started", "flaky", true],
+        ["finished", "flaky", null],
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  test("a recorder that fails does not stop the job", async () => {
+    vi.useFakeTimers();
+    try {
+      const run = vi.fn(async () => {});
+      const broken = { started: async () => Promise.reject(new Error("database down")), finished: async () => Promise.reject(new Error("database down")) };
+      const runner = startJobRunner([{ name: "tick", intervalMs: 1000, initialDelayMs: 0, run }], runAlways, broken);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(run).toHaveBeenCalledTimes(1);
+      await runner.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import type { Database } from "../db/client";
 import { log } from "../log";
 import { isModuleEnabled, type ModuleId } from "../modules/registry";
@@ -21,7 +22,19 @@ export interface JobRunner {
 /** Runs a task unless another process holds the lock of that name (see Database.runExclusive). */
 type RunExclusive = Database["runExclusive"];
 
-export function startJobRunner(jobs: readonly Job[], runExclusive: RunExclusive): JobRunner {
+/** Where each run is written down (lib/jobs/repo.ts: the job_runs table, for GET /admin/jobs). */
+export interface JobRecorder {
+  /** A run began, in the process named `runner` (host name and process id). */
+  started(name: string, at: Date, runner: string): Promise<void>;
+  /** It ended: `error` is the failure's message, null when it succeeded. */
+  finished(name: string, outcome: { at: Date; durationMs: number; error: string | null }): Promise<void>;
+}
+
+const RUNNER = `${hostname()}:${process.pid}`;
+/** The longest error message kept for a failed run. */
+const ERROR_MAX = 2000;
+
+export function startJobRunner(jobs: readonly Job[], runExclusive: RunExclusive, recorder?: JobRecorder): JobRunner {
   const timers = new Set<NodeJS.Timeout>();
   const running = new Set<Promise<void>>();
   let stopped = false;
@@ -29,7 +42,7 @@ export function startJobRunner(jobs: readonly Job[], runExclusive: RunExclusive)
   const schedule = (job: Job, delay: number) => {
     const timer = setTimeout(() => {
       timers.delete(timer);
-      const run = runOnce(job, runExclusive).finally(() => {
+      const run = runOnce(job, runExclusive, recorder).finally(() => {
         running.delete(run);
         if (!stopped) schedule(job, job.intervalMs);
       });
@@ -51,13 +64,34 @@ export function startJobRunner(jobs: readonly Job[], runExclusive: RunExclusive)
   };
 }
 
-async function runOnce(job: Job, runExclusive: RunExclusive): Promise<void> {
-  if (job.module && !isModuleEnabled(job.module)) return;
-  const started = Date.now();
+/** Writes a run down; a failure to do so is logged and never stops the job. */
+async function record(write: (() => Promise<void>) | undefined, job: string): Promise<void> {
   try {
-    const ran = await runExclusive(`spolu.job.${job.name}`, () => job.run());
-    if (ran) log.debug("Job ran", { job: job.name, ms: Date.now() - started });
+    await write?.();
   } catch (error) {
-    log.error("Job failed", { job: job.name, error: error instanceof Error ? error.message : String(error) });
+    log.warn("Could not record a job run", { job, error: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+async function runOnce(job: Job, runExclusive: RunExclusive, recorder: JobRecorder | undefined): Promise<void> {
+  if (job.module && !isModuleEnabled(job.module)) return;
+  try {
+    const ran = await runExclusive(`spolu.job.${job.name}`, async () => {
+      const started = Date.now();
+      await record(recorder && (() => recorder.started(job.name, new Date(started), RUNNER)), job.name);
+      let failure: string | null = null;
+      try {
+        await job.run();
+      } catch (error) {
+        failure = (error instanceof Error ? error.message : String(error)).slice(0, ERROR_MAX);
+        log.error("Job failed", { job: job.name, error: failure });
+      }
+      const durationMs = Date.now() - started;
+      await record(recorder && (() => recorder.finished(job.name, { at: new Date(), durationMs, error: failure })), job.name);
+      if (failure === null) log.debug("Job ran", { job: job.name, ms: durationMs });
+    });
+    if (!ran) log.debug("Job skipped: another process runs it", { job: job.name });
+  } catch (error) {
+    log.error("Job could not run", { job: job.name, error: error instanceof Error ? error.message : String(error) });
   }
 }

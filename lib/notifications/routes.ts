@@ -190,7 +190,8 @@ const listReportsRoute = apiRoute({
     "assigned to, and your own while nobody is assigned); how your goals moved over the week; the time you tracked " +
     "(0 with `timeTrackingAvailable: false` until time tracking exists); and a few sentences about the week from the " +
     "AI endpoint when one is configured, else from the built-in assistant (an endpoint that fails never stops a " +
-    "report: the built-in narrative stands in and `fallbackReason` says why). Newest week first, `limit` (1-100, " +
+    "report: the built-in narrative stands in and `fallbackReason` says why; while the `ai` module is switched off a " +
+    "report is made without one, `narrative: null`). Newest week first, `limit` (1-100, " +
     "default 20) at a time.",
   access: "user",
   request: { query: listReportsQuery },

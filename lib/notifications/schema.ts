@@ -270,7 +270,8 @@ export const weeklyReportOutput = z
       .openapi({
         description:
           "A few sentences about the week from the AI endpoint when one is configured, else from the built-in assistant; " +
-          "`fallbackReason` says why the built-in one stood in for a failing endpoint. null on reports made before narratives existed.",
+          "`fallbackReason` says why the built-in one stood in for a failing endpoint. null on reports made before narratives existed " +
+          "and while the `ai` module is switched off.",
       }),
     createdAt: z.iso.datetime(),
   })

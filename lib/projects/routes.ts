@@ -47,6 +47,7 @@ const listRoute = apiRoute({
     `${ABOUT} Oldest project first, each with your role, its member count and its task counts (total, and open: ` +
     "todo or in_progress). Archived projects are left out unless `archived=true`.",
   access: "user",
+  module: "projects",
   request: { query: listProjectsQuery },
   responses: { 200: jsonContent(projectListOutput, "Your projects") },
 });
@@ -58,6 +59,7 @@ const createRoute = apiRoute({
   summary: "Create a project",
   description: `${ABOUT} You become its owner, and its only member until you add others. ${INVITATIONS}`,
   access: "user",
+  module: "projects",
   request: { body: jsonBody(createProjectInput) },
   responses: { 201: jsonContent(projectOutput, "The new project") },
 });
@@ -69,6 +71,7 @@ const getRoute = apiRoute({
   summary: "One of your projects",
   description: "Any member (viewers too) sees the project, archived or not, with their own role in it.",
   access: "user",
+  module: "projects",
   request: { params: projectIdParams },
   responses: { 200: jsonContent(projectOutput, "The project"), 404: problemResponse(NOT_FOUND) },
 });
@@ -83,6 +86,7 @@ const updateRoute = apiRoute({
     "`color: null` removes the colour. `archived: true` archives the project: it leaves `GET /projects` (unless " +
     "`archived=true`) but keeps its members and tasks, which they still see; `archived: false` restores it.",
   access: "user",
+  module: "projects",
   request: { params: projectIdParams, body: jsonBody(updateProjectInput) },
   responses: {
     200: jsonContent(projectOutput, "The updated project"),
@@ -100,6 +104,7 @@ const deleteRoute = apiRoute({
     "Owners only (admins, members and viewers get 403). Every membership goes with the project. Its tasks stay " +
     "with their owners, in no project (`projectId` null): members who saw them only through the project no longer do.",
   access: "user",
+  module: "projects",
   request: { params: projectIdParams },
   responses: {
     204: { description: "Deleted" },
@@ -115,6 +120,7 @@ const listMembersRoute = apiRoute({
   summary: "A project's members",
   description: "Any member (viewers too) sees every member with their role, in the order they joined.",
   access: "user",
+  module: "projects",
   request: { params: projectIdParams },
   responses: { 200: jsonContent(memberListOutput, "The members"), 404: problemResponse(NOT_FOUND) },
 });
@@ -130,6 +136,7 @@ const addMemberRoute = apiRoute({
     `with no account behind it is a 400 naming the field. ${INVITATIONS} Someone already in the project is a 409. ` +
     "The new member sees the project's tasks from now on.",
   access: "user",
+  module: "projects",
   request: { params: projectIdParams, body: jsonBody(addMemberInput) },
   responses: {
     201: jsonContent(memberOutput, "The new member"),
@@ -149,6 +156,7 @@ const changeRoleRoute = apiRoute({
     "change an owner's role (403). A project keeps at least one owner: demoting the last one is a 409. Setting " +
     "the role a member already has changes nothing. A viewer made member may edit the project's tasks, and back.",
   access: "user",
+  module: "projects",
   request: { params: memberParams, body: jsonBody(changeRoleInput) },
   responses: {
     200: jsonContent(memberOutput, "The member with the new role"),
@@ -168,6 +176,7 @@ const removeMemberRoute = apiRoute({
     "Your own user id is the same as `POST /projects/{id}/leave`: allowed for anyone, except the last owner (409). " +
     "The removed member no longer sees the tasks they saw only through the project; their own tasks stay theirs.",
   access: "user",
+  module: "projects",
   request: { params: memberParams },
   responses: {
     204: { description: "Removed" },
@@ -186,6 +195,7 @@ const leaveRoute = apiRoute({
     "Any member may leave, except the project's last owner (409): they make another member owner first, or delete " +
     "the project. You no longer see the tasks you saw only through the project; your own tasks in it stay yours.",
   access: "user",
+  module: "projects",
   request: { params: projectIdParams },
   responses: { 204: { description: "You left the project" }, 404: problemResponse(NOT_FOUND), 409: problemResponse(LAST_OWNER) },
 });

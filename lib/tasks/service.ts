@@ -10,6 +10,7 @@ import { findOwnGroup, firstActiveGroupId, holdGroup } from "../groups/repo";
 import { requireOnTask, type TaskAction } from "../permissions/tasks";
 import { publish } from "../events/publish";
 import type { DomainEvent, DomainEventType } from "../events/types";
+import { isModuleEnabled } from "../modules/registry";
 import { findProjectRole } from "../projects/repo";
 import { findMemberRole } from "../teams/repo";
 import { invalidateTaskLists, lookupTaskList, storeTaskList, type CacheLookup } from "./list-cache";
@@ -131,7 +132,10 @@ function seriesPatch(recurrence: Recurrence | null, dueAt: Date | null) {
 async function groupFor(actor: Actor, groupId: string | undefined, database: Executor): Promise<string> {
   if (groupId !== undefined) {
     await holdGroup(groupId, database);
-    const usable = (await findOwnGroup(actor.userId, groupId, database)) ?? (await findFamilyGroup(actor.userId, groupId, database));
+    // While the family module is off, no task goes into a family member's shared group (those there stay there).
+    const usable =
+      (await findOwnGroup(actor.userId, groupId, database)) ??
+      (isModuleEnabled("family") ? await findFamilyGroup(actor.userId, groupId, database) : null);
     if (!usable) throw invalidField("body", "/groupId", "is not one of your groups or your family's");
     return groupId;
   }
@@ -143,6 +147,7 @@ async function groupFor(actor: Actor, groupId: string | undefined, database: Exe
 /** A project the actor may add tasks to (owner, admin or member; not a viewer), or null. */
 async function projectFor(actor: Actor, projectId: string | null | undefined, database?: Executor): Promise<string | null> {
   if (!projectId) return null;
+  if (!isModuleEnabled("projects")) throw invalidField("body", "/projectId", "the projects module is switched off on this server");
   const role = await findProjectRole(projectId, actor.userId, database);
   if (!role) throw invalidField("body", "/projectId", "is not a project you belong to");
   if (role === "viewer") throw invalidField("body", "/projectId", "you can only view this project's tasks");

@@ -193,6 +193,12 @@ async function arrange() {
     JSON.stringify({ userId: aliceId }),
     `boom ${marker}`,
   ]);
+  // An administrator's module switch (issue 9): it stays after her deletion, without her.
+  await server.sql(
+    `insert into module_settings (module_id, enabled, updated_by) values ('deploy', true, $1)
+     on conflict (module_id) do update set updated_by = excluded.updated_by`,
+    [aliceId],
+  );
   // Goals, the assistant and the activity monitor (issue 8).
   await server.sql(`insert into ai_usage (user_id, day, requests, tokens) values ($1, '2025-01-06', 2, 120)`, [aliceId]);
   const [goal] = await server.sql<{ id: string }>(`insert into goals (owner_id, title) values ($1, $2) returning id`, [aliceId, `Learn Czech ${marker}`]);
@@ -425,6 +431,7 @@ describe("DELETE /auth/delete-account", () => {
     expect(await server.sql("select context from error_logs where message = $1", [`boom ${data.marker}`])).toEqual([
       { context: { userId: "00000000-0000-0000-0000-000000000000" } },
     ]);
+    expect(await server.sql("select module_id, enabled, updated_by from module_settings")).toEqual([{ module_id: "deploy", enabled: true, updated_by: null }]);
     // Her task's deletion reached Bob as an event carrying the id only.
     const [event] = await server.sql<{ actor_id: string | null; audience: string[]; data: unknown }>(
       "select actor_id, audience, data from domain_events where type = 'task.deleted' and task_id = $1",

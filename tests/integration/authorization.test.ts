@@ -224,6 +224,7 @@ function pathFor(path: string): string {
     if (name === "deliveryId") return owner.deliveryId;
     if (name === "id" && path.startsWith("/api/v1/webauthn/devices/")) return owner.deviceId;
     if (name === "id" && path.startsWith("/api/v1/admin/users/")) return owner.userId;
+    if (name === "id" && path.startsWith("/api/v1/admin/modules/")) return "activity";
     if (name === "id" && path.startsWith("/api/v1/goals/")) return owner.goalId;
     if (name === "id" && path.startsWith("/api/v1/connectors/")) return owner.connectionId;
     if (name === "reportId") return owner.goalReportId;
@@ -259,6 +260,7 @@ function bodyFor({ method, path }: Operation): unknown {
     "PATCH /api/v1/goals/{id}": { title: "Taken over", status: "abandoned" },
     "POST /api/v1/goals/{id}/reports": { date: "2025-01-02", value: 99 },
     "POST /api/v1/goals/{id}/study-plan": { assistant: "built-in" },
+    "PUT /api/v1/admin/modules/{id}": { enabled: false },
   };
   const key = `${method} ${path}`;
   if (!(key in bodies)) throw new Error(`No body for ${key}: add a valid one to bodyFor`);

@@ -1,5 +1,4 @@
 /** server.ts as an operator runs it: a separate process, its signals and its data directory. */
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:http";
@@ -8,44 +7,9 @@ import path from "node:path";
 import { io } from "socket.io-client";
 import { afterAll, describe, expect, test } from "vitest";
 import { TEMPLATE_DATABASE, adminUrl, withAdminClient } from "./postgres";
+import { killSpawnedServers, spawnServer } from "./spawned-server";
 
-interface Spawned {
-  child: ChildProcess;
-  /** The server's address once it logs that it listens. */
-  ready: Promise<string>;
-  exited: Promise<{ code: number | null; output: string }>;
-}
-
-const children = new Set<ChildProcess>();
-afterAll(() => children.forEach((child) => child.kill("SIGKILL")));
-
-function spawnServer(env: Record<string, string | undefined>): Spawned {
-  const { DATABASE_URL: _ignored, ...inherited } = process.env;
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
-    env: { ...inherited, NODE_ENV: "production", SERVE_PAGES: "false", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.add(child);
-  let output = "";
-  const ready = new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = output.match(/"msg":"Spolu is listening","url":"([^"]+)"/)?.[1];
-      if (url) resolve(url);
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", onData);
-    child.once("exit", () => reject(new Error(`exited before listening:\n${output}`)));
-  });
-  ready.catch(() => {});
-  const exited = new Promise<{ code: number | null; output: string }>((resolve) =>
-    child.once("exit", (code) => {
-      children.delete(child);
-      resolve({ code, output });
-    }),
-  );
-  return { child, ready, exited };
-}
+afterAll(killSpawnedServers);
 
 async function post(url: string, body: unknown) {
   const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });

@@ -8,6 +8,7 @@ import { WeekAnalysis } from "@/components/activity/week-analysis";
 import { WeekSummary } from "@/components/activity/week-summary";
 import { signInPath } from "@/components/auth/next-path";
 import { pageActor } from "@/components/auth/page-session";
+import { requirePageModule } from "@/components/modules/require-page-module";
 import { getDaily, getSummary } from "@/lib/activity/service";
 import { tagOfSegment } from "@/lib/i18n/locales";
 import "@/components/auth/auth.css";
@@ -31,6 +32,7 @@ export default async function ActivityPage({ params }: Props) {
   const { locale } = await params;
   const tag = tagOfSegment(locale);
   if (!tag) notFound();
+  requirePageModule("activity");
   setRequestLocale(tag);
   const actor = await pageActor();
   if (!actor) redirect(signInPath(locale, `/${locale}/activity`));

@@ -4,17 +4,20 @@ import { createFormatter, NextIntlClientProvider } from "next-intl";
 import { getMessages, getTranslations, setRequestLocale } from "next-intl/server";
 import { parseAdminQuery, RECENT_ERRORS, USER_PAGE_SIZE } from "@/components/admin/admin-query";
 import { ErrorStatsSection } from "@/components/admin/error-stats-section";
+import { JobsSection } from "@/components/admin/jobs-section";
+import { ModulesSection } from "@/components/admin/modules-section";
 import { RecentErrorsSection } from "@/components/admin/recent-errors-section";
 import { UsersSection } from "@/components/admin/users-section";
 import { pageActor } from "@/components/auth/page-session";
-import { listUsers } from "@/lib/admin/service";
+import { listJobStatus, listUsers } from "@/lib/admin/service";
 import { errorStats, recentErrors } from "@/lib/errors/service";
 import { tagOfSegment } from "@/lib/i18n/locales";
+import { listModules } from "@/lib/modules/service";
 import "@/components/admin/admin.css";
 
 /**
  * /{locale}/admin: the administrators' dashboard (ADMIN_EMAILS): the users (search, pages, disable and enable), the
- * error statistics of a period and the recent errors. Everyone else, signed in or not, gets the ordinary 404 page:
+ * feature modules (switches), the background jobs, the error statistics of a period and the recent errors. Everyone else, signed in or not, gets the ordinary 404 page:
  * nothing tells them that the page exists.
  */
 type Props = {
@@ -40,8 +43,10 @@ export default async function AdminPage({ params, searchParams }: Props) {
 
   const query = parseAdminQuery(await searchParams);
   const now = new Date();
-  const [users, stats, errors] = await Promise.all([
+  const [users, modules, jobs, stats, errors] = await Promise.all([
     listUsers({ q: query.q, page: query.page, pageSize: USER_PAGE_SIZE }),
+    listModules(),
+    listJobStatus(),
     errorStats(query.days, now),
     recentErrors({ limit: RECENT_ERRORS, ...(query.source && { source: query.source }) }),
   ]);
@@ -56,7 +61,9 @@ export default async function AdminPage({ params, searchParams }: Props) {
       </header>
       <NextIntlClientProvider locale={tag} messages={{ Admin: messages.Admin }} timeZone={actor.timeZone}>
         <UsersSection locale={locale} query={query} users={users} actorId={actor.userId} format={format} />
+        <ModulesSection modules={modules.items} format={format} />
       </NextIntlClientProvider>
+      <JobsSection jobs={jobs.items} format={format} />
       <ErrorStatsSection locale={locale} query={query} stats={stats} now={now} format={format} />
       <RecentErrorsSection locale={locale} query={query} errors={errors} format={format} />
     </div>

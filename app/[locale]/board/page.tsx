@@ -10,6 +10,7 @@ import { KanbanBoard } from "@/components/board/kanban-board";
 import { listGroups } from "@/lib/groups/service";
 import { nowDate } from "@/lib/clock";
 import { localeOfTag, tagOfSegment } from "@/lib/i18n/locales";
+import { isModuleEnabled } from "@/lib/modules/registry";
 import { listProjects } from "@/lib/projects/service";
 import { getBoard } from "@/lib/tasks/service";
 import "@/components/board/board.css";
@@ -45,7 +46,8 @@ export default async function BoardPage({ params, searchParams }: Props) {
   if (!actor) redirect(signInPath(locale, `/${locale}/board${boardSearch(requested)}`));
 
   const groups = await listGroups(actor, { lang: localeOfTag(tag) ?? undefined });
-  const projects = await listProjects(actor, false);
+  // While the projects module is off there is no project filter (and a `projectId` in the address is ignored).
+  const projects = isModuleEnabled("projects") ? await listProjects(actor, false) : { items: [] };
   const filter = usableFilter(
     requested,
     groups.items.map((group) => group.id),

@@ -5,6 +5,7 @@ import { Suspense } from "react";
 import { BriefingGoals, BriefingNarrative, BriefingTasks } from "@/components/assistant/briefing";
 import { signInPath } from "@/components/auth/next-path";
 import { pageActor } from "@/components/auth/page-session";
+import { requirePageModule } from "@/components/modules/require-page-module";
 import { briefingQuery } from "@/lib/assistant/schema";
 import { briefingFacts, briefingLists } from "@/lib/assistant/service";
 import { isLocale, tagOfSegment } from "@/lib/i18n/locales";
@@ -29,6 +30,7 @@ export default async function BriefingPage({ params, searchParams }: Props) {
   const { locale } = await params;
   const tag = tagOfSegment(locale);
   if (!tag || !isLocale(locale)) notFound();
+  requirePageModule("ai");
   setRequestLocale(tag);
   const actor = await pageActor();
   if (!actor) redirect(signInPath(locale, `/${locale}/briefing`));

@@ -5,6 +5,7 @@ import { getMessages, getTranslations, setRequestLocale } from "next-intl/server
 import { ChatConversation } from "@/components/assistant/chat-conversation";
 import { signInPath } from "@/components/auth/next-path";
 import { pageActor } from "@/components/auth/page-session";
+import { requirePageModule } from "@/components/modules/require-page-module";
 import { answeringModel, listMessages } from "@/lib/assistant/service";
 import { tagOfSegment } from "@/lib/i18n/locales";
 import "@/components/assistant/assistant.css";
@@ -28,6 +29,7 @@ export default async function ChatPage({ params }: Props) {
   const { locale } = await params;
   const tag = tagOfSegment(locale);
   if (!tag) notFound();
+  requirePageModule("ai");
   setRequestLocale(tag);
   const actor = await pageActor();
   if (!actor) redirect(signInPath(locale, `/${locale}/chat`));

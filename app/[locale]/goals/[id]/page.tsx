@@ -11,6 +11,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { nowDate } from "@/lib/clock";
 import { getGoal, listGoalReports, todayFor } from "@/lib/goals/service";
 import { getStudyPlan } from "@/lib/goals/study-plan";
+import { isModuleEnabled } from "@/lib/modules/registry";
 import { tagOfSegment } from "@/lib/i18n/locales";
 import "@/components/goals/goals.css";
 
@@ -42,7 +43,8 @@ async function orNull<T>(read: Promise<T>): Promise<T | null> {
 async function loadGoal(actor: Actor, id: string) {
   const goal = UUID.test(id) ? await orNull(getGoal(actor, id)) : null;
   if (!goal) return null;
-  const [reports, plan] = await Promise.all([listGoalReports(actor, id), orNull(getStudyPlan(actor, id))]);
+  // Study plans belong to the `ai` module: while it is off the page has no plan section.
+  const [reports, plan] = await Promise.all([listGoalReports(actor, id), isModuleEnabled("ai") ? orNull(getStudyPlan(actor, id)) : null]);
   return { goal, reports: reports.items, plan };
 }
 
@@ -69,6 +71,7 @@ export default async function GoalPage({ params }: Props) {
           now={nowDate().toISOString()}
           timeZone={actor.timeZone}
           aiConfigured={aiEndpointConfigured()}
+          studyPlans={isModuleEnabled("ai")}
         />
       </NextIntlClientProvider>
     </div>

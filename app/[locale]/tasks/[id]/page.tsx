@@ -12,6 +12,7 @@ import { nowDate } from "@/lib/clock";
 import { listCollaborationRequests } from "@/lib/collaboration/service";
 import { listGroups } from "@/lib/groups/service";
 import { type Locale, tagOfSegment } from "@/lib/i18n/locales";
+import { isModuleEnabled } from "@/lib/modules/registry";
 import { getPrefs } from "@/lib/notifications/service";
 import { mayOnTask } from "@/lib/permissions/tasks";
 import { listProjects } from "@/lib/projects/service";
@@ -65,7 +66,8 @@ export default async function TaskPage({ params }: Props) {
     getSubtasks(actor, id),
     getTaskPeople(actor, id),
     listGroups(actor, { lang: locale as Locale, includeArchived: true }),
-    listProjects(actor, false),
+    // While the projects module is off no project is offered (a task already in one can only leave it).
+    isModuleEnabled("projects") ? listProjects(actor, false) : { items: [] },
     listUserGroups(actor),
     getPrefs(actor, id),
     listCollaborationRequests(actor, { box: "incoming", limit: REQUEST_LIST_LIMIT }),
