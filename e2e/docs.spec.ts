@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
-import { DocsPage } from "./pages/docs-page";
+import { DocsPage, RENDER_TIMEOUT } from "./pages/docs-page";
 
-// Two page loads and two resolved operations per test at most; see RENDER_TIMEOUT in the page object.
-test.describe.configure({ timeout: 90_000 });
+// Two page loads and two resolved operations per test at most, each waited for up to RENDER_TIMEOUT.
+test.describe.configure({ timeout: 3 * RENDER_TIMEOUT });
 
 test("/docs lists the API's areas collapsed; opening Account shows its operations", async ({ page }) => {
   const docs = new DocsPage(page);
@@ -39,7 +39,7 @@ test("a deep link opens its operation", async ({ page }) => {
   await docs.goto("#/Account/get_api_v1_auth_me");
   const me = docs.operation("get", "/api/v1/auth/me");
   await expect(me).toHaveClass(/is-open/);
-  await expect(me.getByRole("button", { name: "Try it out" })).toBeVisible({ timeout: 30_000 });
+  await expect(me.getByRole("button", { name: "Try it out" })).toBeVisible({ timeout: RENDER_TIMEOUT });
 });
 
 test("Authorize with a token, then Try it out on GET /api/v1/auth/me", async ({ page, request }) => {
