@@ -41,6 +41,7 @@ interface OwnerData {
   goalId: string;
   goalReportId: string;
   chatActionId: string;
+  reviewCardId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
 }
@@ -151,6 +152,14 @@ beforeAll(async () => {
   const chat = await server.request("/api/v1/chat", { token, json: { message: `add task Secret plan ${marker} tomorrow` } });
   expect(chat.status).toBe(200);
   const chatActionId = chat.body.answer.actions[0].id as string;
+  // A spaced-repetition card linked to the goal and the task, reviewed once.
+  const card = await server.request("/api/v1/review-cards", {
+    token,
+    json: { front: `Secret front ${marker}`, back: `Secret back ${marker}`, deck: `Secret deck ${marker}`, goalId: goal.body.id, taskId: task.id },
+  });
+  expect(card.status).toBe(201);
+  const reviewed = await server.request(`/api/v1/review-cards/${card.body.id}/reviews`, { token, json: { grade: "good" } });
+  expect(reviewed.status).toBe(201);
   owner = {
     token,
     userId: user.id,
@@ -170,7 +179,10 @@ beforeAll(async () => {
     goalId: goal.body.id,
     goalReportId: goalReport.body.id,
     chatActionId,
+    reviewCardId: card.body.id,
     secrets: [
+      card.body.id,
+      reviewed.body.review.id,
       goal.body.id,
       goalReport.body.id,
       chatActionId,
@@ -218,6 +230,7 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/goals/")) return owner.goalId;
     if (name === "reportId") return owner.goalReportId;
     if (name === "id" && path.startsWith("/api/v1/chat/actions/")) return owner.chatActionId;
+    if (name === "id" && path.startsWith("/api/v1/review-cards/")) return owner.reviewCardId;
     if (name === "taskId") return owner.taskId;
     if (name === "weekStart") return "2026-11-16";
     throw new Error(`No id to try for {${name}} in ${path}: add one to pathFor`);
@@ -248,6 +261,8 @@ function bodyFor({ method, path }: Operation): unknown {
     "PATCH /api/v1/goals/{id}": { title: "Taken over", status: "abandoned" },
     "POST /api/v1/goals/{id}/reports": { date: "2025-01-02", value: 99 },
     "POST /api/v1/goals/{id}/study-plan": { assistant: "built-in" },
+    "PATCH /api/v1/review-cards/{id}": { front: "Taken over", goalId: null },
+    "POST /api/v1/review-cards/{id}/reviews": { grade: "again" },
   };
   const key = `${method} ${path}`;
   if (!(key in bodies)) throw new Error(`No body for ${key}: add a valid one to bodyFor`);
@@ -315,6 +330,10 @@ describe("authorization matrix", () => {
     expect(studyPlan.body).toMatchObject({ version: 1, appliedAt: null });
     const chat = await server.request("/api/v1/chat/messages", { token: owner.token });
     expect(chat.body.items[0].actions).toEqual([expect.objectContaining({ id: owner.chatActionId, state: "proposed", taskId: null })]);
+    const card = await server.request(`/api/v1/review-cards/${owner.reviewCardId}`, { token: owner.token });
+    expect(card.body).toMatchObject({ front: expect.stringMatching(/^Secret front /), reps: 1, lapses: 0, goal: { id: owner.goalId }, task: { id: owner.taskId } });
+    const reviews = await server.request(`/api/v1/review-cards/${owner.reviewCardId}/reviews`, { token: owner.token });
+    expect(reviews.body.items.map((item: { grade: string }) => item.grade)).toEqual(["good"]);
   });
 
   test("every list a stranger can read leaves out everything of the owner's", async () => {
@@ -346,6 +365,8 @@ describe("authorization matrix", () => {
       { path: "/tasks", json: { title: "Mine", groupId: owner.groupId } },
       { path: `/tasks`, json: { title: "Mine", assigneeIds: [owner.userId] } },
       { path: "/tasks", json: { title: "Mine", projectId: owner.projectId } },
+      { path: "/api/v1/review-cards", json: { front: "Mine", back: "Mine", goalId: owner.goalId } },
+      { path: "/api/v1/review-cards", json: { front: "Mine", back: "Mine", taskId: owner.taskId } },
     ];
     for (const attempt of attempts) {
       const response = await server.request(attempt.path, { token: stranger.token, json: attempt.json });
