@@ -1,6 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import { Link } from "@/i18n/navigation";
 import type { Locale } from "@/lib/i18n/locales";
+import { isModuleEnabled } from "@/lib/modules/registry";
 import { AccountMenu } from "./account-menu";
 import { HeaderMenu } from "./header-menu";
 import { LanguageSwitcher } from "./language-switcher";
@@ -13,7 +14,7 @@ import { ThemeSwitcher } from "./theme-switcher";
 /**
  * The header of every localized page. Whether the visitor is signed in is decided here, on the server, so the
  * first paint already shows the right links: signed in, the sections (Admin for admins only) and the account
- * menu; signed out, "Sign in" and "Create account". The theme and language switchers are there for everyone.
+ * menu; signed out, "Sign in" and "Create account". A switched-off module's section (Reviews) is left out. The theme and language switchers are there for everyone.
  */
 export async function SiteHeader({ locale, theme }: { locale: Locale; theme: ThemeChoice }) {
   const t = await getTranslations("Nav");
@@ -24,6 +25,7 @@ export async function SiteHeader({ locale, theme }: { locale: Locale; theme: The
     { href: "/board", label: t("board") },
     { href: "/requests", label: t("requests") },
     { href: "/goals", label: t("goals") },
+    ...(isModuleEnabled("spaced-repetition") ? [{ href: "/reviews", label: t("reviews") }] : []),
     { href: "/chat", label: t("assistant") },
     { href: "/briefing", label: t("briefing") },
     { href: "/activity", label: t("activity") },
