@@ -64,8 +64,8 @@ function memoryColumns(memory: Memory) {
 
 // Cards
 
-export async function insertCard(userId: string, fields: CardFields, memory: Memory, executor: Executor): Promise<string> {
-  const now = nowDate();
+/** A new card made at `now` (its memory is a new card's, due then). */
+export async function insertCard(userId: string, fields: CardFields, memory: Memory, now: Date, executor: Executor): Promise<string> {
   const [row] = await executor
     .insert(reviewCards)
     .values({ ...fields, ...memoryColumns(memory), userId, createdAt: now, updatedAt: now })

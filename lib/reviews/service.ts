@@ -164,7 +164,8 @@ export async function createCard(actor: Actor, input: CreateCardInput): Promise<
       goalId: input.goalId ?? null,
       taskId: input.taskId ?? null,
     };
-    const id = await insertCard(actor.userId, fields, newMemory(nowDate()), tx);
+    const now = nowDate();
+    const id = await insertCard(actor.userId, fields, newMemory(now), now, tx);
     return cardOutputOrThrow(actor, id, tx);
   });
 }
