@@ -90,7 +90,7 @@ test("briefing: today's and overdue tasks, goals and reviews; another day", asyn
   await expect(overdue).toContainText("Overdue since");
   await expect(assistant.section("In short")).toContainText(`Start with “${late}”.`);
   await expect(assistant.section("In short")).toContainText("Answered by the built-in assistant");
-  await expect(assistant.section("Reviews")).toContainText("not available yet");
+  await expect(assistant.section("Reviews")).toContainText("No cards are due for review this day.");
   await expectAccessible(page);
 
   await page.getByRole("link", { name: "Next day" }).click();

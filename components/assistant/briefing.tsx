@@ -1,7 +1,7 @@
 import { useFormatter, useTranslations } from "next-intl";
 import { PriorityBadge, DueDate } from "@/components/tasks/task-fields";
 import type { Actor } from "@/lib/auth/actor";
-import type { FactGoalOutput, FactTaskOutput } from "@/lib/assistant/schema";
+import type { BriefingOutput, FactGoalOutput, FactTaskOutput } from "@/lib/assistant/schema";
 import { briefingNarrative, type BriefingData } from "@/lib/assistant/service";
 import type { Locale } from "@/lib/i18n/locales";
 import { AnsweredByNote } from "./answered-by";
@@ -29,6 +29,35 @@ export function BriefingTasks(props: { tasks: FactTaskOutput[]; now: string; tim
         </li>
       ))}
     </ul>
+  );
+}
+
+/** The cards due for review by the end of the day (the first few, and how many in all), with a link to review them. */
+export function BriefingReviews(props: { lists: Pick<BriefingOutput, "reviews" | "reviewsDue" | "reviewsAvailable">; timeZone: string; locale: string }) {
+  const t = useTranslations("Briefing");
+  const format = useFormatter();
+  const { reviews, reviewsDue, reviewsAvailable } = props.lists;
+  if (!reviewsAvailable) return <p className="assistant-empty">{t("reviewsUnavailable")}</p>;
+  if (reviewsDue === 0) return <p className="assistant-empty">{t("reviewsNone")}</p>;
+  return (
+    <>
+      <p>{t("reviewsDue", { count: reviewsDue })}</p>
+      <ul className="briefing-tasks">
+        {reviews.map((review) => (
+          <li key={review.id}>
+            <span dir="auto">{review.front}</span>
+            <span className="briefing-task-meta">
+              {t("reviewDue", { time: format.dateTime(new Date(review.dueAt), { timeZone: props.timeZone, dateStyle: "medium", timeStyle: "short" }) })}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <p>
+        <a className="button primary" href={`/${props.locale}/reviews`}>
+          {t("reviewNow")}
+        </a>
+      </p>
+    </>
   );
 }
 

@@ -368,6 +368,23 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     parent: { column: "connection_id", table: "connector_connections" },
     export: [{ key: "connectorRuns", where: "connection_id in (select id from connector_connections where owner_id = $user)" }],
   },
+  review_cards: {
+    about: "The user's spaced-repetition cards with their FSRS schedule.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "reviewCards", where: "user_id = $user" }],
+  },
+  review_logs: {
+    about: "The user's reviews of their cards (grade, time, the card's state before).",
+    userColumns: { user_id: "cascade" },
+    parent: { column: "card_id", table: "review_cards" },
+    otherColumns: { client_review_id: "the idempotency key the user's client made for the review" },
+    export: [{ key: "reviewLogs", where: "user_id = $user" }],
+  },
+  review_settings: {
+    about: "The user's desired retention for spaced repetition.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "reviewSettings", where: "user_id = $user" }],
+  },
 };
 
 const ARRAY_RULES: readonly UserColumnRule[] = ["remove", "derived"];

@@ -21,6 +21,7 @@ import { notificationsRoutes } from "../notifications/routes";
 import { oauthRoutes } from "../oauth/routes";
 import { projectsRoutes } from "../projects/routes";
 import { pushRoutes } from "../push/routes";
+import { reviewsRoutes } from "../reviews/routes";
 import { tasksRoutes } from "../tasks/routes";
 import { teamsRoutes } from "../teams/routes";
 import { webauthnRoutes } from "../webauthn/routes";
@@ -95,6 +96,7 @@ export function createApiApp() {
   app.route(API_PREFIX, assistantRoutes);
   app.route(API_PREFIX, activityRoutes);
   app.route(API_PREFIX, connectorsRoutes);
+  app.route(API_PREFIX, reviewsRoutes);
   app.route(API_PREFIX, adminRoutes);
   app.route(API_PREFIX, modulesRoutes);
   // Last: `/auth/{provider}` must not catch the fixed `/auth/...` paths above.

@@ -121,6 +121,14 @@ describe("narratives", () => {
     expect(builtInBriefing({ date: "2027-03-26", today: [], overdue: [], goals: [] }, facts(), "cs")).toBe("Na 26. března (pátek) nemáte nic k termínu a nic není po termínu: volný den.");
   });
 
+  test("the briefing counts the cards due for review, and says nothing of them when there are none", () => {
+    const day = { date: "2027-03-26", today: [], overdue: [], goals: [] };
+    expect(builtInBriefing({ ...day, reviews: { total: 3 } }, facts(), "en")).toMatch(/ 3 cards are waiting for review\.$/);
+    expect(builtInBriefing({ ...day, reviews: { total: 5 } }, facts(), "ru")).toMatch(/ 5 карточек ждут повторения\.$/);
+    expect(builtInBriefing({ ...day, reviews: { total: 0 } }, facts(), "en")).not.toMatch(/review/);
+    expect(builtInBriefing({ ...day, reviews: null }, facts(), "en")).not.toMatch(/review/);
+  });
+
   test("the weekly narrative: done and created, open and overdue, how goals moved", () => {
     const week = {
       weekStart: "2027-03-15",

@@ -223,9 +223,11 @@ export interface BriefingFacts {
   today: FactTask[];
   overdue: FactTask[];
   goals: FactGoal[];
+  /** Spaced-repetition cards due by the end of the day (absent or null while the module is off). */
+  reviews?: { total: number } | null;
 }
 
-/** A few sentences about a day: what is due, what is overdue, where to start, the nearest goal. */
+/** A few sentences about a day: what is due, what is overdue, where to start, the nearest goal, the cards to review. */
 export function builtInBriefing(briefing: BriefingFacts, calendar: Pick<Facts, "now" | "timeZone" | "today">, locale: Locale): string {
   const say = new Speaker(calendar, locale);
   const date = say.date(briefing.date);
@@ -245,6 +247,7 @@ export function builtInBriefing(briefing: BriefingFacts, calendar: Pick<Facts, "
         : say.t("briefingGoal", { title: goal.title, progress: goal.progress }),
     );
   }
+  if (briefing.reviews?.total) sentences.push(say.t("briefingReviews", { count: briefing.reviews.total }));
   return sentences.join(" ");
 }
 

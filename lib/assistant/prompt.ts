@@ -93,6 +93,7 @@ export function briefingPrompt(briefing: BriefingFacts, calendar: Calendar, loca
       dueThatDay: briefing.today.map((task) => taskFact(task, calendar)),
       overdue: briefing.overdue.map((task) => taskFact(task, calendar)),
       goals: briefing.goals.map(({ title, progress, targetDate }) => ({ title, progress, targetDate })),
+      ...(briefing.reviews && { flashcardsDueForReview: briefing.reviews.total }),
     }),
   ].join("\n");
   return [

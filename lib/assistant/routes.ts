@@ -144,8 +144,9 @@ const briefingRoute = apiRoute({
     "For a day (`date`, default today in your time zone): your open tasks due that day, those overdue (due " +
     "before the day began, or before now for a day still to come), your active goals with their progress (the " +
     "share of linked tasks done when tasks are linked, cancelled ones left out; else the value set by hand), and " +
-    "the spaced-repetition reviews due, which this server does not have yet (`reviews` is empty and " +
-    "`reviewsAvailable` false). `narrative`: a few sentences about the day from the AI endpoint when one is " +
+    "the spaced-repetition cards due by the end of the day, those due earlier included (`reviewsDue` counts them, " +
+    "`reviews` names the first 5, the longest due first; while the `spaced-repetition` module is off both are empty " +
+    "and `reviewsAvailable` is false). `narrative`: a few sentences about the day from the AI endpoint when one is " +
     "configured, else from the built-in assistant. The briefing is made for you rather than asked of the AI: when " +
     "the endpoint fails, times out, has used up your budget or answers nothing, the built-in narrative stands in " +
     "and `fallbackReason` says why (never a 503). `lang` chooses its language (default: your profile locale).",

@@ -144,9 +144,19 @@ export const briefingOutput = z
     overdue: z.array(factTaskOutput).openapi({ description: "Your open tasks due before that day, oldest first" }),
     goals: z.array(factGoalOutput).openapi({ description: "Your active goals, nearest target date first" }),
     reviews: z
-      .array(z.object({ id: z.uuid(), title: z.string(), dueAt: z.iso.datetime() }))
-      .openapi({ description: "Spaced-repetition reviews due that day: always empty for now (see reviewsAvailable)" }),
-    reviewsAvailable: z.boolean().openapi({ description: "false: this server has no spaced-repetition reviews yet" }),
+      .array(
+        z
+          .object({
+            id: z.uuid(),
+            front: z.string().openapi({ description: "The card's question side" }),
+            deck: z.string().nullable(),
+            dueAt: z.iso.datetime(),
+          })
+          .openapi("BriefingReview"),
+      )
+      .openapi({ description: "The first 5 spaced-repetition cards due by the end of that day, the longest due first; empty while the module is off" }),
+    reviewsDue: z.number().int().openapi({ description: "How many cards are due by the end of that day in all (0 while the module is off)" }),
+    reviewsAvailable: z.boolean().openapi({ description: "Whether the spaced-repetition module is on: false means `reviews` is empty because it is off" }),
     narrative: z.string().openapi({ description: "A few sentences about the day" }),
     answeredBy: answeredBySchema,
     fallbackReason,

@@ -6,6 +6,8 @@ import { config } from "../config";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "../i18n/locales";
 import { localDateOf } from "../local-dates";
 import { mayOnTask } from "../permissions/tasks";
+import type { DueSummary } from "../reviews/schema";
+import { dueSummary } from "../reviews/service";
 import type { TaskOutput } from "../tasks/schema";
 import { createTask, getVisibleTask, updateTask } from "../tasks/service";
 import { builtInBriefing, builtInChat, type BriefingFacts, type Proposal } from "./built-in";
@@ -265,6 +267,8 @@ export async function dismissAction(actor: Actor, id: string): Promise<ChatActio
 export interface BriefingData extends BriefingFacts {
   timeZone: string;
   now: Date;
+  /** The spaced-repetition cards due by the end of the day; null while the module is off. */
+  reviews: DueSummary | null;
 }
 
 /** What the briefing of a day lists (default today, in the caller's time zone): without its narrative. */
@@ -281,6 +285,7 @@ export async function briefingFacts(actor: Actor, date?: string): Promise<Briefi
     today: await findOpenTasks(actor.userId, { dueFrom: start, dueBefore: end }, 100),
     overdue: await findOpenTasks(actor.userId, { dueBefore: overdueBefore }, 100),
     goals: await findGoals(actor.userId, ["active"]),
+    reviews: await dueSummary(actor.userId, end),
   };
 }
 
@@ -298,10 +303,7 @@ export async function briefingNarrative(actor: Actor, briefing: BriefingData, la
 
 export type BriefingLists = Omit<BriefingOutput, "narrative" | "answeredBy" | "fallbackReason">;
 
-/**
- * The briefing's lists as the API shows them. Spaced-repetition reviews do not exist on this server yet: none,
- * with `reviewsAvailable: false`.
- */
+/** The briefing's lists as the API shows them; no reviews, and `reviewsAvailable: false`, while spaced repetition is off. */
 export function briefingLists(briefing: BriefingData): BriefingLists {
   return {
     date: briefing.date,
@@ -309,8 +311,9 @@ export function briefingLists(briefing: BriefingData): BriefingLists {
     today: briefing.today.map(toFactTaskOutput),
     overdue: briefing.overdue.map(toFactTaskOutput),
     goals: briefing.goals,
-    reviews: [],
-    reviewsAvailable: false,
+    reviews: briefing.reviews?.items ?? [],
+    reviewsDue: briefing.reviews?.total ?? 0,
+    reviewsAvailable: briefing.reviews !== null,
   };
 }
 

@@ -219,6 +219,18 @@ async function arrange() {
   );
   await server.sql(`insert into connector_links (connection_id, entity, external_id, local_id) values ($1, 'task', '41', gen_random_uuid())`, [connection!.id]);
   await server.sql(`insert into connector_runs (connection_id, operation, trigger, status) values ($1, 'import', 'user', 'succeeded')`, [connection!.id]);
+  // Spaced repetition (issue 9): a card linked to her goal and task, a review of it, her retention.
+  const [card] = await server.sql<{ id: string }>(
+    `insert into review_cards (user_id, front, back, deck, goal_id, task_id, due) values ($1, $2, 'ahoj', 'Czech', $3, $4, now()) returning id`,
+    [aliceId, `hello ${marker}`, goal!.id, aliceTask.id],
+  );
+  await server.sql(
+    `insert into review_logs (card_id, user_id, client_review_id, grade, state, due, stability, difficulty, elapsed_days, last_elapsed_days,
+       scheduled_days, learning_steps, next_due, reviewed_at)
+     values ($1, $2, gen_random_uuid(), 'good', 'new', now(), 0, 0, 0, 0, 0, 0, now() + interval '10 minutes', now())`,
+    [card!.id, aliceId],
+  );
+  await server.sql(`insert into review_settings (user_id, desired_retention) values ($1, 0.85)`, [aliceId]);
   await server.sql(`insert into domain_events (type, actor_id, audience, data) values ('notification.created', null, $1::uuid[], '{}'::jsonb)`, [`{${aliceId}}`]);
 
   // Notifications reach her from Bob's requests (after the commit, by the event handler).

@@ -42,6 +42,7 @@ interface OwnerData {
   goalReportId: string;
   connectionId: string;
   chatActionId: string;
+  reviewCardId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
 }
@@ -158,6 +159,14 @@ beforeAll(async () => {
      values ('erp', $2, $1, 'https://erp.example.com', 'v1.x', 'v1.y') returning id`,
     [user.id, `Secret ERP ${marker}`],
   );
+  // A spaced-repetition card linked to the goal and the task, reviewed once.
+  const card = await server.request("/api/v1/review-cards", {
+    token,
+    json: { front: `Secret front ${marker}`, back: `Secret back ${marker}`, deck: `Secret deck ${marker}`, goalId: goal.body.id, taskId: task.id },
+  });
+  expect(card.status).toBe(201);
+  const reviewed = await server.request(`/api/v1/review-cards/${card.body.id}/reviews`, { token, json: { grade: "good" } });
+  expect(reviewed.status).toBe(201);
   owner = {
     token,
     connectionId: connection!.id,
@@ -178,8 +187,11 @@ beforeAll(async () => {
     goalId: goal.body.id,
     goalReportId: goalReport.body.id,
     chatActionId,
+    reviewCardId: card.body.id,
     secrets: [
       connection!.id,
+      card.body.id,
+      reviewed.body.review.id,
       goal.body.id,
       goalReport.body.id,
       chatActionId,
@@ -229,6 +241,7 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/connectors/")) return owner.connectionId;
     if (name === "reportId") return owner.goalReportId;
     if (name === "id" && path.startsWith("/api/v1/chat/actions/")) return owner.chatActionId;
+    if (name === "id" && path.startsWith("/api/v1/review-cards/")) return owner.reviewCardId;
     if (name === "taskId") return owner.taskId;
     if (name === "weekStart") return "2026-11-16";
     throw new Error(`No id to try for {${name}} in ${path}: add one to pathFor`);
@@ -261,6 +274,8 @@ function bodyFor({ method, path }: Operation): unknown {
     "POST /api/v1/goals/{id}/reports": { date: "2025-01-02", value: 99 },
     "POST /api/v1/goals/{id}/study-plan": { assistant: "built-in" },
     "PUT /api/v1/admin/modules/{id}": { enabled: false },
+    "PATCH /api/v1/review-cards/{id}": { front: "Taken over", goalId: null },
+    "POST /api/v1/review-cards/{id}/reviews": { grade: "again" },
   };
   const key = `${method} ${path}`;
   if (!(key in bodies)) throw new Error(`No body for ${key}: add a valid one to bodyFor`);
@@ -330,6 +345,10 @@ describe("authorization matrix", () => {
     expect(connection!.name).toMatch(/^Secret ERP /);
     const chat = await server.request("/api/v1/chat/messages", { token: owner.token });
     expect(chat.body.items[0].actions).toEqual([expect.objectContaining({ id: owner.chatActionId, state: "proposed", taskId: null })]);
+    const card = await server.request(`/api/v1/review-cards/${owner.reviewCardId}`, { token: owner.token });
+    expect(card.body).toMatchObject({ front: expect.stringMatching(/^Secret front /), reps: 1, lapses: 0, goal: { id: owner.goalId }, task: { id: owner.taskId } });
+    const reviews = await server.request(`/api/v1/review-cards/${owner.reviewCardId}/reviews`, { token: owner.token });
+    expect(reviews.body.items.map((item: { grade: string }) => item.grade)).toEqual(["good"]);
   });
 
   test("every list a stranger can read leaves out everything of the owner's", async () => {
@@ -361,6 +380,8 @@ describe("authorization matrix", () => {
       { path: "/tasks", json: { title: "Mine", groupId: owner.groupId } },
       { path: `/tasks`, json: { title: "Mine", assigneeIds: [owner.userId] } },
       { path: "/tasks", json: { title: "Mine", projectId: owner.projectId } },
+      { path: "/api/v1/review-cards", json: { front: "Mine", back: "Mine", goalId: owner.goalId } },
+      { path: "/api/v1/review-cards", json: { front: "Mine", back: "Mine", taskId: owner.taskId } },
     ];
     for (const attempt of attempts) {
       const response = await server.request(attempt.path, { token: stranger.token, json: attempt.json });

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { advanceClock, resetClock } from "../../lib/clock";
 import { briefingOutput } from "../../lib/assistant/schema";
+import { advanceClock, resetClock } from "../../lib/clock";
+import { moduleOverrides } from "../../lib/modules/registry";
 import { createTask, expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
 
 /*
  * GET /briefing with the built-in assistant and an injected clock: the day is the user's (New York here, while
  * the same instant is already the next day in Prague), overdue items, goal progress (derived from linked tasks
- * or set by hand), no reviews yet, and a narrative naming the user's own tasks.
+ * or set by hand), the spaced-repetition cards due by the end of the day (none while that module is off), and a
+ * narrative naming the user's own tasks.
  */
 
 const NEW_YORK = "America/New_York";
@@ -68,11 +70,11 @@ afterAll(async () => {
 });
 
 describe("GET /briefing", () => {
-  test("today in the user's time zone: their tasks due today, overdue ones, active goals, no reviews yet", async () => {
+  test("today in the user's time zone: their tasks due today, overdue ones, active goals, no cards to review", async () => {
     const response = await api("/briefing", { token: me.token });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     const briefing = expectShape(briefingOutput, response.body);
-    expect(briefing).toMatchObject({ date: "2026-02-12", timeZone: NEW_YORK, reviews: [], reviewsAvailable: false, answeredBy: { provider: "built-in" }, fallbackReason: null });
+    expect(briefing).toMatchObject({ date: "2026-02-12", timeZone: NEW_YORK, reviews: [], reviewsDue: 0, reviewsAvailable: true, answeredBy: { provider: "built-in" }, fallbackReason: null });
     expect(titles(briefing.today)).toEqual(["Early report", "Morning run", "Night owl post"]);
     expect(titles(briefing.overdue)).toEqual(["Yesterday's call"]);
     expect(briefing.goals).toEqual([
@@ -99,5 +101,49 @@ describe("GET /briefing", () => {
     expect(theirs.goals.map((goal) => goal.title)).toEqual(["Zebra goal"]);
     expect(expectProblem(await api("/briefing?date=2026-02-30", { token: me.token }), 400, "validation_failed").errors?.[0]?.pointer).toBe("/date");
     expectProblem(await api("/briefing"), 401, "unauthenticated");
+  });
+});
+
+describe("GET /briefing – spaced-repetition reviews", () => {
+  test("the cards due by the end of the day: counted, the first 5 named, the longest due first; none of anyone else's", async () => {
+    const learner = await registerUser(server, { timeZone: NEW_YORK });
+    const ids: string[] = [];
+    for (let i = 1; i <= 7; i++) {
+      const card = await api("/review-cards", { token: learner.token, json: { front: `Word ${i}`, back: `Slovo ${i}`, deck: "Czech" } });
+      expect(card.status, JSON.stringify(card.body)).toBe(201);
+      ids.push(card.body.id);
+    }
+    // Word 1 due two days ago, word 2 yesterday, word 3 tonight at 23:00 (New York), word 4 tomorrow; the rest now.
+    const dueAt = ["2026-02-10T12:00:00Z", "2026-02-11T12:00:00Z", "2026-02-13T04:00:00Z", "2026-02-13T06:00:00Z"];
+    for (const [i, due] of dueAt.entries()) await server.sql("update review_cards set due = $2 where id = $1", [ids[i], due]);
+    await api("/review-cards", { token: other.token, json: { front: "Zebra card", back: "of the other user" } });
+
+    const briefing = expectShape(briefingOutput, (await api("/briefing", { token: learner.token })).body);
+    expect(briefing).toMatchObject({ reviewsAvailable: true, reviewsDue: 6 });
+    expect(briefing.reviews.map((review) => review.front)).toEqual(["Word 1", "Word 2", "Word 5", "Word 6", "Word 7"]);
+    expect(briefing.reviews[0]).toEqual({ id: ids[0], front: "Word 1", deck: "Czech", dueAt: "2026-02-10T12:00:00.000Z" });
+    expect(briefing.narrative).toMatch(/ 6 cards are waiting for review\.$/);
+    expect(JSON.stringify(briefing)).not.toContain("Zebra");
+
+    // Tomorrow's briefing counts tomorrow's card too; reviewing one takes it out.
+    expect(expectShape(briefingOutput, (await api("/briefing?date=2026-02-13", { token: learner.token })).body).reviewsDue).toBe(7);
+    expect((await api(`/review-cards/${ids[0]}/reviews`, { token: learner.token, json: { grade: "easy" } })).status).toBe(201);
+    const after = expectShape(briefingOutput, (await api("/briefing", { token: learner.token })).body);
+    expect(after.reviewsDue).toBe(5);
+    expect(after.reviews.map((review) => review.front)).not.toContain("Word 1");
+  });
+
+  test("while the spaced-repetition module is off: no reviews and reviewsAvailable false; the cards come back after", async () => {
+    const learner = await registerUser(server, { timeZone: NEW_YORK });
+    expect((await api("/review-cards", { token: learner.token, json: { front: "Hola", back: "Hello" } })).status).toBe(201);
+    moduleOverrides().set("spaced-repetition", false);
+    try {
+      const briefing = expectShape(briefingOutput, (await api("/briefing", { token: learner.token })).body);
+      expect(briefing).toMatchObject({ reviews: [], reviewsDue: 0, reviewsAvailable: false });
+      expect(briefing.narrative).not.toMatch(/review/);
+    } finally {
+      moduleOverrides().delete("spaced-repetition");
+    }
+    expect(expectShape(briefingOutput, (await api("/briefing", { token: learner.token })).body)).toMatchObject({ reviewsDue: 1, reviewsAvailable: true });
   });
 });

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { getFormatter, getTranslations, setRequestLocale } from "next-intl/server";
 import { Suspense } from "react";
-import { BriefingGoals, BriefingNarrative, BriefingTasks } from "@/components/assistant/briefing";
+import { BriefingGoals, BriefingNarrative, BriefingReviews, BriefingTasks } from "@/components/assistant/briefing";
 import { signInPath } from "@/components/auth/next-path";
 import { pageActor } from "@/components/auth/page-session";
 import { requirePageModule } from "@/components/modules/require-page-module";
@@ -14,7 +14,7 @@ import "@/components/assistant/assistant.css";
 
 /**
  * /{locale}/briefing (?date=YYYY-MM-DD, default today in the user's time zone): the day's tasks, the overdue ones,
- * goal progress, reviews (not available yet) and a few sentences about the day (`/briefing`). The lists render on
+ * goal progress, the spaced-repetition cards due (with a link to /reviews; "switched off" while that module is) and a few sentences about the day (`/briefing`). The lists render on
  * the server; the narrative follows when it is written. Signed-in only.
  */
 type Props = { params: Promise<{ locale: string }>; searchParams: Promise<{ date?: string | string[] }> };
@@ -79,7 +79,7 @@ export default async function BriefingPage({ params, searchParams }: Props) {
         </section>
         <section className="assistant-card" aria-labelledby="briefing-reviews">
           <h2 id="briefing-reviews">{t("reviewsTitle")}</h2>
-          <p className="assistant-empty">{t("reviewsUnavailable")}</p>
+          <BriefingReviews lists={lists} timeZone={actor.timeZone} locale={locale} />
         </section>
       </div>
 
