@@ -60,7 +60,7 @@ test("connections: add an Odoo connection, check it, import, see the run", async
   await create.getByRole("button", { name: "Add connection" }).click();
   await expect(create.getByRole("status").first()).toHaveText(/The connection was added/);
   await expect(create.getByLabel("Secret", { exact: true })).toHaveValue(/^whsec_/);
-  await create.getByRole("button", { name: "Done" }).click();
+  await create.getByRole("button", { name: "I have saved it" }).click();
   await expect(create.getByLabel("Secret", { exact: true })).toHaveCount(0);
 
   const card = list.getByRole("listitem").filter({ hasText: "Our Odoo" });
