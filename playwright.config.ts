@@ -87,6 +87,8 @@ export default defineConfig({
         AUTH_RATE_LIMIT_POINTS: "1000",
         // The admin dashboard's tests register this address.
         ADMIN_EMAILS: ADMIN_EMAIL,
+        // The connections spec runs a local Odoo on 127.0.0.1.
+        CONNECTOR_ALLOW_PRIVATE_NETWORK: "true",
         // Chromium refuses an IP address as a passkey's relying party: the passkey tests open the site as localhost.
         WEBAUTHN_RP_ID: "localhost",
         WEBAUTHN_ORIGINS: `http://localhost:${PORT}`,

@@ -31,6 +31,8 @@ export interface LinkStore {
   find(entity: string, externalId: string): Promise<{ localId: string | null; fingerprint: string | null } | null>;
   /** The external id a local record was synced to. */
   findByLocal(entity: string, localId: string): Promise<{ externalId: string; fingerprint: string | null } | null>;
+  /** Every link of an entity (what an export sends updates for). */
+  list(entity: string): Promise<{ externalId: string; localId: string | null; fingerprint: string | null }[]>;
   save(entity: string, externalId: string, localId: string | null, fingerprint: string | null): Promise<void>;
 }
 

@@ -81,6 +81,15 @@ export async function findLinkByLocal(connectionId: string, entity: string, loca
   return row ?? null;
 }
 
+/** Every link of one entity of a connection (an export walks what was synced before). */
+export async function listLinks(connectionId: string, entity: string): Promise<ConnectorLinkRow[]> {
+  return db()
+    .select()
+    .from(connectorLinks)
+    .where(and(eq(connectorLinks.connectionId, connectionId), eq(connectorLinks.entity, entity)))
+    .orderBy(connectorLinks.externalId);
+}
+
 export async function saveLink(connectionId: string, entity: string, externalId: string, localId: string | null, fingerprint: string | null): Promise<void> {
   const syncedAt = nowDate();
   await db()

@@ -23,6 +23,7 @@ import {
   finishRun,
   insertConnection,
   insertRun,
+  listLinks,
   listRuns,
   listVisibleConnections,
   postponeRetry,
@@ -80,7 +81,7 @@ function enabledKinds(): ConnectorKind[] {
   });
 }
 
-interface Visible {
+export interface Visible {
   row: ConnectorConnectionRow;
   driver: AnyDriver;
   canManage: boolean;
@@ -317,6 +318,9 @@ function syncContext(row: ConnectorConnectionRow, actor: Actor, driver: AnyDrive
         const link = await findLinkByLocal(row.id, entity, localId);
         return link && { externalId: link.externalId, fingerprint: link.fingerprint };
       },
+      async list(entity) {
+        return (await listLinks(row.id, entity)).map((link) => ({ externalId: link.externalId, localId: link.localId, fingerprint: link.fingerprint }));
+      },
       save: (entity, externalId, localId, fingerprint) => saveLink(row.id, entity, externalId, localId, fingerprint),
     },
     request: connectorRequest,
@@ -376,6 +380,14 @@ export async function runOperation(actor: Actor, id: string, operation: "import"
   const run = await insertRun({ connectionId: id, operation, trigger: "user", status: "running" });
   if (!run) throw new AppError("conflict", "A run of this connection is in progress; try again when it has finished");
   return toRunOutput(await perform(row, driver, run));
+}
+
+/**
+ * The context a kind's own routes call their system in (`GET /erp/modules`...): the connection's decrypted
+ * credentials and settings, acting as its owner. Nothing is recorded as a run.
+ */
+export async function driverContext({ row, driver }: Visible): Promise<SyncContext> {
+  return syncContext(row, await ownerActor(row), driver).context;
 }
 
 /** A status check (nothing recorded as a run; the connection's status and last error follow it). */

@@ -3,13 +3,15 @@ import { notFound, redirect } from "next/navigation";
 import { getTranslations, setRequestLocale } from "next-intl/server";
 import { signInPath } from "@/components/auth/next-path";
 import { pageActor } from "@/components/auth/page-session";
+import { CONNECTOR_KIND_FIELDS } from "@/components/connectors/kinds";
 import { tagOfSegment } from "@/lib/i18n/locales";
+import { isModuleEnabled } from "@/lib/modules/registry";
 import "@/components/auth/auth.css";
 import "@/components/settings/settings.css";
 
 /**
  * /{locale}/settings: the settings home, linking to the profile, the security settings, the account data, the
- * notification settings and the webhooks.
+ * notification settings, the webhooks and the connections to external systems.
  * Signed-in only: anyone else goes to the sign-in page, which brings them back here.
  */
 type Props = { params: Promise<{ locale: string }> };
@@ -38,6 +40,7 @@ export default async function SettingsPage({ params }: Props) {
   const t = await getTranslations({ locale: tag, namespace: "Settings" });
   const notifications = await getTranslations({ locale: tag, namespace: "NotificationSettings" });
   const webhooks = await getTranslations({ locale: tag, namespace: "WebhookSettings" });
+  const connections = await getTranslations({ locale: tag, namespace: "ConnectionSettings" });
   return (
     <div className="auth security">
       <header className="security-header">
@@ -66,6 +69,14 @@ export default async function SettingsPage({ params }: Props) {
               <span>{webhooks("settingsLinkHint")}</span>
             </a>
           </li>
+          {CONNECTOR_KIND_FIELDS.some((definition) => isModuleEnabled(definition.module)) && (
+          <li>
+            <a href={`/${locale}/settings/connections`}>
+              <strong>{connections("settingsLink")}</strong>
+              <span>{connections("settingsLinkHint")}</span>
+            </a>
+          </li>
+          )}
         </ul>
       </nav>
     </div>
