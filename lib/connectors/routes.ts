@@ -173,8 +173,11 @@ const webhookRoute = apiRoute({
   summary: "An event from the external system (signed)",
   description:
     "No session: the request is authenticated by its signature, GitHub's format: `X-Hub-Signature-256: sha256=<hex " +
-    "HMAC-SHA256 of the raw body with the connection's webhook secret>`, compared in constant time. A missing or " +
-    "wrong signature, or an unknown connection: 401, nothing runs. `X-Delivery-Id` (or `X-GitHub-Delivery`; else the " +
+    "HMAC-SHA256 of the raw body with the connection's webhook secret>`, compared in constant time. A system that " +
+    "cannot sign (Odoo's \"Send Webhook Notification\" action, Moodle's webhook plugins) may instead put the secret " +
+    "in the URL as `?token=<secret>`: simpler, but the secret then sits in that system's configuration and any proxy " +
+    "log of the URL, so prefer the signature and use https. A missing or wrong signature and token, or an unknown " +
+    "connection: 401, nothing runs. `X-Delivery-Id` (or `X-GitHub-Delivery`; else the " +
     "body's SHA-256) identifies the delivery: one received before answers `duplicate: true` and runs nothing. The " +
     "body is JSON, what each kind accepts is in its section. The event runs now and the answer is the finished run; " +
     "while another run is in progress it waits `queued` and runs within seconds after.",
@@ -188,6 +191,7 @@ const webhookRoute = apiRoute({
   ],
   request: {
     params: connectionParams,
+    query: z.object({ token: z.string().max(200).optional().openapi({ description: "The webhook secret, for systems that cannot sign" }) }),
     headers: z.object({
       "x-hub-signature-256": z.string().optional().openapi({ description: "sha256=<hex HMAC-SHA256 of the raw body>" }),
       "x-delivery-id": z.string().optional(),
@@ -220,6 +224,7 @@ export const connectorsRoutes = createRouter()
     const answer = await receiveWebhook(c.req.valid("param").id, rawBody, {
       signature: requestHeader(c, "x-hub-signature-256"),
       deliveryId: requestHeader(c, "x-delivery-id") ?? requestHeader(c, "x-github-delivery"),
+      token: c.req.valid("query").token,
     });
     return c.json(answer, 200);
   });

@@ -420,7 +420,8 @@ export async function checkVisible({ row, driver }: Visible): Promise<StatusOutp
 
 // The incoming webhook
 
-const UNVERIFIED = "The request is not signed with this connection's webhook secret (X-Hub-Signature-256: sha256=<hex>)";
+const UNVERIFIED =
+  "The request is not signed with this connection's webhook secret (X-Hub-Signature-256: sha256=<hex>), nor does it carry it as ?token=";
 
 function signatureMatches(secret: string, rawBody: string, header: string | undefined): boolean {
   const given = header?.match(/^sha256=([0-9a-f]{64})$/i)?.[1];
@@ -429,15 +430,23 @@ function signatureMatches(secret: string, rawBody: string, header: string | unde
   return timingSafeEqual(expected, Buffer.from(given, "hex"));
 }
 
+/** The secret itself in the URL (for systems that cannot sign: Odoo's and Moodle's webhook actions), compared in constant time. */
+function tokenMatches(secret: string, token: string | undefined): boolean {
+  if (!token) return false;
+  const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
+  return timingSafeEqual(digest(secret), digest(token));
+}
+
 /**
- * A signed event from the external system. Unknown connection or a missing or wrong signature: 401, nothing runs.
+ * A signed event from the external system (or one carrying the secret as `?token=`, for systems that cannot sign).
+ * Unknown connection or a missing or wrong signature: 401, nothing runs.
  * A delivery id seen before: nothing runs again. While another run of the connection is running, the event waits
  * `queued` (the retry job starts it); otherwise it runs now and the answer is the finished run.
  */
 export async function receiveWebhook(
   id: string,
   rawBody: string,
-  headers: { signature?: string; deliveryId?: string },
+  headers: { signature?: string; deliveryId?: string; token?: string },
 ): Promise<{ duplicate: boolean; run: RunOutput | null }> {
   const row = await findConnection(id);
   if (!row) throw new AppError("unauthenticated", UNVERIFIED);
@@ -448,7 +457,9 @@ export async function receiveWebhook(
   } catch {
     throw new AppError("unauthenticated", UNVERIFIED);
   }
-  if (!signatureMatches(secret, rawBody, headers.signature)) throw new AppError("unauthenticated", UNVERIFIED);
+  if (!signatureMatches(secret, rawBody, headers.signature) && !tokenMatches(secret, headers.token)) {
+    throw new AppError("unauthenticated", UNVERIFIED);
+  }
   if (!driver.webhook) throw new AppError("not_found", `The ${row.kind} connector takes no webhook`);
   let payload: unknown;
   try {

@@ -381,6 +381,17 @@ describe("the incoming webhook", () => {
     expect(again.body).toEqual({ duplicate: true, run: null });
     expect(await ownTaskTitles(frank)).toEqual(["From the webhook"]);
 
+    // A system that cannot sign passes the secret as ?token= instead; a wrong token is a 401 like a wrong signature.
+    const byToken = JSON.stringify({ records: [{ id: "w3", name: "By token" }] });
+    expectProblem(await api(`/connectors/${connection.id}/webhook?token=whsec_wrong`, { method: "POST", body: byToken, headers: { "content-type": "application/json" } }), 401, "unauthenticated");
+    const tokenRun = await api(`/connectors/${connection.id}/webhook?token=${encodeURIComponent(connection.webhookSecret)}`, {
+      method: "POST",
+      body: byToken,
+      headers: { "content-type": "application/json" },
+    });
+    expect(tokenRun.body.run.status).toBe("succeeded");
+    expect(await ownTaskTitles(frank)).toEqual(["By token", "From the webhook"]);
+
     // After a rotation the old secret no longer verifies.
     const rotated = await api(`/connectors/${connection.id}/webhook-secret`, { token: frank.token, method: "POST" });
     const next = JSON.stringify({ records: [{ id: "w2", name: "Second" }] });
