@@ -11,7 +11,7 @@ import { cachedTaskList, listTasks } from "./service";
  * `GET /api/v1/tasks`, answered by server.ts before the request reaches Hono when it is a plain request of a signed-in
  * user: a cache hit, or a miss whose query string passes the route's own validation. Such a request needs only the
  * session check, the cache, the rate-limit count and (on a miss) the list query; Hono's routing, context and
- * middleware chain were most of the rest of a hit's cost and a sixth of a miss's (docs/performance.md). The answer is
+ * middleware chain were most of the rest of a hit's cost and about 13 % of a miss's (docs/performance.md). The answer is
  * the one the route gives (same headers, same bytes). Anything else (no or a bad token, a query string the route
  * would answer with a 400, the rate limit passed, an error) is left to the API, which answers it as usual.
  */
