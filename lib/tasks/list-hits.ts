@@ -8,15 +8,15 @@ import { listTasksQuery } from "./schema";
 import { cachedTaskList, listTasks } from "./service";
 
 /*
- * `GET /api/v1/tasks`, answered by server.ts before the request reaches Hono when it is a plain request of a signed-in
- * user: a cache hit, or a miss whose query string passes the route's own validation. Such a request needs only the
- * session check, the cache, the rate-limit count and (on a miss) the list query; Hono's routing, context and
- * middleware chain were most of the rest of a hit's cost and about 13 % of a miss's (docs/performance.md). The answer is
- * the one the route gives (same headers, same bytes). Anything else (no or a bad token, a query string the route
- * would answer with a 400, the rate limit passed, an error) is left to the API, which answers it as usual.
+ * `GET /api/v1/tasks`, answered by server.ts before the request reaches Hono when it is a plain request of a
+ * signed-in user: a cache hit, or a miss whose query string passes the route's own validation. Such a request needs
+ * only the session check, the cache, the rate-limit count and (on a miss) the list query; Hono's routing, context and
+ * middleware chain were most of the rest of a hit's cost and about 13 % of a miss's (docs/performance.md). The
+ * answer is the one the route gives (same headers, same bytes). Anything else (no or a bad token, a query string the
+ * route would answer with a 400, the rate limit passed, an error) is left to the API, which answers it as usual.
  */
 
-/** What the cache said for requests that missed here and went on to the API, so that the route does not ask again. */
+/** What the cache said for requests that went on to the API after a miss here, so that the route does not ask again. */
 const missed = new WeakMap<IncomingMessage, number>();
 
 /** The cache generation this request's lookup saw on the fast path, if it missed there. */
@@ -36,7 +36,7 @@ async function validQuery(queryString: string) {
   return result.success ? result.data : undefined;
 }
 
-/** Answers the task list from the cache or, on a valid miss, from the database; false when the API must answer. */
+/** Answers the task list from the cache or, on a valid miss, from the database; false when the API answers. */
 export async function answerTaskList(request: IncomingMessage, response: ServerResponse, queryString: string): Promise<boolean> {
   try {
     const token = tokenFromRequest(request.headers.authorization, request.headers.cookie);
@@ -61,7 +61,11 @@ export async function answerTaskList(request: IncomingMessage, response: ServerR
       // the type first); a hit keeps the head it has always had here.
       ...(cached.hit
         ? [...rateLimitHeaders(limit), ["Content-Type", JSON_UTF8], ["X-Cache", "HIT"]]
-        : [["content-type", JSON_UTF8], ...rateLimitHeaders(limit).map(([name, value]) => [name.toLowerCase(), value]), ["x-cache", "MISS"]]),
+        : [
+            ["content-type", JSON_UTF8],
+            ...rateLimitHeaders(limit).map(([name, value]) => [name.toLowerCase(), value]),
+            ["x-cache", "MISS"],
+          ]),
       ["Content-Length", String(body.length)],
     ] as [string, string][];
     response.writeHead(200, headers.flat());
