@@ -24,9 +24,9 @@ import { startModuleSync } from "./lib/modules/service";
 import { resetLimiters } from "./lib/rate-limit/limiter";
 import { attachSocket, SOCKET_PATH } from "./lib/realtime/socket";
 import { closeRedis } from "./lib/redis/client";
-import { answerTaskListHit } from "./lib/tasks/list-hits";
+import { answerTaskList } from "./lib/tasks/list-hits";
 
-/** The task list, whose cache hits are answered before the API (lib/tasks/list-hits.ts). */
+/** The task list, whose plain requests (hits and valid misses) are answered before the API (lib/tasks/list-hits.ts). */
 const TASK_LIST_PATH = `${API_PREFIX}/tasks`;
 
 export interface StartOptions {
@@ -94,7 +94,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       req.url = queryAt === -1 ? apiPath : apiPath + url.slice(queryAt);
       if (apiPath === TASK_LIST_PATH && req.method === "GET") {
         const queryString = queryAt === -1 ? "" : url.slice(queryAt + 1);
-        return track(answerTaskListHit(req, res, queryString).then((answered) => (answered ? undefined : api(req, res))));
+        return track(answerTaskList(req, res, queryString).then((answered) => (answered ? undefined : api(req, res))));
       }
       return track(api(req, res));
     }

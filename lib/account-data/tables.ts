@@ -83,7 +83,8 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     userColumns: { owner_id: "cascade", assignee_ids: "derived", collaborator_ids: "derived" },
     otherColumns: { series_id: "the series of a recurring task", recurrence: "the recurrence rule" },
     export: [
-      { key: "tasks", where: "owner_id = $user" },
+      // `answer` is the row again as the task list answers it (a trigger keeps it): not exported twice.
+      { key: "tasks", where: "owner_id = $user", omit: ["answer"] },
       {
         // Others' tasks the user works on: the task's own fields, nothing about its owner's groups or other people.
         key: "sharedTasks",

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { fillPlaceholders, sql, type SQL } from "drizzle-orm";
+import { fillPlaceholders, is, Placeholder, sql, type SQL } from "drizzle-orm";
 import { PgDialect, type PgDatabase, type PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -273,8 +273,29 @@ const compiledStatements = new Map<string, CompiledStatement>();
 const MAX_COMPILED_STATEMENTS = 1000;
 
 function compile(build: () => SQL): CompiledStatement {
-  const query = dialect.sqlToQuery(build());
+  const query = shareParameters(dialect.sqlToQuery(build()));
   return { text: query.sql, params: query.params, name: `q_${createHash("sha1").update(query.sql).digest("base64url")}` };
+}
+
+/**
+ * One parameter per placeholder name: Drizzle numbers every use of `sql.placeholder("userId")` as a parameter of
+ * its own, and the task list's statement bound the same user id 20 times and the limit 7 times (37 parameters
+ * where 4 differ), each serialised by the driver and parsed by PostgreSQL on every run. Left as it is when the
+ * text's `$n` are not exactly `$1`...`$n` in order (a `$` in a literal, say), which this rewrite relies on.
+ */
+export function shareParameters(query: { sql: string; params: unknown[] }): { sql: string; params: unknown[] } {
+  const uses = [...query.sql.matchAll(/\$(\d+)/g)];
+  if (uses.length !== query.params.length || uses.some((use, index) => Number(use[1]) !== index + 1)) return query;
+  const numbers = new Map<string, number>();
+  const params: unknown[] = [];
+  const renumbered = query.params.map((param) => {
+    if (!is(param, Placeholder)) return params.push(param);
+    let number = numbers.get(param.name);
+    if (number === undefined) numbers.set(param.name, (number = params.push(param)));
+    return number;
+  });
+  let next = 0;
+  return { sql: query.sql.replace(/\$(\d+)/g, () => `$${renumbered[next++]}`), params };
 }
 
 /**

@@ -128,6 +128,13 @@ export const tasks = pgTable(
     collaboratorIds: uuid("collaborator_ids").array().notNull().default(sql`'{}'::uuid[]`),
     subtaskTotal: integer("subtask_total").notNull().default(0),
     subtaskDone: integer("subtask_done").notNull().default(0),
+    /**
+     * The task's answer in `GET /tasks` (the `Task` JSON of lib/tasks/schema.ts, as text), kept by a database
+     * trigger (migration 0012) from the row itself on every insert and update: the task list returns it as it is
+     * instead of formatting four timestamps and building the JSON for every task of every page it reads, which
+     * was more than half of PostgreSQL's work per list query. Never written by the application.
+     */
+    answer: text("answer"),
   },
   (table) => [
     index("tasks_owner_position_idx").on(table.ownerId, table.position, table.id),
