@@ -11,6 +11,7 @@ import { requireOnTask, type TaskAction } from "../permissions/tasks";
 import { publish } from "../events/publish";
 import type { DomainEvent, DomainEventType } from "../events/types";
 import { findProjectRole } from "../projects/repo";
+import { purgeDeletedMedia } from "../media/purge";
 import { findMemberRole } from "../teams/repo";
 import { invalidateTaskLists, lookupTaskList, storeTaskList, type CacheLookup } from "./list-cache";
 import {
@@ -254,6 +255,8 @@ export async function deleteTask(actor: Actor, taskId: string): Promise<void> {
     await publish(tx, { type: "task.deleted", actorId: actor.userId, taskId, audience, data: { taskId } });
     return audience;
   });
+  // Its media rows went with it (a cascade): remove their files too.
+  await purgeDeletedMedia();
   await invalidateTaskLists(audience);
 }
 
