@@ -41,6 +41,7 @@ interface OwnerData {
   goalId: string;
   goalReportId: string;
   chatActionId: string;
+  mediaId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
 }
@@ -151,6 +152,11 @@ beforeAll(async () => {
   const chat = await server.request("/api/v1/chat", { token, json: { message: `add task Secret plan ${marker} tomorrow` } });
   expect(chat.status).toBe(200);
   const chatActionId = chat.body.answer.actions[0].id as string;
+  const media = await server.request(`/api/v1/tasks/${task.id}/media`, {
+    token,
+    json: { kind: "text", filename: `Secret file ${marker}.txt`, data: Buffer.from(`Secret text ${marker}`).toString("base64") },
+  });
+  expect(media.status).toBe(201);
   owner = {
     token,
     userId: user.id,
@@ -170,7 +176,9 @@ beforeAll(async () => {
     goalId: goal.body.id,
     goalReportId: goalReport.body.id,
     chatActionId,
+    mediaId: media.body.id,
     secrets: [
+      media.body.id,
       goal.body.id,
       goalReport.body.id,
       chatActionId,
@@ -218,6 +226,7 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/goals/")) return owner.goalId;
     if (name === "reportId") return owner.goalReportId;
     if (name === "id" && path.startsWith("/api/v1/chat/actions/")) return owner.chatActionId;
+    if (name === "id" && path.startsWith("/api/v1/media/")) return owner.mediaId;
     if (name === "taskId") return owner.taskId;
     if (name === "weekStart") return "2026-11-16";
     throw new Error(`No id to try for {${name}} in ${path}: add one to pathFor`);
@@ -248,6 +257,7 @@ function bodyFor({ method, path }: Operation): unknown {
     "PATCH /api/v1/goals/{id}": { title: "Taken over", status: "abandoned" },
     "POST /api/v1/goals/{id}/reports": { date: "2025-01-02", value: 99 },
     "POST /api/v1/goals/{id}/study-plan": { assistant: "built-in" },
+    "POST /api/v1/tasks/{id}/media": { kind: "text", filename: "taken.txt", data: Buffer.from("Taken over").toString("base64") },
   };
   const key = `${method} ${path}`;
   if (!(key in bodies)) throw new Error(`No body for ${key}: add a valid one to bodyFor`);
@@ -315,6 +325,10 @@ describe("authorization matrix", () => {
     expect(studyPlan.body).toMatchObject({ version: 1, appliedAt: null });
     const chat = await server.request("/api/v1/chat/messages", { token: owner.token });
     expect(chat.body.items[0].actions).toEqual([expect.objectContaining({ id: owner.chatActionId, state: "proposed", taskId: null })]);
+    const media = await server.request(`/api/v1/tasks/${owner.taskId}/media`, { token: owner.token });
+    expect(media.body.items.map((item: { id: string }) => item.id)).toEqual([owner.mediaId]);
+    const content = await server.request(`/api/v1/media/${owner.mediaId}/content`, { token: owner.token });
+    expect(content.body).toMatch(/^Secret text /);
   });
 
   test("every list a stranger can read leaves out everything of the owner's", async () => {
