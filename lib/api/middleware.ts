@@ -82,7 +82,9 @@ function declaredBodyLimit(c: Parameters<MiddlewareHandler<ApiEnv>>[0]): number 
 function limiterOf(maxSize: number): MiddlewareHandler<ApiEnv> {
   return bodyLimit({
     maxSize,
-    onError: () => {
+    onError: (c) => {
+      // The rest of the body is never read: the connection cannot carry another request (RFC 9110 §15.5.14).
+      c.header("Connection", "close");
       throw new AppError("payload_too_large", `The request body is larger than ${maxSize} bytes`);
     },
   });
