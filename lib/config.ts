@@ -73,6 +73,16 @@ export const configSchema = z
     AI_TIMEOUT_MS: positiveInt.max(300_000).default(30_000),
     /** Requests to the AI endpoint per user and UTC day; the built-in assistant is not counted. */
     AI_DAILY_REQUESTS: positiveInt.default(200),
+    /** The model for `POST /audio/transcriptions` (media transcription). */
+    AI_TRANSCRIPTION_MODEL: z.string().min(1).default("whisper-1"),
+    // Media attached to tasks (lib/media): where the files go, and the largest file of each kind (decoded bytes).
+    MEDIA_STORAGE: z.enum(["local"]).default("local"),
+    /** Defaults to $DATA_DIR/media. */
+    MEDIA_DIR: z.string().min(1).optional(),
+    MEDIA_MAX_TEXT_BYTES: positiveInt.max(512 * 1024 * 1024).default(1024 * 1024),
+    MEDIA_MAX_AUDIO_BYTES: positiveInt.max(512 * 1024 * 1024).default(20 * 1024 * 1024),
+    MEDIA_MAX_PHOTO_BYTES: positiveInt.max(512 * 1024 * 1024).default(10 * 1024 * 1024),
+    MEDIA_MAX_VIDEO_BYTES: positiveInt.max(512 * 1024 * 1024).default(50 * 1024 * 1024),
     // Feature modules (lib/modules/registry.ts) that start switched off; administrators can switch them at run time.
     MODULES_DISABLED: z
       .string()

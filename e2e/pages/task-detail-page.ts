@@ -11,6 +11,7 @@ export class TaskDetailPage {
   readonly people: Locator;
   readonly collaboration: Locator;
   readonly invite: Locator;
+  readonly attachments: Locator;
   readonly badges: Locator;
 
   constructor(readonly page: Page) {
@@ -23,6 +24,7 @@ export class TaskDetailPage {
     this.people = card("People");
     this.collaboration = card("Ask someone to join");
     this.invite = card("Invite someone new");
+    this.attachments = card("Attachments");
     this.badges = page.locator(".task-badges");
   }
 

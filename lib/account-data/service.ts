@@ -15,6 +15,7 @@ import {
   lockProject,
   updateMemberRole as updateProjectRole,
 } from "../projects/repo";
+import { purgeDeletedMedia } from "../media/purge";
 import { limiter } from "../rate-limit/limiter";
 import { disconnectUser } from "../realtime/events";
 import { invalidateTaskLists } from "../tasks/list-cache";
@@ -205,6 +206,8 @@ export async function deleteAccount(actor: Actor, input: DeleteAccountInput): Pr
   if (!account) throw new AppError("unauthenticated", "This account no longer exists");
   await confirmDeletion(actor, account, input);
   const audience = await db().transaction((tx) => deleteEverything(account, tx));
+  // Media of the user's tasks, and media they uploaded elsewhere, went with the rows: remove the files too.
+  await purgeDeletedMedia();
   await forgetSessionUser(account.id);
   disconnectUser(account.id);
   await invalidateTaskLists(audience);

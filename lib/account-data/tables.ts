@@ -340,6 +340,19 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     otherColumns: { params: "the proposed task's fields or new due date: the user's own data", task_id: "the task it made or changed" },
     export: [{ key: "chatActions", where: "user_id = $user" }],
   },
+  media_items: {
+    about:
+      "Files attached to tasks: those on the user's tasks and those they uploaded to others' tasks are deleted, and " +
+      "their files removed from the media storage (lib/media/purge.ts). Exported without the storage key; the bytes " +
+      "are downloaded from GET /media/{id}/content.",
+    userColumns: { uploader_id: "cascade" },
+    parent: { column: "task_id", table: "tasks" },
+    export: [{ key: "mediaItems", where: `uploader_id = $user or task_id in ${OWN_TASKS}`, omit: ["storage_key"] }],
+  },
+  media_purges: {
+    about: "Keys of deleted media files still to be removed from the storage: generated ids, nobody's.",
+    export: { none: "no user data (generated keys of files whose rows are deleted already)" },
+  },
   activity_records: {
     about: "Phone usage the user's devices reported.",
     userColumns: { user_id: "cascade" },

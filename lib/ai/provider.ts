@@ -1,4 +1,4 @@
-import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError, toFile } from "openai";
 import { AppError } from "../api/app-error";
 import { nowDate } from "../clock";
 import { config } from "../config";
@@ -16,7 +16,7 @@ import { addTokens, returnDailyRequest, takeDailyRequest } from "./repo";
  * only: nothing here adds anything to them.
  */
 
-export type AiPurpose = "chat" | "study_plan" | "briefing" | "weekly_report" | "activity_analysis";
+export type AiPurpose = "chat" | "study_plan" | "briefing" | "weekly_report" | "activity_analysis" | "transcription";
 
 export interface AiMessage {
   role: "system" | "user" | "assistant";
@@ -157,4 +157,32 @@ export async function completeStream(request: AiRequest): Promise<AiStream> {
     if (timedOut()) throw unavailable(null, true);
   }
   return { answeredBy: { provider: "openai-compatible", model }, chunks: chunks() };
+}
+
+export interface TranscriptionRequest {
+  /** Whose budget pays for the request: the uploader's. */
+  userId: string;
+  /** The recording (a Buffer, or the stored file as a stream). */
+  content: Buffer | NodeJS.ReadableStream;
+  filename: string;
+  contentType: string;
+}
+
+/**
+ * The text of a recording, from the endpoint's OpenAI-compatible `POST /audio/transcriptions` (multipart, model
+ * AI_TRANSCRIPTION_MODEL), under the same deadline and daily budget as every other AI request.
+ */
+export async function transcribe(request: TranscriptionRequest): Promise<AiCompletion> {
+  const day = await takeBudget(request.userId);
+  const { signal, timedOut } = deadline(undefined);
+  const model = config().AI_TRANSCRIPTION_MODEL;
+  try {
+    const file = await toFile(request.content as Buffer, request.filename, { type: request.contentType });
+    const answer = await openai().audio.transcriptions.create({ file, model }, { signal });
+    return { text: answer.text ?? "", answeredBy: { provider: "openai-compatible", model } };
+  } catch (error) {
+    await returnDailyRequest(request.userId, day);
+    log.warn("AI endpoint failed", { purpose: "transcription", error: error instanceof Error ? error.message : String(error) });
+    throw unavailable(error, timedOut());
+  }
 }

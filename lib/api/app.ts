@@ -18,6 +18,7 @@ import { groupsRoutes } from "../groups/routes";
 import { healthRoutes } from "../health/routes";
 import { invitationsRoutes } from "../invitations/routes";
 import { modulesRoutes } from "../modules/routes";
+import { mediaRoutes } from "../media/routes";
 import { notificationsRoutes } from "../notifications/routes";
 import { oauthRoutes } from "../oauth/routes";
 import { projectsRoutes } from "../projects/routes";
@@ -44,7 +45,8 @@ from an httpOnly cookie.
 
 **Errors** are RFC 9457 \`application/problem+json\` with a machine-readable \`code\`; invalid input (400) lists
 every bad field in \`errors\` as a JSON Pointer with \`in\` (body, query, path). Request bodies must be
-\`application/json\` (otherwise 415) and at most BODY_LIMIT_BYTES (1 MiB by default; otherwise 413). Unknown
+\`application/json\` (otherwise 415) and at most BODY_LIMIT_BYTES (1 MiB by default; otherwise 413), except where a
+route says otherwise (media uploads take the base64 of the largest file MEDIA_MAX_*_BYTES allow). Unknown
 fields are rejected. Another user's resource answers 404.
 
 **Real-time events.** Connect socket.io to path \`/ws\` with \`auth: { token, cursor? }\` (or the session
@@ -94,6 +96,7 @@ export function createApiApp() {
   app.route(API_PREFIX, emailRoutes);
   app.route(API_PREFIX, webhooksRoutes);
   app.route(API_PREFIX, goalsRoutes);
+  app.route(API_PREFIX, mediaRoutes);
   app.route(API_PREFIX, assistantRoutes);
   app.route(API_PREFIX, activityRoutes);
   app.route(API_PREFIX, connectorsRoutes);

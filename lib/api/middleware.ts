@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
+import { matchedRoutes } from "hono/route";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { actorFromClaims, tokenFromRequest, type Actor } from "../auth/actor";
 import { verifySessionToken, type SessionClaims } from "../auth/tokens";
@@ -52,19 +53,51 @@ export const responseHeaders: MiddlewareHandler<ApiEnv> = (c, next) => {
 };
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+const BODY_LIMIT = Symbol("spolu.bodyLimit");
+
+type LimitMarker = MiddlewareHandler<ApiEnv> & { [BODY_LIMIT]?: () => number };
 
 /**
- * A request that carries a body must say it is JSON (else 415) and stay within `maxSize` bytes (else 413),
- * before any handler runs. Requests without a body pass straight on: Hono's bodyLimit would build a whole
- * Fetch Request just to find that out.
+ * A route's own body limit (`apiRoute({ bodyLimit })`): a middleware that does nothing itself but tells
+ * `jsonBodyOnly`, which runs before any route middleware, to allow this route `maxSize` bytes instead of the
+ * global limit. Only the route that carries it is affected. A function is asked on each request (the limit may
+ * follow the configuration).
  */
-export function jsonBodyOnly(maxSize: number): MiddlewareHandler<ApiEnv> {
-  const limit = bodyLimit({
+export function routeBodyLimit(maxSize: number | (() => number)): MiddlewareHandler<ApiEnv> {
+  const marker: LimitMarker = (_c, next) => next();
+  marker[BODY_LIMIT] = typeof maxSize === "number" ? () => maxSize : maxSize;
+  return marker;
+}
+
+/** The body limit the matched route declares, if any (its marker, possibly wrapped by Hono's sub-app mounting). */
+function declaredBodyLimit(c: Parameters<MiddlewareHandler<ApiEnv>>[0]): number | undefined {
+  for (const { handler } of matchedRoutes(c)) {
+    const inner = (handler as unknown as Record<string, unknown>).__COMPOSED_HANDLER ?? handler;
+    const limit = (inner as LimitMarker)[BODY_LIMIT];
+    if (limit !== undefined) return limit();
+  }
+  return undefined;
+}
+
+function limiterOf(maxSize: number): MiddlewareHandler<ApiEnv> {
+  return bodyLimit({
     maxSize,
-    onError: () => {
+    onError: (c) => {
+      // The rest of the body is never read: the connection cannot carry another request (RFC 9110 §15.5.14).
+      c.header("Connection", "close");
       throw new AppError("payload_too_large", `The request body is larger than ${maxSize} bytes`);
     },
   });
+}
+
+/**
+ * A request that carries a body must say it is JSON (else 415) and stay within `maxSize` bytes (else 413), or the
+ * limit its route declares with `routeBodyLimit`, before any handler runs. Requests without a body pass straight
+ * on: Hono's bodyLimit would build a whole Fetch Request just to find that out.
+ */
+export function jsonBodyOnly(maxSize: number): MiddlewareHandler<ApiEnv> {
+  const limit = limiterOf(maxSize);
+  const routeLimits = new Map<number, MiddlewareHandler<ApiEnv>>();
   return (c, next) => {
     const length = requestHeader(c, "content-length");
     const hasBody = (length !== undefined && length !== "0") || requestHeader(c, "transfer-encoding") !== undefined;
@@ -72,7 +105,11 @@ export function jsonBodyOnly(maxSize: number): MiddlewareHandler<ApiEnv> {
     if (!JSON_TYPE.test(requestHeader(c, "content-type") ?? "")) {
       throw new AppError("unsupported_media_type", "Send the request body as application/json");
     }
-    return limit(c, next);
+    const declared = declaredBodyLimit(c);
+    if (declared === undefined) return limit(c, next);
+    let own = routeLimits.get(declared);
+    if (!own) routeLimits.set(declared, (own = limiterOf(declared)));
+    return own(c, next);
   };
 }
 

@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import { isModuleEnabled, type ModuleId } from "../modules/registry";
 import { AppError } from "./app-error";
 import type { ApiEnv } from "./env";
-import { authenticate, identify, rateLimit, requireAdmin } from "./middleware";
+import { authenticate, identify, rateLimit, requireAdmin, routeBodyLimit } from "./middleware";
 import { problemSchema } from "./problem";
 
 /** Who may call a route: anyone, anyone (with the user known when signed in), a signed-in user, an admin. */
@@ -18,6 +18,8 @@ export interface ApiRouteConfig extends RouteConfig {
    * 404 `module_disabled`, before authentication. The OpenAPI document shows it as `x-spolu-module`.
    */
   module?: ModuleId;
+  /** The largest request body the route takes, in bytes, instead of BODY_LIMIT_BYTES (media uploads). */
+  bodyLimit?: number | (() => number);
 }
 
 /** Answers 404 `module_disabled`, naming the module, while the module is off. */
@@ -66,7 +68,7 @@ type ApiRoute<R extends ApiRouteConfig> = ReturnType<
  * requirement and the standard problem answers, so that the OpenAPI document shows all of them.
  */
 export function apiRoute<const R extends ApiRouteConfig>(config: R) {
-  const { access, limit, module, ...route } = config;
+  const { access, limit, module, bodyLimit, ...route } = config;
   return createRoute({
     ...route,
     ...(module && {
@@ -75,6 +77,7 @@ export function apiRoute<const R extends ApiRouteConfig>(config: R) {
     }),
     ...(access === "user" || access === "admin" ? { security: [{ bearerAuth: [] }] } : {}),
     middleware: [
+      ...(bodyLimit ? [routeBodyLimit(bodyLimit)] : []),
       ...(module ? [requireModule(module)] : []),
       ...(limit ? [rateLimit(limit)] : []),
       ...ACCESS_MIDDLEWARE[access],

@@ -4,6 +4,7 @@ import { db, type Executor } from "../db/client";
 import type { TaskGroupRow } from "../db/schema/tasks";
 import { findMembership, listFamilyMembers } from "../family/repo";
 import { LOCALES, type Locale } from "../i18n/locales";
+import { purgeDeletedMedia } from "../media/purge";
 import { invalidateTaskLists } from "../tasks/list-cache";
 import { taskAudience } from "../tasks/repo";
 import { MAX_GROUPS } from "./defaults";
@@ -188,6 +189,8 @@ export async function deleteGroup(actor: Actor, groupId: string, query: DeleteGr
     await deleteGroupRow(groupId, tx);
     return [...before, ...(await taskAudience(taskIds, tx))];
   });
+  // Deleted tasks take their media with them: remove the files too.
+  if (query.deleteTasks) await purgeDeletedMedia();
   if (audience.length > 0) await invalidateTaskLists(audience);
 }
 

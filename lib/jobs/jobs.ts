@@ -3,6 +3,8 @@ import { config } from "../config";
 import { runConnectorRetries } from "../connectors/service";
 import { pruneErrorLogs } from "../errors/service";
 import { log } from "../log";
+import { purgeDeletedMedia } from "../media/purge";
+import { runPendingTranscriptions } from "../media/transcription";
 import { runReminders } from "../notifications/reminders";
 import { runDailySummaries, runWeeklyReports } from "../notifications/summaries";
 import { purgeOAuthStates } from "../oauth/service";
@@ -89,6 +91,26 @@ export function backgroundJobs(): Job[] {
       async run() {
         const deleted = await purgeOAuthStates();
         if (deleted) log.info("Forgot finished sign-in attempts", { deleted });
+      },
+    },
+    // Media (lib/media): transcriptions no process is working on (the uploading one stopped), a few at a time.
+    {
+      name: "media-transcriptions",
+      module: "media",
+      intervalMs: 60 * 1000,
+      async run() {
+        const transcribed = await runPendingTranscriptions();
+        if (transcribed) log.info("Transcribed media items", { transcribed });
+      },
+    },
+    // Files of deleted media items that were not removed right after the deletion (a crash, a storage error). Not
+    // paused with the media module: tasks and accounts are deleted while it is off too, and their files must go.
+    {
+      name: "media-purge",
+      intervalMs: 5 * 60 * 1000,
+      async run() {
+        const removed = await purgeDeletedMedia();
+        if (removed) log.info("Removed files of deleted media items", { removed });
       },
     },
   ];

@@ -12,6 +12,7 @@ import { publish } from "../events/publish";
 import type { DomainEvent, DomainEventType } from "../events/types";
 import { isModuleEnabled } from "../modules/registry";
 import { findProjectRole } from "../projects/repo";
+import { purgeDeletedMedia } from "../media/purge";
 import { findMemberRole } from "../teams/repo";
 import { invalidateTaskLists, lookupTaskList, storeTaskList, type CacheLookup } from "./list-cache";
 import {
@@ -259,6 +260,8 @@ export async function deleteTask(actor: Actor, taskId: string): Promise<void> {
     await publish(tx, { type: "task.deleted", actorId: actor.userId, taskId, audience, data: { taskId } });
     return audience;
   });
+  // Its media rows went with it (a cascade): remove their files too.
+  await purgeDeletedMedia();
   await invalidateTaskLists(audience);
 }
 

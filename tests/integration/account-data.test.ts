@@ -1,10 +1,14 @@
 import { createECDH, randomBytes, randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { accountExportOutput } from "../../lib/account-data/schema";
 import { schemaShapes } from "../../lib/account-data/repo";
 import { ACCOUNT_DATA_TABLES, exportKeys, registryProblems, type TableShape } from "../../lib/account-data/tables";
 import { advanceClock, resetClock } from "../../lib/clock";
+import { mediaRoot } from "../../lib/media/storage";
 import { taskListOutput } from "../../lib/tasks/schema";
+import { PNG } from "./media-samples";
 import { createTask, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
 
 let server: TestServer;
@@ -233,6 +237,14 @@ async function arrange() {
   await server.sql(`insert into review_settings (user_id, desired_retention) values ($1, 0.85)`, [aliceId]);
   await server.sql(`insert into domain_events (type, actor_id, audience, data) values ('notification.created', null, $1::uuid[], '{}'::jsonb)`, [`{${aliceId}}`]);
 
+  // Media: a photo on her task, and a note she attached to Bob's task (she is assigned to it); files on disk.
+  const photo = { kind: "photo", filename: `Photo ${marker}.png`, data: PNG.toString("base64") };
+  await ok(server.request(`/tasks/${aliceTask.id}/media`, { token: alice.token, json: photo }), 201);
+  const note = { kind: "text", filename: `Note ${marker}.txt`, data: Buffer.from(`A note ${marker}`).toString("base64") };
+  await ok(server.request(`/tasks/${bobTask.id}/media`, { token: alice.token, json: note }), 201);
+  // A purge still queued (a crash before the files were removed) holds no user data.
+  await server.sql("insert into media_purges (storage_key) values ($1)", [randomUUID()]);
+
   // Notifications reach her from Bob's requests (after the commit, by the event handler).
   await waitFor(async () => ((await api("/notifications", { token: alice.token })).body.items.length >= 3 ? true : undefined));
 
@@ -399,9 +411,19 @@ describe("DELETE /auth/delete-account", () => {
     expect((await server.request("/auth/me", { token: alice.token })).status).toBe(200);
     expect(await tablesMentioning(aliceId)).toEqual(before);
 
+    // Her media files: the photo on her task, the note on Bob's.
+    const mediaFiles = (await server.sql<{ storage_key: string }>("select storage_key from media_items where uploader_id = $1", [aliceId])).map(
+      ({ storage_key: key }) => path.join(mediaRoot(), key.slice(0, 2), key),
+    );
+    expect(mediaFiles.length).toBe(2);
+    expect(mediaFiles.every((file) => existsSync(file))).toBe(true);
+
     const deleted = await server.request("/auth/delete-account", { method: "DELETE", token: alice.token, json: { password: alice.password } });
     expect(deleted.status, JSON.stringify(deleted.body)).toBe(204);
     expect(deleted.headers.get("set-cookie")).toMatch(/spolu_session=;/);
+
+    // Her media files are gone from the disk, not only their rows.
+    expect(mediaFiles.filter((file) => existsSync(file))).toEqual([]);
 
     // Nothing mentions her id any more: no uuid, uuid[] or jsonb column, nor any other column.
     expect(await uuidColumnsMentioning(aliceId)).toEqual([]);

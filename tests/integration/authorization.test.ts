@@ -43,6 +43,7 @@ interface OwnerData {
   connectionId: string;
   chatActionId: string;
   reviewCardId: string;
+  mediaId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
 }
@@ -167,6 +168,11 @@ beforeAll(async () => {
   expect(card.status).toBe(201);
   const reviewed = await server.request(`/api/v1/review-cards/${card.body.id}/reviews`, { token, json: { grade: "good" } });
   expect(reviewed.status).toBe(201);
+  const media = await server.request(`/api/v1/tasks/${task.id}/media`, {
+    token,
+    json: { kind: "text", filename: `Secret file ${marker}.txt`, data: Buffer.from(`Secret text ${marker}`).toString("base64") },
+  });
+  expect(media.status).toBe(201);
   owner = {
     token,
     connectionId: connection!.id,
@@ -188,10 +194,12 @@ beforeAll(async () => {
     goalReportId: goalReport.body.id,
     chatActionId,
     reviewCardId: card.body.id,
+    mediaId: media.body.id,
     secrets: [
       connection!.id,
       card.body.id,
       reviewed.body.review.id,
+      media.body.id,
       goal.body.id,
       goalReport.body.id,
       chatActionId,
@@ -242,6 +250,7 @@ function pathFor(path: string): string {
     if (name === "reportId") return owner.goalReportId;
     if (name === "id" && path.startsWith("/api/v1/chat/actions/")) return owner.chatActionId;
     if (name === "id" && path.startsWith("/api/v1/review-cards/")) return owner.reviewCardId;
+    if (name === "id" && path.startsWith("/api/v1/media/")) return owner.mediaId;
     if (name === "taskId") return owner.taskId;
     if (name === "weekStart") return "2026-11-16";
     throw new Error(`No id to try for {${name}} in ${path}: add one to pathFor`);
@@ -276,6 +285,7 @@ function bodyFor({ method, path }: Operation): unknown {
     "PUT /api/v1/admin/modules/{id}": { enabled: false },
     "PATCH /api/v1/review-cards/{id}": { front: "Taken over", goalId: null },
     "POST /api/v1/review-cards/{id}/reviews": { grade: "again" },
+    "POST /api/v1/tasks/{id}/media": { kind: "text", filename: "taken.txt", data: Buffer.from("Taken over").toString("base64") },
   };
   const key = `${method} ${path}`;
   if (!(key in bodies)) throw new Error(`No body for ${key}: add a valid one to bodyFor`);
@@ -349,6 +359,10 @@ describe("authorization matrix", () => {
     expect(card.body).toMatchObject({ front: expect.stringMatching(/^Secret front /), reps: 1, lapses: 0, goal: { id: owner.goalId }, task: { id: owner.taskId } });
     const reviews = await server.request(`/api/v1/review-cards/${owner.reviewCardId}/reviews`, { token: owner.token });
     expect(reviews.body.items.map((item: { grade: string }) => item.grade)).toEqual(["good"]);
+    const media = await server.request(`/api/v1/tasks/${owner.taskId}/media`, { token: owner.token });
+    expect(media.body.items.map((item: { id: string }) => item.id)).toEqual([owner.mediaId]);
+    const content = await server.request(`/api/v1/media/${owner.mediaId}/content`, { token: owner.token });
+    expect(content.body).toMatch(/^Secret text /);
   });
 
   test("every list a stranger can read leaves out everything of the owner's", async () => {

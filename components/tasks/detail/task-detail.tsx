@@ -7,8 +7,10 @@ import { boxOf, REQUEST_LIST_LIMIT, requestsOfTask } from "@/components/requests
 import { useLiveEvents, type LiveEvent } from "@/components/realtime/use-live-events";
 import { DueDate, PriorityBadge, StatusBadge } from "@/components/tasks/task-fields";
 import type { ClaimOutput, CollaborationRequestListOutput, CollaborationRequestOutput } from "@/lib/collaboration/schema";
+import type { MediaItemOutput } from "@/lib/media/schema";
 import type { PrefsOutput } from "@/lib/notifications/schema";
 import type { SubtaskOutput, TaskOutput, TaskPeopleOutput, UpdateTaskInput } from "@/lib/tasks/schema";
+import { AttachmentsPanel } from "./attachments-panel";
 import { CollaborationPanel } from "./collaboration-panel";
 import { DeleteTask } from "./delete-task";
 import { BackIcon } from "./detail-icons";
@@ -38,6 +40,8 @@ export interface TaskDetailProps {
   people: TaskPeopleOutput;
   requests: CollaborationRequestOutput[];
   prefs: PrefsOutput;
+  /** The task's media, or null while the media module is switched off (the section is then hidden). */
+  media: MediaItemOutput[] | null;
   can: TaskAbilities;
   choices: TaskChoices;
 }
@@ -207,6 +211,16 @@ export function TaskDetail(props: TaskDetailProps) {
             <TaskEditor task={task} can={can} choices={props.choices} timeZone={me.timeZone} saveTask={saveTask} />
             <SubtaskList taskId={taskId} subtasks={subtasks} setSubtasks={setSubtasks} canEdit={can.edit} onChanged={readTask} announce={announce} />
             <RecurrenceEditor key={JSON.stringify(task.recurrence)} task={task} canManage={can.manage} saveTask={saveTask} />
+            {props.media && (
+              <AttachmentsPanel
+                taskId={taskId}
+                meId={me.id}
+                taskOwnerId={task.ownerId}
+                canUpload={can.edit}
+                initial={props.media}
+                announce={announce}
+              />
+            )}
           </div>
           <div className="task-side">
             <PeoplePanel

@@ -20,3 +20,4 @@ export * from "./activity";
 export * from "./connectors";
 export * from "./modules";
 export * from "./reviews";
+export * from "./media";

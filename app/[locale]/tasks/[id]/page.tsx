@@ -12,6 +12,7 @@ import { nowDate } from "@/lib/clock";
 import { listCollaborationRequests } from "@/lib/collaboration/service";
 import { listGroups } from "@/lib/groups/service";
 import { type Locale, tagOfSegment } from "@/lib/i18n/locales";
+import { listMedia } from "@/lib/media/service";
 import { isModuleEnabled } from "@/lib/modules/registry";
 import { getPrefs } from "@/lib/notifications/service";
 import { mayOnTask } from "@/lib/permissions/tasks";
@@ -62,7 +63,7 @@ export default async function TaskPage({ params }: Props) {
 
   const task = toTaskOutput(record);
   const may = (action: Parameters<typeof mayOnTask>[2]) => mayOnTask(actor.userId, record, action);
-  const [subtasks, people, groups, projects, userGroups, prefs, incoming, outgoing] = await Promise.all([
+  const [subtasks, people, groups, projects, userGroups, prefs, incoming, outgoing, media] = await Promise.all([
     getSubtasks(actor, id),
     getTaskPeople(actor, id),
     listGroups(actor, { lang: locale as Locale, includeArchived: true }),
@@ -72,6 +73,8 @@ export default async function TaskPage({ params }: Props) {
     getPrefs(actor, id),
     listCollaborationRequests(actor, { box: "incoming", limit: REQUEST_LIST_LIMIT }),
     listCollaborationRequests(actor, { box: "outgoing", limit: REQUEST_LIST_LIMIT }),
+    // Attachments only while the media module is on.
+    isModuleEnabled("media") ? listMedia(actor, id) : null,
   ]);
   const requests = requestsOfTask(id, incoming.items, outgoing.items);
   const messages = await getMessages({ locale: tag });
@@ -79,7 +82,7 @@ export default async function TaskPage({ params }: Props) {
   return (
     <NextIntlClientProvider
       locale={tag}
-      messages={{ TaskDetail: messages.TaskDetail, TaskFields: messages.TaskFields, Requests: messages.Requests }}
+      messages={{ TaskDetail: messages.TaskDetail, TaskFields: messages.TaskFields, Requests: messages.Requests, Media: messages.Media }}
       timeZone={actor.timeZone}
     >
       <TaskDetail
@@ -91,6 +94,7 @@ export default async function TaskPage({ params }: Props) {
         people={people}
         requests={requests}
         prefs={prefs}
+        media={media?.items ?? null}
         can={{
           edit: may("edit"),
           manage: may("manage"),
