@@ -368,6 +368,11 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     parent: { column: "connection_id", table: "connector_connections" },
     export: [{ key: "connectorRuns", where: "connection_id in (select id from connector_connections where owner_id = $user)" }],
   },
+  learning_grades: {
+    about: "Grades a learning connection (Moodle) imported for its Moodle user: go with the connection.",
+    parent: { column: "connection_id", table: "connector_connections" },
+    export: [{ key: "learningGrades", where: "connection_id in (select id from connector_connections where owner_id = $user)" }],
+  },
 };
 
 const ARRAY_RULES: readonly UserColumnRule[] = ["remove", "derived"];

@@ -378,6 +378,19 @@ export async function runOperation(actor: Actor, id: string, operation: "import"
   return toRunOutput(await perform(row, driver, run));
 }
 
+/**
+ * A driver's context for a kind's own read-only routes (`GET /learning/courses`...): the connection's decrypted
+ * credentials, acting as its owner; what it records as items goes nowhere (no run).
+ */
+export async function driverContext<Credentials = unknown, Settings = unknown>({ row, driver }: Visible): Promise<SyncContext<Credentials, Settings>> {
+  try {
+    return syncContext(row, await ownerActor(row), driver).context as SyncContext<Credentials, Settings>;
+  } catch (error) {
+    if (error instanceof ConnectorError) throw new AppError("unavailable", error.message);
+    throw error;
+  }
+}
+
 /** A status check (nothing recorded as a run; the connection's status and last error follow it). */
 export async function checkConnection(actor: Actor, id: string): Promise<StatusOutput> {
   return checkVisible(await visibleConnection(actor, id));

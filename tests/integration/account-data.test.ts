@@ -219,6 +219,7 @@ async function arrange() {
   );
   await server.sql(`insert into connector_links (connection_id, entity, external_id, local_id) values ($1, 'task', '41', gen_random_uuid())`, [connection!.id]);
   await server.sql(`insert into connector_runs (connection_id, operation, trigger, status) values ($1, 'import', 'user', 'succeeded')`, [connection!.id]);
+  await server.sql(`insert into learning_grades (connection_id, course_id, item_id, item_name, item_type, grade) values ($1, '3', '17', 'Essay', 'mod', 8.5)`, [connection!.id]);
   await server.sql(`insert into domain_events (type, actor_id, audience, data) values ('notification.created', null, $1::uuid[], '{}'::jsonb)`, [`{${aliceId}}`]);
 
   // Notifications reach her from Bob's requests (after the commit, by the event handler).

@@ -19,3 +19,4 @@ export * from "./assistant";
 export * from "./activity";
 export * from "./connectors";
 export * from "./modules";
+export * from "./learning";
