@@ -21,7 +21,8 @@ export function htmlToText(html: string | null | undefined): string {
   const text = html
     .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, "")
     .replace(/<br\s*\/?>/gi, "\n")
-    .replace(/<\/(p|div|li|h[1-6]|tr|blockquote|pre)\s*>/gi, "\n")
+    .replace(/<\/(p|h[1-6]|blockquote|pre)\s*>/gi, "\n\n")
+    .replace(/<\/(div|li|tr)\s*>/gi, "\n")
     .replace(/<li\b[^>]*>/gi, "- ")
     .replace(/<[^>]*>/g, "");
   return decodeEntities(text)
