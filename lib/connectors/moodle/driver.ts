@@ -233,6 +233,8 @@ async function importAssignment(context: Context, assignment: MoodleAssignment, 
   } else {
     taskId = (await createTask(actor, { ...fields, status: complete ? "done" : "todo" })).id;
   }
+  // Linked before the goal link is tried: a refused goal link must not make the next run create the task again.
+  await context.links.save("assignment", externalId, taskId, null);
   if (goalId) await linkTask(actor, goalId, taskId);
   await context.links.save("assignment", externalId, taskId, print);
   context.item({ entity: "assignment", externalId, localId: taskId, action: link ? "updated" : "created" });
