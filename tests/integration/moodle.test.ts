@@ -226,6 +226,36 @@ describe("the import", () => {
     expect(fixed).toMatchObject({ status: "succeeded", counts: { created: 1, unchanged: 3, failed: 0 } });
   });
 
+  test("a task or goal deleted here is not created again when Moodle's side changes", async () => {
+    const jane = await registerUser(server);
+    const { token, userId } = student();
+    const physics = course(userId, {
+      fullname: "Physics",
+      assignments: [
+        { id: newId(), cmid: 901, name: "Pendulum lab", duedate: 0, intro: "" },
+        { id: newId(), cmid: 902, name: "Optics lab", duedate: 0, intro: "" },
+      ],
+    });
+    const connection = await connect(jane, token);
+    await runImport(jane, connection.id);
+    const pendulum = (await tasksOf(jane)).find((task) => task.title === "Pendulum lab")!;
+    expect((await api(`/tasks/${pendulum.id}`, { token: jane.token, method: "DELETE" })).status).toBe(204);
+
+    physics.assignments[0]!.name = "Pendulum lab (revised)";
+    physics.assignments[1]!.name = "Optics lab (revised)";
+    const rerun = await runImport(jane, connection.id);
+    expect(rerun.items.find((item) => item.externalId === String(physics.assignments[0]!.id))).toMatchObject({ action: "skipped", note: "its task was deleted here: not created again" });
+    expect((await tasksOf(jane)).map((task) => task.title)).toEqual(["Optics lab (revised)"]);
+
+    const [goal] = await goalsOf(jane);
+    expect((await api(`/goals/${goal!.id}`, { token: jane.token, method: "DELETE" })).status).toBe(204);
+    physics.fullname = "Physics I";
+    const third = await runImport(jane, connection.id);
+    expect(third.items.find((item) => item.entity === "course")).toMatchObject({ action: "skipped" });
+    expect(await goalsOf(jane)).toEqual([]);
+    expect(third.status).toBe("succeeded");
+  });
+
   test("an invalid token: the check says not authenticated; the run fails and is not retried", async () => {
     const carol = await registerUser(server);
     const connection = await connect(carol, "0123456789abcdef0123456789abcdef");
