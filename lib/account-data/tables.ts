@@ -399,6 +399,11 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     userColumns: { user_id: "cascade" },
     export: [{ key: "reviewSettings", where: "user_id = $user" }],
   },
+  learning_grades: {
+    about: "Grades a learning connection (Moodle) imported for its Moodle user: go with the connection.",
+    parent: { column: "connection_id", table: "connector_connections" },
+    export: [{ key: "learningGrades", where: "connection_id in (select id from connector_connections where owner_id = $user)" }],
+  },
 };
 
 const ARRAY_RULES: readonly UserColumnRule[] = ["remove", "derived"];

@@ -6,6 +6,7 @@ import { adminRoutes } from "../admin/routes";
 import { assistantRoutes } from "../assistant/routes";
 import { collaborationRoutes } from "../collaboration/routes";
 import { config } from "../config";
+import { learningRoutes } from "../connectors/moodle/routes";
 import { erpRoutes } from "../connectors/odoo/routes";
 import { connectorsRoutes } from "../connectors/routes";
 import { openDatabase } from "../db/client";
@@ -102,6 +103,7 @@ export function createApiApp() {
   app.route(API_PREFIX, connectorsRoutes);
   app.route(API_PREFIX, reviewsRoutes);
   app.route(API_PREFIX, erpRoutes);
+  app.route(API_PREFIX, learningRoutes);
   app.route(API_PREFIX, adminRoutes);
   app.route(API_PREFIX, modulesRoutes);
   // Last: `/auth/{provider}` must not catch the fixed `/auth/...` paths above.

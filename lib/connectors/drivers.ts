@@ -1,9 +1,10 @@
 import type { ConnectorKind } from "../db/schema/connectors";
 import type { AnyDriver } from "./driver";
+import { moodleDriver } from "./moodle/driver";
 import { odooDriver } from "./odoo/driver";
 
 /** The driver of each kind of connector. Each kind's driver adds itself here. */
-const BUILT_IN: readonly AnyDriver[] = [odooDriver];
+const BUILT_IN: readonly AnyDriver[] = [odooDriver, moodleDriver];
 
 const TEST_DRIVERS = Symbol.for("spolu.connectors.testDrivers");
 type Holder = { [TEST_DRIVERS]?: Map<ConnectorKind, AnyDriver> };

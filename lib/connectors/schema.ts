@@ -73,6 +73,7 @@ export const runOutput = z
           localId: z.string().nullable(),
           action: z.enum(["created", "updated", "unchanged", "skipped", "failed"]),
           error: z.string().optional(),
+          note: z.string().optional().openapi({ description: "What the system said about an item that went through (a warning, why it was skipped)" }),
         }),
       )
       .openapi({ description: "Up to 200 items, failures first" }),

@@ -383,11 +383,16 @@ export async function runOperation(actor: Actor, id: string, operation: "import"
 }
 
 /**
- * The context a kind's own routes call their system in (`GET /erp/modules`...): the connection's decrypted
- * credentials and settings, acting as its owner. Nothing is recorded as a run.
+ * A driver's context for a kind's own read-only routes (`GET /learning/courses`...): the connection's decrypted
+ * credentials, acting as its owner; what it records as items goes nowhere (no run).
  */
-export async function driverContext({ row, driver }: Visible): Promise<SyncContext> {
-  return syncContext(row, await ownerActor(row), driver).context;
+export async function driverContext<Credentials = unknown, Settings = unknown>({ row, driver }: Visible): Promise<SyncContext<Credentials, Settings>> {
+  try {
+    return syncContext(row, await ownerActor(row), driver).context as SyncContext<Credentials, Settings>;
+  } catch (error) {
+    if (error instanceof ConnectorError) throw new AppError("unavailable", error.message);
+    throw error;
+  }
 }
 
 /** A status check (nothing recorded as a run; the connection's status and last error follow it). */

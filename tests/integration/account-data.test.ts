@@ -235,6 +235,7 @@ async function arrange() {
     [card!.id, aliceId],
   );
   await server.sql(`insert into review_settings (user_id, desired_retention) values ($1, 0.85)`, [aliceId]);
+  await server.sql(`insert into learning_grades (connection_id, course_id, item_id, item_name, item_type, grade) values ($1, '3', '17', 'Essay', 'mod', 8.5)`, [connection!.id]);
   await server.sql(`insert into domain_events (type, actor_id, audience, data) values ('notification.created', null, $1::uuid[], '{}'::jsonb)`, [`{${aliceId}}`]);
 
   // Media: a photo on her task, and a note she attached to Bob's task (she is assigned to it); files on disk.

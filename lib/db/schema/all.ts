@@ -21,3 +21,4 @@ export * from "./connectors";
 export * from "./modules";
 export * from "./reviews";
 export * from "./media";
+export * from "./learning";

@@ -84,6 +84,8 @@ export interface ConnectorRunItem {
   localId: string | null;
   action: "created" | "updated" | "unchanged" | "skipped" | "failed";
   error?: string;
+  /** What the system said about an item that went through (a warning, why it was skipped). */
+  note?: string;
 }
 
 export interface ConnectorRunCounts {
