@@ -39,6 +39,14 @@ export const CONNECTOR_KIND_FIELDS: readonly KindDefinition[] = [
       { name: "projectId", part: "settings", type: "number", required: false, hint: true },
     ],
   },
+  {
+    kind: "learning",
+    module: "learning",
+    fields: [
+      { name: "token", part: "credentials", type: "password", required: true, hint: true, autoComplete: "new-password" },
+      { name: "userId", part: "settings", type: "number", required: false, hint: true },
+    ],
+  },
 ];
 
 /** A kind's `credentials` and `settings` from the add form's fields (empty optional fields left out). */
