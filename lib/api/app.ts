@@ -21,6 +21,8 @@ import { projectsRoutes } from "../projects/routes";
 import { pushRoutes } from "../push/routes";
 import { tasksRoutes } from "../tasks/routes";
 import { teamsRoutes } from "../teams/routes";
+import { templatesRoutes } from "../templates/routes";
+import { timeTrackingRoutes } from "../time-tracking/routes";
 import { webauthnRoutes } from "../webauthn/routes";
 import { webhooksRoutes } from "../webhooks/routes";
 import { AppError } from "./app-error";
@@ -92,6 +94,8 @@ export function createApiApp() {
   app.route(API_PREFIX, goalsRoutes);
   app.route(API_PREFIX, assistantRoutes);
   app.route(API_PREFIX, activityRoutes);
+  app.route(API_PREFIX, templatesRoutes);
+  app.route(API_PREFIX, timeTrackingRoutes);
   app.route(API_PREFIX, adminRoutes);
   // Last: `/auth/{provider}` must not catch the fixed `/auth/...` paths above.
   app.route(API_PREFIX, oauthRoutes);

@@ -206,6 +206,10 @@ async function arrange() {
      values ($1, 'c-1', 'Reader', 'reading', 600, '2025-01-06T10:00:00Z', '2025-01-06T10:10:00Z')`,
     [aliceId],
   );
+  // A template of hers; time she tracked on Bob's task (hers to export), and Bob on hers (goes with her task).
+  await ok(api("/templates", { token: alice.token, json: { name: `Routine ${marker}`, tasks: [{ title: "Stretch", subtasks: ["Neck"] }] } }), 201);
+  await ok(api("/time-entries", { token: alice.token, json: { taskId: bobTask.id, startedAt: "2025-01-06T09:00:00Z", durationSeconds: 900, note: `Helped ${marker}` } }), 201);
+  await ok(api("/time-entries", { token: bob.token, json: { taskId: aliceTask.id, startedAt: "2025-01-06T11:00:00Z", durationSeconds: 600 } }), 201);
   await server.sql(`insert into domain_events (type, actor_id, audience, data) values ('notification.created', null, $1::uuid[], '{}'::jsonb)`, [`{${aliceId}}`]);
 
   // Notifications reach her from Bob's requests (after the commit, by the event handler).

@@ -17,3 +17,5 @@ export * from "./ai";
 export * from "./goals";
 export * from "./assistant";
 export * from "./activity";
+export * from "./templates";
+export * from "./time-tracking";
