@@ -36,8 +36,8 @@ const module = "time-tracking" as const;
 const TASK_404 = "No such task that you can see (another user's task answers the same)";
 const ENTRY_404 = "No such time entry of yours (another user's entry answers the same)";
 const RANGE =
-  "`from` and `to` are local dates in your profile's time zone, both included (at most 366 days; `to` before `from` " +
-  "is a 400 naming `to`).";
+  "`from` and `to` are local dates in your profile's time zone, both included (by default the last 7 days up to " +
+  "today; at most 366 days; `to` before `from` is a 400 naming `to`).";
 const SCOPE =
   "Covers everyone's time on the tasks you can see now (your own, and shared ones: assigned, collaborating, team, " +
   "project, family); time on a task you no longer see leaves your reports. Running timers count up to now.";

@@ -53,8 +53,10 @@ export const updateEntryInput = z
 export type UpdateEntryInput = z.infer<typeof updateEntryInput>;
 
 const range = {
-  from: localDate.openapi({ description: "First local date (in your time zone) of the range" }),
-  to: localDate.openapi({ description: `Last local date of the range, included; at most ${MAX_RANGE_DAYS} days after \`from\`` }),
+  from: localDate.optional().openapi({ description: "First local date (in your time zone) of the range; default: 6 days before `to`" }),
+  to: localDate
+    .optional()
+    .openapi({ description: `Last local date of the range, included (default: today); at most ${MAX_RANGE_DAYS} days after \`from\`` }),
 };
 
 export const listEntriesQuery = z

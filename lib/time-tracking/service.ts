@@ -157,18 +157,25 @@ export async function deleteEntry(actor: Actor, entryId: string): Promise<void> 
 // Lists, totals and reports
 
 interface Range {
+  fromDate: string;
+  toDate: string;
   from: Date;
   to: Date;
   days: string[];
 }
 
-/** A range of local dates (both included) as instants in the actor's time zone; 400 naming `to` when out of order or too long. */
-function rangeOf(actor: Actor, query: { from: string; to: string }): Range {
-  if (query.to < query.from) throw invalidField("query", "/to", "must not be before from");
-  if (query.to > addDays(query.from, MAX_RANGE_DAYS - 1)) throw invalidField("query", "/to", `the range is at most ${MAX_RANGE_DAYS} days`);
+/**
+ * A range of local dates (both included; by default the last 7 days up to today) as instants in the actor's time
+ * zone; 400 naming `to` when out of order or too long.
+ */
+function rangeOf(actor: Actor, query: { from?: string; to?: string }): Range {
+  const toDate = query.to ?? localDateOf(nowDate(), actor.timeZone);
+  const fromDate = query.from ?? addDays(toDate, -6);
+  if (toDate < fromDate) throw invalidField("query", "/to", "must not be before from");
+  if (toDate > addDays(fromDate, MAX_RANGE_DAYS - 1)) throw invalidField("query", "/to", `the range is at most ${MAX_RANGE_DAYS} days`);
   const days: string[] = [];
-  for (let day = query.from; day <= query.to; day = addDays(day, 1)) days.push(day);
-  return { from: startOfLocalDay(query.from, actor.timeZone), to: startOfLocalDay(addDays(query.to, 1), actor.timeZone), days };
+  for (let day = fromDate; day <= toDate; day = addDays(day, 1)) days.push(day);
+  return { fromDate, toDate, from: startOfLocalDay(fromDate, actor.timeZone), to: startOfLocalDay(addDays(toDate, 1), actor.timeZone), days };
 }
 
 export async function listEntries(actor: Actor, query: ListEntriesQuery): Promise<EntryListOutput> {
@@ -238,7 +245,7 @@ export async function getReport(actor: Actor, query: ReportQuery): Promise<Repor
     query.by === "day"
       ? range.days.map((day) => output.find((row) => row.key === day) ?? { key: day, label: day, seconds: 0, entries: 0 })
       : output.sort((a, b) => b.seconds - a.seconds || a.label.localeCompare(b.label));
-  return { from: query.from, to: query.to, timeZone: actor.timeZone, by: query.by, rows: ordered, totalSeconds: secondsOf(totalMs) };
+  return { from: range.fromDate, to: range.toDate, timeZone: actor.timeZone, by: query.by, rows: ordered, totalSeconds: secondsOf(totalMs) };
 }
 
 export const CSV_HEADER = ["date", "started_at", "ended_at", "duration_seconds", "person", "task", "note"] as const;
@@ -261,7 +268,7 @@ export async function exportCsv(actor: Actor, query: ExportQuery): Promise<{ fil
     entry.taskTitle,
     entry.note,
   ]);
-  return { filename: `time-${query.from}-${query.to}.csv`, body: toCsv(CSV_HEADER, rows) };
+  return { filename: `time-${range.fromDate}-${range.toDate}.csv`, body: toCsv(CSV_HEADER, rows) };
 }
 
 /** Seconds the user tracked within [from, to), for the weekly report. */

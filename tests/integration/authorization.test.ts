@@ -41,6 +41,8 @@ interface OwnerData {
   goalId: string;
   goalReportId: string;
   chatActionId: string;
+  templateId: string;
+  timeEntryId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
 }
@@ -151,6 +153,11 @@ beforeAll(async () => {
   const chat = await server.request("/api/v1/chat", { token, json: { message: `add task Secret plan ${marker} tomorrow` } });
   expect(chat.status).toBe(200);
   const chatActionId = chat.body.answer.actions[0].id as string;
+  // A template of the owner's and time tracked on the task (a running timer too).
+  const template = await server.request("/api/v1/templates", { token, json: { name: `Secret template ${marker}`, tasks: [{ title: `Secret step ${marker}` }] } });
+  const timeEntry = await server.request("/api/v1/time-entries", { token, json: { taskId: task.id, startedAt: "2026-01-05T08:00:00Z", durationSeconds: 600, note: `Secret time ${marker}` } });
+  const timer = await server.request(`/api/v1/tasks/${task.id}/timer/start`, { token, method: "POST" });
+  expect([template.status, timeEntry.status, timer.status]).toEqual([201, 201, 200]);
   owner = {
     token,
     userId: user.id,
@@ -170,7 +177,12 @@ beforeAll(async () => {
     goalId: goal.body.id,
     goalReportId: goalReport.body.id,
     chatActionId,
+    templateId: template.body.id,
+    timeEntryId: timeEntry.body.id,
     secrets: [
+      template.body.id,
+      timeEntry.body.id,
+      timer.body.running.id,
       goal.body.id,
       goalReport.body.id,
       chatActionId,
@@ -218,6 +230,10 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/goals/")) return owner.goalId;
     if (name === "reportId") return owner.goalReportId;
     if (name === "id" && path.startsWith("/api/v1/chat/actions/")) return owner.chatActionId;
+    if (name === "id" && path.startsWith("/api/v1/templates/from-group/")) return owner.groupId;
+    if (name === "id" && path.startsWith("/api/v1/templates/from-project/")) return owner.projectId;
+    if (name === "id" && path.startsWith("/api/v1/templates/")) return owner.templateId;
+    if (name === "id" && path.startsWith("/api/v1/time-entries/")) return owner.timeEntryId;
     if (name === "taskId") return owner.taskId;
     if (name === "weekStart") return "2026-11-16";
     throw new Error(`No id to try for {${name}} in ${path}: add one to pathFor`);
@@ -248,6 +264,12 @@ function bodyFor({ method, path }: Operation): unknown {
     "PATCH /api/v1/goals/{id}": { title: "Taken over", status: "abandoned" },
     "POST /api/v1/goals/{id}/reports": { date: "2025-01-02", value: 99 },
     "POST /api/v1/goals/{id}/study-plan": { assistant: "built-in" },
+    "PATCH /api/v1/templates/{id}": { name: "Taken over" },
+    "POST /api/v1/templates/{id}/apply": { startDate: "2026-01-05" },
+    "POST /api/v1/templates/from-group/{id}": { name: "Taken over" },
+    "POST /api/v1/templates/from-project/{id}": { name: "Taken over" },
+    "PATCH /api/v1/time-entries/{id}": { note: "Taken over" },
+    "POST /api/v1/tasks/{id}/timer/start": { note: "Taken over" },
   };
   const key = `${method} ${path}`;
   if (!(key in bodies)) throw new Error(`No body for ${key}: add a valid one to bodyFor`);
@@ -313,6 +335,12 @@ describe("authorization matrix", () => {
     expect(goalReports.body.items.map((item: { id: string }) => item.id)).toEqual([owner.goalReportId]);
     const studyPlan = await server.request(`/api/v1/goals/${owner.goalId}/study-plan`, { token: owner.token });
     expect(studyPlan.body).toMatchObject({ version: 1, appliedAt: null });
+    const template = await server.request(`/api/v1/templates/${owner.templateId}`, { token: owner.token });
+    expect(template.body.name).toMatch(/^Secret template /);
+    const timer = await server.request("/api/v1/timer", { token: owner.token });
+    expect(timer.body.running).toMatchObject({ taskId: owner.taskId, note: "" });
+    const entries = await server.sql("select note from time_entries where id = $1", [owner.timeEntryId]);
+    expect(entries).toEqual([{ note: expect.stringMatching(/^Secret time /) }]);
     const chat = await server.request("/api/v1/chat/messages", { token: owner.token });
     expect(chat.body.items[0].actions).toEqual([expect.objectContaining({ id: owner.chatActionId, state: "proposed", taskId: null })]);
   });
