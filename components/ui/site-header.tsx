@@ -1,6 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import { Link } from "@/i18n/navigation";
 import type { Locale } from "@/lib/i18n/locales";
+import { isModuleEnabled } from "@/lib/modules/registry";
 import { AccountMenu } from "./account-menu";
 import { HeaderMenu } from "./header-menu";
 import { LanguageSwitcher } from "./language-switcher";
@@ -24,6 +25,8 @@ export async function SiteHeader({ locale, theme }: { locale: Locale; theme: The
     { href: "/board", label: t("board") },
     { href: "/requests", label: t("requests") },
     { href: "/goals", label: t("goals") },
+    ...(isModuleEnabled("templates") ? [{ href: "/templates", label: t("templates") }] : []),
+    ...(isModuleEnabled("time-tracking") ? [{ href: "/time", label: t("time") }] : []),
     { href: "/chat", label: t("assistant") },
     { href: "/briefing", label: t("briefing") },
     { href: "/activity", label: t("activity") },

@@ -20,6 +20,8 @@ import { taskIdParams } from "@/lib/tasks/schema";
 import { getVisibleTask, toTaskOutput } from "@/lib/tasks/service";
 import { getSubtasks } from "@/lib/tasks/subtasks";
 import { listUserGroups } from "@/lib/teams/service";
+import { isModuleEnabled } from "@/lib/modules/registry";
+import { getTaskTime } from "@/lib/time-tracking/service";
 import "@/components/auth/auth.css";
 import "@/components/settings/settings.css";
 import "@/components/tasks/detail/task-detail.css";
@@ -61,7 +63,7 @@ export default async function TaskPage({ params }: Props) {
 
   const task = toTaskOutput(record);
   const may = (action: Parameters<typeof mayOnTask>[2]) => mayOnTask(actor.userId, record, action);
-  const [subtasks, people, groups, projects, userGroups, prefs, incoming, outgoing] = await Promise.all([
+  const [subtasks, people, groups, projects, userGroups, prefs, incoming, outgoing, time] = await Promise.all([
     getSubtasks(actor, id),
     getTaskPeople(actor, id),
     listGroups(actor, { lang: locale as Locale, includeArchived: true }),
@@ -70,6 +72,7 @@ export default async function TaskPage({ params }: Props) {
     getPrefs(actor, id),
     listCollaborationRequests(actor, { box: "incoming", limit: REQUEST_LIST_LIMIT }),
     listCollaborationRequests(actor, { box: "outgoing", limit: REQUEST_LIST_LIMIT }),
+    isModuleEnabled("time-tracking") ? getTaskTime(actor, id) : null,
   ]);
   const requests = requestsOfTask(id, incoming.items, outgoing.items);
   const messages = await getMessages({ locale: tag });
@@ -77,7 +80,7 @@ export default async function TaskPage({ params }: Props) {
   return (
     <NextIntlClientProvider
       locale={tag}
-      messages={{ TaskDetail: messages.TaskDetail, TaskFields: messages.TaskFields, Requests: messages.Requests }}
+      messages={{ TaskDetail: messages.TaskDetail, TaskFields: messages.TaskFields, Requests: messages.Requests, TimeTracking: messages.TimeTracking }}
       timeZone={actor.timeZone}
     >
       <TaskDetail
@@ -89,6 +92,7 @@ export default async function TaskPage({ params }: Props) {
         people={people}
         requests={requests}
         prefs={prefs}
+        time={time}
         can={{
           edit: may("edit"),
           manage: may("manage"),
