@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useEffect, useId, useState } from "react";
 import { callApi } from "@/components/auth/call-api";
-import { FormMessage } from "@/components/goals/goal-fields";
+import { FormError } from "@/components/auth/form-field";
 import type { StartedTimerOutput, TaskTimeOutput, TimeEntryOutput } from "@/lib/time-tracking/schema";
 import { formatDuration } from "./duration";
 
@@ -13,12 +13,13 @@ import { formatDuration } from "./duration";
  * Shown only while the time-tracking module is on (the page decides).
  */
 
-export function TaskTimer({ taskId, initial }: { taskId: string; initial: TaskTimeOutput }) {
+/** `announce` says what happened in the task page's status region; errors show in the panel. */
+export function TaskTimer({ taskId, initial, announce }: { taskId: string; initial: TaskTimeOutput; announce: (message: string) => void }) {
   const t = useTranslations("TimeTracking");
   const id = useId();
   const [time, setTime] = useState(initial);
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ kind: "error" | "status"; text: string }>();
+  const [error, setError] = useState<string>();
   const [now, setNow] = useState(() => Date.now());
   const running = time.running;
 
@@ -40,19 +41,16 @@ export function TaskTimer({ taskId, initial }: { taskId: string; initial: TaskTi
 
   async function toggle() {
     setBusy(true);
-    setMessage(undefined);
+    setError(undefined);
     const answer = running
       ? await callApi<TimeEntryOutput>("POST", "/api/v1/timer/stop").catch(() => null)
       : await callApi<StartedTimerOutput>("POST", `/api/v1/tasks/${taskId}/timer/start`, {}).catch(() => null);
     if (answer?.status === 200) {
       await refresh();
       const stoppedOther = !running && (answer.body as StartedTimerOutput | null)?.stopped;
-      setMessage({
-        kind: "status",
-        text: running ? t("timerStopped") : stoppedOther ? t("timerSwitched", { task: stoppedOther.taskTitle }) : t("timerStarted"),
-      });
+      announce(running ? t("timerStopped") : stoppedOther ? t("timerSwitched", { task: stoppedOther.taskTitle }) : t("timerStarted"));
     } else {
-      setMessage({ kind: "error", text: answer?.status === 409 ? t("errorNotRunning") : t("errorGeneric") });
+      setError(answer?.status === 409 ? t("errorNotRunning") : t("errorGeneric"));
       await refresh();
     }
     setBusy(false);
@@ -69,7 +67,7 @@ export function TaskTimer({ taskId, initial }: { taskId: string; initial: TaskTi
       <p className="auth-hint">
         {t("taskTotal", { time: formatDuration(time.totalSeconds + since) })} · {t("mine", { time: formatDuration(time.mineSeconds + since) })}
       </p>
-      <FormMessage kind={message?.kind ?? "status"} message={message?.text} />
+      <FormError id={`${id}-error`} message={error} />
       <button type="button" className={running ? "button" : "button primary"} disabled={busy} aria-busy={busy} onClick={() => void toggle()}>
         {running ? t("stop") : t("start")}
       </button>

@@ -213,7 +213,7 @@ export function TaskDetail(props: TaskDetailProps) {
             <RecurrenceEditor key={JSON.stringify(task.recurrence)} task={task} canManage={can.manage} saveTask={saveTask} />
           </div>
           <div className="task-side">
-            {props.time && <TaskTimer taskId={taskId} initial={props.time} />}
+            {props.time && <TaskTimer taskId={taskId} initial={props.time} announce={announce} />}
             <PeoplePanel
               task={task}
               people={people}
