@@ -5,10 +5,10 @@ import { getMessages, getTranslations, setRequestLocale } from "next-intl/server
 import { signInPath } from "@/components/auth/next-path";
 import { pageActor } from "@/components/auth/page-session";
 import { TemplateLibrary } from "@/components/templates/template-library";
+import { nowDate } from "@/lib/clock";
 import { listGroups } from "@/lib/groups/service";
 import { type Locale, tagOfSegment } from "@/lib/i18n/locales";
 import { localDateOf } from "@/lib/local-dates";
-import { nowDate } from "@/lib/clock";
 import { isModuleEnabled } from "@/lib/modules/registry";
 import { listTemplates } from "@/lib/templates/service";
 import "@/components/goals/goals.css";
