@@ -27,6 +27,8 @@ export async function SiteHeader({ locale, theme }: { locale: Locale; theme: The
     { href: "/requests", label: t("requests") },
     { href: "/goals", label: t("goals") },
     { href: "/reviews", label: t("reviews"), module: "spaced-repetition" },
+    { href: "/templates", label: t("templates"), module: "templates" },
+    { href: "/time", label: t("time"), module: "time-tracking" },
     { href: "/chat", label: t("assistant"), module: "ai" },
     { href: "/briefing", label: t("briefing"), module: "ai" },
     { href: "/activity", label: t("activity"), module: "activity" },

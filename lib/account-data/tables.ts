@@ -404,6 +404,17 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     parent: { column: "connection_id", table: "connector_connections" },
     export: [{ key: "learningGrades", where: "connection_id in (select id from connector_connections where owner_id = $user)" }],
   },
+  task_templates: {
+    about: "Templates the user made (the built-in ones are code, not rows).",
+    userColumns: { owner_id: "cascade" },
+    otherColumns: { tasks: "the template's task texts, priorities, relative due dates and subtask titles: no ids" },
+    export: [{ key: "taskTemplates", where: "owner_id = $user" }],
+  },
+  time_entries: {
+    about: "Time the user tracked (timers and entries by hand), also on others' tasks; others' time on the user's tasks goes with those tasks.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "timeEntries", where: "user_id = $user" }],
+  },
 };
 
 const ARRAY_RULES: readonly UserColumnRule[] = ["remove", "derived"];

@@ -27,6 +27,8 @@ import { pushRoutes } from "../push/routes";
 import { reviewsRoutes } from "../reviews/routes";
 import { tasksRoutes } from "../tasks/routes";
 import { teamsRoutes } from "../teams/routes";
+import { templatesRoutes } from "../templates/routes";
+import { timeTrackingRoutes } from "../time-tracking/routes";
 import { webauthnRoutes } from "../webauthn/routes";
 import { webhooksRoutes } from "../webhooks/routes";
 import { AppError } from "./app-error";
@@ -104,6 +106,8 @@ export function createApiApp() {
   app.route(API_PREFIX, reviewsRoutes);
   app.route(API_PREFIX, erpRoutes);
   app.route(API_PREFIX, learningRoutes);
+  app.route(API_PREFIX, templatesRoutes);
+  app.route(API_PREFIX, timeTrackingRoutes);
   app.route(API_PREFIX, adminRoutes);
   app.route(API_PREFIX, modulesRoutes);
   // Last: `/auth/{provider}` must not catch the fixed `/auth/...` paths above.

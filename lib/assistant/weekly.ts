@@ -1,6 +1,7 @@
 import { DEFAULT_LOCALE, isLocale } from "../i18n/locales";
 import { localDateOf } from "../local-dates";
 import { isModuleEnabled } from "../modules/registry";
+import { trackedSecondsBetween } from "../time-tracking/service";
 import { builtInWeekly, type WeekFacts } from "./built-in";
 import { narrate, type Narrative } from "./narrative";
 import { weeklyPrompt } from "./prompt";
@@ -8,9 +9,10 @@ import { findGoalsOverWeek, type GoalWeek } from "./repo";
 
 /*
  * What the assistant adds to a weekly report (lib/notifications/summaries.ts makes, stores and sends it): how
- * the user's goals moved over the week, the time they tracked, and a narrative. Time tracking does not exist on
- * this server yet: 0 seconds, with `timeTrackingAvailable: false`. While the `ai` module is switched off the report
- * has no narrative (null): neither the AI endpoint nor the built-in assistant writes one.
+ * the user's goals moved over the week, the time they tracked (lib/time-tracking: their own entries, each counted for
+ * its part inside the week; 0 with `timeTrackingAvailable: false` while the time-tracking module is off), and a
+ * narrative. While the `ai` module is switched off the report has no narrative (null): neither the AI endpoint nor
+ * the built-in assistant writes one.
  */
 
 export interface WeeklyInsights {
@@ -45,10 +47,11 @@ export async function weeklyInsights(
         () => weeklyPrompt(facts, calendar, locale),
         () => builtInWeekly(facts, calendar, locale),
       );
+  const timeTrackingAvailable = isModuleEnabled("time-tracking");
   return {
     goals: goals.map(({ id, title, status, progress, progressAtStart }) => ({ id, title, status, progress, progressAtStart })),
-    timeTrackedSeconds: 0,
-    timeTrackingAvailable: false,
+    timeTrackedSeconds: timeTrackingAvailable ? await trackedSecondsBetween(user.id, week.periodStart, week.periodEnd, now) : 0,
+    timeTrackingAvailable,
     narrative,
   };
 }

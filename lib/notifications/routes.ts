@@ -188,7 +188,8 @@ const listReportsRoute = apiRoute({
     "`weeklyReport` is off in `/notification-settings`. Each covers the week before (Monday to Sunday): your tasks " +
     "completed and created during it, and those overdue and still open when it was made (your tasks: those you are " +
     "assigned to, and your own while nobody is assigned); how your goals moved over the week; the time you tracked " +
-    "(0 with `timeTrackingAvailable: false` until time tracking exists); and a few sentences about the week from the " +
+    "(your own timers and entries, each counted for its part inside the week; 0 with `timeTrackingAvailable: false` while " +
+    "the time-tracking module is switched off); and a few sentences about the week from the " +
     "AI endpoint when one is configured, else from the built-in assistant (an endpoint that fails never stops a " +
     "report: the built-in narrative stands in and `fallbackReason` says why; while the `ai` module is switched off a " +
     "report is made without one, `narrative: null`). Newest week first, `limit` (1-100, " +

@@ -262,8 +262,8 @@ export const weeklyReportOutput = z
         }),
       )
       .openapi({ description: "Your goals active then, or achieved during the week: how they moved" }),
-    timeTrackedSeconds: z.number().int().openapi({ description: "Time you tracked during the week (0 while time tracking is not available)" }),
-    timeTrackingAvailable: z.boolean().openapi({ description: "false: this server has no time tracking yet" }),
+    timeTrackedSeconds: z.number().int().openapi({ description: "Seconds you tracked during the week (your own entries, each for its part inside the week; 0 while time tracking is off)" }),
+    timeTrackingAvailable: z.boolean().openapi({ description: "false: the time-tracking module was switched off when the report was made" }),
     narrative: z
       .object({ text: z.string(), answeredBy: answeredBySchema, fallbackReason: z.string().nullable() })
       .nullable()

@@ -20,6 +20,7 @@ import {
   deleteTaskRow,
   findTaskRow,
   findVisibleTask,
+  insertSubtask,
   insertTask,
   lockedLastPosition,
   listVisibleTaskAnswers,
@@ -178,7 +179,16 @@ async function userGroupFor(actor: Actor, userGroupId: string | null | undefined
   return userGroupId;
 }
 
-export async function createTask(actor: Actor, input: CreateTaskInput): Promise<TaskOutput> {
+/**
+ * Writes one new task in the caller's transaction: its group, project and user group checked for the actor, its
+ * subtasks (open, in this order), and `task.created` published. Answers its id and everyone whose lists it changes.
+ */
+async function insertTaskFor(
+  tx: Executor,
+  actor: Actor,
+  input: CreateTaskInput,
+  subtaskTitles: readonly string[] = [],
+): Promise<{ id: string; audience: string[] }> {
   const assigneeIds = checkAssignees(actor, input.assigneeIds ?? [], []);
   const now = nowDate();
   const dueAt = input.dueAt ? toDate(input.dueAt) : null;
@@ -195,17 +205,48 @@ export async function createTask(actor: Actor, input: CreateTaskInput): Promise<
     createdAt: now,
     updatedAt: now,
   };
-  const { id, audience } = await db().transaction(async (tx) => {
-    const position = generateKeyBetween(await lockedLastPosition(actor.userId, tx), null);
-    const groupId = await groupFor(actor, input.groupId, tx);
-    const projectId = await projectFor(actor, input.projectId, tx);
-    const userGroupId = await userGroupFor(actor, input.userGroupId, tx);
-    const inserted = await insertTask({ ...row, position, groupId, projectId, userGroupId }, assigneeIds, tx);
-    const audience = await announceTaskChange(tx, { type: "task.created", actorId: actor.userId, taskId: inserted, before: [], completed: row.status === "done" });
-    return { id: inserted, audience };
-  });
+  const position = generateKeyBetween(await lockedLastPosition(actor.userId, tx), null);
+  const groupId = await groupFor(actor, input.groupId, tx);
+  const projectId = await projectFor(actor, input.projectId, tx);
+  const userGroupId = await userGroupFor(actor, input.userGroupId, tx);
+  const id = await insertTask({ ...row, position, groupId, projectId, userGroupId }, assigneeIds, tx);
+  for (const [index, title] of subtaskTitles.entries()) {
+    await insertSubtask({ taskId: id, title, done: false, position: index, completedAt: null, createdAt: now, updatedAt: now }, tx);
+  }
+  const audience = await announceTaskChange(tx, { type: "task.created", actorId: actor.userId, taskId: id, before: [], completed: row.status === "done" });
+  return { id, audience };
+}
+
+export async function createTask(actor: Actor, input: CreateTaskInput): Promise<TaskOutput> {
+  const { id, audience } = await db().transaction((tx) => insertTaskFor(tx, actor, input));
   await invalidateTaskLists(audience);
   return toTaskOutput(await getVisibleTask(actor, id));
+}
+
+/**
+ * Creates several tasks, each with its subtasks, in ONE transaction: every check of `createTask` applies to each,
+ * and any failure (a bad group or project, a database error) leaves none of them. Events are published in the
+ * transaction (so only on commit); the lists of everyone concerned are invalidated after it. Answers the tasks in
+ * the order given.
+ */
+export async function createTasksWithSubtasks(
+  actor: Actor,
+  items: readonly { task: CreateTaskInput; subtasks: readonly string[] }[],
+): Promise<TaskOutput[]> {
+  const { ids, audience } = await db().transaction(async (tx) => {
+    const ids: string[] = [];
+    const audience = new Set<string>();
+    for (const item of items) {
+      const made = await insertTaskFor(tx, actor, item.task, item.subtasks);
+      ids.push(made.id);
+      made.audience.forEach((userId) => audience.add(userId));
+    }
+    return { ids, audience: [...audience] };
+  });
+  await invalidateTaskLists(audience);
+  const created: TaskOutput[] = [];
+  for (const id of ids) created.push(toTaskOutput(await getVisibleTask(actor, id)));
+  return created;
 }
 
 export async function getTask(actor: Actor, taskId: string): Promise<TaskOutput> {
@@ -358,6 +399,16 @@ export async function listTasks(actor: Actor, query: ListTasksQuery, queryString
   const body = Buffer.from(`{"items":[${page.join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`);
   await storeTaskList(actor.userId, queryString, generation, body);
   return body;
+}
+
+/** The first `limit` tasks the actor sees with these filters, in board order (for copying them, e.g. into a template). */
+export async function listVisibleTasks(
+  actor: Actor,
+  filter: { groupId?: string; projectId?: string; statuses?: readonly TaskRow["status"][] },
+  limit: number,
+): Promise<TaskOutput[]> {
+  const answers = await listVisibleTaskAnswers(actor.userId, filter, SORT_KEYS.position, limit, null);
+  return answers.map((answer) => JSON.parse(answer) as TaskOutput);
 }
 
 // The board

@@ -236,6 +236,10 @@ async function arrange() {
   );
   await server.sql(`insert into review_settings (user_id, desired_retention) values ($1, 0.85)`, [aliceId]);
   await server.sql(`insert into learning_grades (connection_id, course_id, item_id, item_name, item_type, grade) values ($1, '3', '17', 'Essay', 'mod', 8.5)`, [connection!.id]);
+  // A template of hers; time she tracked on Bob's task (hers to export), and Bob on hers (goes with her task).
+  await ok(api("/templates", { token: alice.token, json: { name: `Routine ${marker}`, tasks: [{ title: "Stretch", subtasks: ["Neck"] }] } }), 201);
+  await ok(api("/time-entries", { token: alice.token, json: { taskId: bobTask.id, startedAt: "2025-01-06T09:00:00Z", durationSeconds: 900, note: `Helped ${marker}` } }), 201);
+  await ok(api("/time-entries", { token: bob.token, json: { taskId: aliceTask.id, startedAt: "2025-01-06T11:00:00Z", durationSeconds: 600 } }), 201);
   await server.sql(`insert into domain_events (type, actor_id, audience, data) values ('notification.created', null, $1::uuid[], '{}'::jsonb)`, [`{${aliceId}}`]);
 
   // Media: a photo on her task, and a note she attached to Bob's task (she is assigned to it); files on disk.

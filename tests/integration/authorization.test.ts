@@ -44,6 +44,8 @@ interface OwnerData {
   chatActionId: string;
   reviewCardId: string;
   mediaId: string;
+  templateId: string;
+  timeEntryId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
 }
@@ -173,6 +175,11 @@ beforeAll(async () => {
     json: { kind: "text", filename: `Secret file ${marker}.txt`, data: Buffer.from(`Secret text ${marker}`).toString("base64") },
   });
   expect(media.status).toBe(201);
+  // A template of the owner's and time tracked on the task (a running timer too).
+  const template = await server.request("/api/v1/templates", { token, json: { name: `Secret template ${marker}`, tasks: [{ title: `Secret step ${marker}` }] } });
+  const timeEntry = await server.request("/api/v1/time-entries", { token, json: { taskId: task.id, startedAt: "2026-01-05T08:00:00Z", durationSeconds: 600, note: `Secret time ${marker}` } });
+  const timer = await server.request(`/api/v1/tasks/${task.id}/timer/start`, { token, method: "POST" });
+  expect([template.status, timeEntry.status, timer.status]).toEqual([201, 201, 200]);
   owner = {
     token,
     connectionId: connection!.id,
@@ -195,11 +202,16 @@ beforeAll(async () => {
     chatActionId,
     reviewCardId: card.body.id,
     mediaId: media.body.id,
+    templateId: template.body.id,
+    timeEntryId: timeEntry.body.id,
     secrets: [
       connection!.id,
       card.body.id,
       reviewed.body.review.id,
       media.body.id,
+      template.body.id,
+      timeEntry.body.id,
+      timer.body.running.id,
       goal.body.id,
       goalReport.body.id,
       chatActionId,
@@ -251,6 +263,10 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/chat/actions/")) return owner.chatActionId;
     if (name === "id" && path.startsWith("/api/v1/review-cards/")) return owner.reviewCardId;
     if (name === "id" && path.startsWith("/api/v1/media/")) return owner.mediaId;
+    if (name === "id" && path.startsWith("/api/v1/templates/from-group/")) return owner.groupId;
+    if (name === "id" && path.startsWith("/api/v1/templates/from-project/")) return owner.projectId;
+    if (name === "id" && path.startsWith("/api/v1/templates/")) return owner.templateId;
+    if (name === "id" && path.startsWith("/api/v1/time-entries/")) return owner.timeEntryId;
     if (name === "taskId") return owner.taskId;
     if (name === "weekStart") return "2026-11-16";
     throw new Error(`No id to try for {${name}} in ${path}: add one to pathFor`);
@@ -286,6 +302,12 @@ function bodyFor({ method, path }: Operation): unknown {
     "PATCH /api/v1/review-cards/{id}": { front: "Taken over", goalId: null },
     "POST /api/v1/review-cards/{id}/reviews": { grade: "again" },
     "POST /api/v1/tasks/{id}/media": { kind: "text", filename: "taken.txt", data: Buffer.from("Taken over").toString("base64") },
+    "PATCH /api/v1/templates/{id}": { name: "Taken over" },
+    "POST /api/v1/templates/{id}/apply": { startDate: "2026-01-05" },
+    "POST /api/v1/templates/from-group/{id}": { name: "Taken over" },
+    "POST /api/v1/templates/from-project/{id}": { name: "Taken over" },
+    "PATCH /api/v1/time-entries/{id}": { note: "Taken over" },
+    "POST /api/v1/tasks/{id}/timer/start": { note: "Taken over" },
   };
   const key = `${method} ${path}`;
   if (!(key in bodies)) throw new Error(`No body for ${key}: add a valid one to bodyFor`);
@@ -353,6 +375,12 @@ describe("authorization matrix", () => {
     expect(studyPlan.body).toMatchObject({ version: 1, appliedAt: null });
     const [connection] = await server.sql<{ name: string }>("select name from connector_connections where id = $1", [owner.connectionId]);
     expect(connection!.name).toMatch(/^Secret ERP /);
+    const template = await server.request(`/api/v1/templates/${owner.templateId}`, { token: owner.token });
+    expect(template.body.name).toMatch(/^Secret template /);
+    const timer = await server.request("/api/v1/timer", { token: owner.token });
+    expect(timer.body.running).toMatchObject({ taskId: owner.taskId, note: "" });
+    const entries = await server.sql("select note from time_entries where id = $1", [owner.timeEntryId]);
+    expect(entries).toEqual([{ note: expect.stringMatching(/^Secret time /) }]);
     const chat = await server.request("/api/v1/chat/messages", { token: owner.token });
     expect(chat.body.items[0].actions).toEqual([expect.objectContaining({ id: owner.chatActionId, state: "proposed", taskId: null })]);
     const card = await server.request(`/api/v1/review-cards/${owner.reviewCardId}`, { token: owner.token });

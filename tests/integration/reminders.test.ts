@@ -369,7 +369,7 @@ describe("the weekly report", () => {
 
     const list = expectShape(weeklyReportListOutput, (await api("/reports/weekly", { token: me.token })).body);
     const expected = { weekStart: "2027-03-22", weekEnd: "2027-03-28", timeZone: PRAGUE, completed: 1, created: 2, overdue: 1, open: 2 };
-    const assistantParts = { goals: [], timeTrackedSeconds: 0, timeTrackingAvailable: false, narrative: expect.objectContaining({ answeredBy: { provider: "built-in" } }) };
+    const assistantParts = { goals: [], timeTrackedSeconds: 0, timeTrackingAvailable: true, narrative: expect.objectContaining({ answeredBy: { provider: "built-in" } }) };
     expect(list).toEqual({ items: [{ ...expected, ...assistantParts, createdAt: "2027-03-29T06:00:00.000Z" }], nextCursor: null });
     const one = await api("/reports/weekly/2027-03-22", { token: me.token });
     expect(expectShape(weeklyReportOutput, one.body)).toMatchObject(expected);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { advanceClock, resetClock } from "../../lib/clock";
+import { moduleOverrides } from "../../lib/modules/registry";
 import { weeklyReportOutput } from "../../lib/notifications/schema";
 import { runWeeklyReports } from "../../lib/notifications/summaries";
 import { createTask, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
@@ -48,6 +49,12 @@ describe("the weekly report job", () => {
       tokyo.user.id,
     ]);
     const lessons = [await createTask(server, tokyo.token, { title: "Lesson 1" }), await createTask(server, tokyo.token, { title: "Lesson 2" })];
+    // Time tracked: an hour inside the week, and an entry across its start (Monday 00:00 in Tokyo) that counts half.
+    await server.sql(
+      `insert into time_entries (user_id, task_id, started_at, ended_at) values
+       ($1, $2, '2026-02-10T01:00:00Z', '2026-02-10T02:00:00Z'), ($1, $2, '2026-02-08T14:30:00Z', '2026-02-08T15:30:00Z')`,
+      [tokyo.user.id, lessons[0]!.id],
+    );
     for (const lesson of lessons) await server.sql("insert into goal_tasks (goal_id, task_id) values ($1, $2)", [japanese!.id, lesson.id]);
     await server.sql("update tasks set status = 'done', completed_at = '2026-02-11T03:00:00Z' where id = $1", [lessons[0]!.id]);
     const [guitar] = await server.sql<{ id: string }>("insert into goals (owner_id, title, progress, created_at) values ($1, 'Guitar', 60, '2026-02-01T00:00:00Z') returning id", [
@@ -83,7 +90,7 @@ describe("the weekly report job", () => {
     expect(await reportsOf(tokyo)).toEqual({ weeks: ["2026-02-09"], fires: 1, notifications: 1 });
 
     const report = expectShape(weeklyReportOutput, (await api("/reports/weekly/2026-02-09", { token: tokyo.token })).body);
-    expect(report).toMatchObject({ weekStart: "2026-02-09", weekEnd: "2026-02-15", timeZone: TOKYO, completed: 1, open: 1, timeTrackedSeconds: 0, timeTrackingAvailable: false });
+    expect(report).toMatchObject({ weekStart: "2026-02-09", weekEnd: "2026-02-15", timeZone: TOKYO, completed: 1, open: 1, timeTrackedSeconds: 5400, timeTrackingAvailable: true });
     expect(report.goals).toEqual([
       { id: japanese!.id, title: "Japanese", status: "active", progress: 50, progressAtStart: 0 },
       { id: guitar!.id, title: "Guitar", status: "active", progress: 60, progressAtStart: 45 },
@@ -96,7 +103,27 @@ describe("the weekly report job", () => {
       fallbackReason: null,
     });
     const theirs = expectShape(weeklyReportOutput, (await api("/reports/weekly/2026-02-09", { token: angeleno.token })).body);
-    expect(theirs).toMatchObject({ timeZone: LOS_ANGELES, goals: [], completed: 0 });
+    expect(theirs).toMatchObject({ timeZone: LOS_ANGELES, goals: [], completed: 0, timeTrackedSeconds: 0, timeTrackingAvailable: true });
     expect(theirs.narrative?.text).not.toContain("Japanese");
+  });
+
+  test("while the time-tracking module is off the report says time tracking is unavailable, with 0 seconds", async () => {
+    setClock("2026-03-01T00:00:00Z");
+    const tokyo = await registerUser(server, { timeZone: TOKYO });
+    const task = await createTask(server, tokyo.token, { title: "Tracked" });
+    await server.sql("insert into time_entries (user_id, task_id, started_at, ended_at) values ($1, $2, '2026-03-03T01:00:00Z', '2026-03-03T02:00:00Z')", [
+      tokyo.user.id,
+      task.id,
+    ]);
+    moduleOverrides().set("time-tracking", false);
+    try {
+      // Monday 9 March, 08:00 in Tokyo.
+      setClock("2026-03-08T23:00:00Z");
+      await runWeeklyReports();
+    } finally {
+      moduleOverrides().delete("time-tracking");
+    }
+    const report = expectShape(weeklyReportOutput, (await api("/reports/weekly/2026-03-02", { token: tokyo.token })).body);
+    expect(report).toMatchObject({ weekStart: "2026-03-02", timeTrackedSeconds: 0, timeTrackingAvailable: false });
   });
 });

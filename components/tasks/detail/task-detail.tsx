@@ -6,10 +6,12 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { boxOf, REQUEST_LIST_LIMIT, requestsOfTask } from "@/components/requests/request-lists";
 import { useLiveEvents, type LiveEvent } from "@/components/realtime/use-live-events";
 import { DueDate, PriorityBadge, StatusBadge } from "@/components/tasks/task-fields";
+import { TaskTimer } from "@/components/time-tracking/task-timer";
 import type { ClaimOutput, CollaborationRequestListOutput, CollaborationRequestOutput } from "@/lib/collaboration/schema";
 import type { MediaItemOutput } from "@/lib/media/schema";
 import type { PrefsOutput } from "@/lib/notifications/schema";
 import type { SubtaskOutput, TaskOutput, TaskPeopleOutput, UpdateTaskInput } from "@/lib/tasks/schema";
+import type { TaskTimeOutput } from "@/lib/time-tracking/schema";
 import { AttachmentsPanel } from "./attachments-panel";
 import { CollaborationPanel } from "./collaboration-panel";
 import { DeleteTask } from "./delete-task";
@@ -44,6 +46,8 @@ export interface TaskDetailProps {
   media: MediaItemOutput[] | null;
   can: TaskAbilities;
   choices: TaskChoices;
+  /** The time tracked on the task, or null while the time-tracking module is off (no timer then). */
+  time: TaskTimeOutput | null;
 }
 
 /** Why the task is no longer shown. */
@@ -223,6 +227,7 @@ export function TaskDetail(props: TaskDetailProps) {
             )}
           </div>
           <div className="task-side">
+            {props.time && <TaskTimer taskId={taskId} initial={props.time} announce={announce} />}
             <PeoplePanel
               task={task}
               people={people}

@@ -22,3 +22,5 @@ export * from "./modules";
 export * from "./reviews";
 export * from "./media";
 export * from "./learning";
+export * from "./templates";
+export * from "./time-tracking";

@@ -22,6 +22,7 @@ import { taskIdParams } from "@/lib/tasks/schema";
 import { getVisibleTask, toTaskOutput } from "@/lib/tasks/service";
 import { getSubtasks } from "@/lib/tasks/subtasks";
 import { listUserGroups } from "@/lib/teams/service";
+import { getTaskTime } from "@/lib/time-tracking/service";
 import "@/components/auth/auth.css";
 import "@/components/settings/settings.css";
 import "@/components/tasks/detail/task-detail.css";
@@ -63,7 +64,7 @@ export default async function TaskPage({ params }: Props) {
 
   const task = toTaskOutput(record);
   const may = (action: Parameters<typeof mayOnTask>[2]) => mayOnTask(actor.userId, record, action);
-  const [subtasks, people, groups, projects, userGroups, prefs, incoming, outgoing, media] = await Promise.all([
+  const [subtasks, people, groups, projects, userGroups, prefs, incoming, outgoing, media, time] = await Promise.all([
     getSubtasks(actor, id),
     getTaskPeople(actor, id),
     listGroups(actor, { lang: locale as Locale, includeArchived: true }),
@@ -75,6 +76,7 @@ export default async function TaskPage({ params }: Props) {
     listCollaborationRequests(actor, { box: "outgoing", limit: REQUEST_LIST_LIMIT }),
     // Attachments only while the media module is on.
     isModuleEnabled("media") ? listMedia(actor, id) : null,
+    isModuleEnabled("time-tracking") ? getTaskTime(actor, id) : null,
   ]);
   const requests = requestsOfTask(id, incoming.items, outgoing.items);
   const messages = await getMessages({ locale: tag });
@@ -82,7 +84,7 @@ export default async function TaskPage({ params }: Props) {
   return (
     <NextIntlClientProvider
       locale={tag}
-      messages={{ TaskDetail: messages.TaskDetail, TaskFields: messages.TaskFields, Requests: messages.Requests, Media: messages.Media }}
+      messages={{ TaskDetail: messages.TaskDetail, TaskFields: messages.TaskFields, Requests: messages.Requests, Media: messages.Media, TimeTracking: messages.TimeTracking }}
       timeZone={actor.timeZone}
     >
       <TaskDetail
@@ -95,6 +97,7 @@ export default async function TaskPage({ params }: Props) {
         requests={requests}
         prefs={prefs}
         media={media?.items ?? null}
+        time={time}
         can={{
           edit: may("edit"),
           manage: may("manage"),
