@@ -11,6 +11,7 @@ import { emailRoutes } from "../email/routes";
 import { errorsRoutes } from "../errors/routes";
 import { recordServerError } from "../errors/service";
 import { familyRoutes } from "../family/routes";
+import { gamificationRoutes } from "../gamification/routes";
 import { goalsRoutes } from "../goals/routes";
 import { groupsRoutes } from "../groups/routes";
 import { healthRoutes } from "../health/routes";
@@ -92,6 +93,7 @@ export function createApiApp() {
   app.route(API_PREFIX, goalsRoutes);
   app.route(API_PREFIX, assistantRoutes);
   app.route(API_PREFIX, activityRoutes);
+  app.route(API_PREFIX, gamificationRoutes);
   app.route(API_PREFIX, adminRoutes);
   // Last: `/auth/{provider}` must not catch the fixed `/auth/...` paths above.
   app.route(API_PREFIX, oauthRoutes);

@@ -17,3 +17,4 @@ export * from "./ai";
 export * from "./goals";
 export * from "./assistant";
 export * from "./activity";
+export * from "./gamification";
