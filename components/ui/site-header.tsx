@@ -1,6 +1,7 @@
 import { getTranslations } from "next-intl/server";
 import { Link } from "@/i18n/navigation";
 import type { Locale } from "@/lib/i18n/locales";
+import { isModuleEnabled } from "@/lib/modules/registry";
 import { AccountMenu } from "./account-menu";
 import { HeaderMenu } from "./header-menu";
 import { LanguageSwitcher } from "./language-switcher";
@@ -12,7 +13,7 @@ import { ThemeSwitcher } from "./theme-switcher";
 
 /**
  * The header of every localized page. Whether the visitor is signed in is decided here, on the server, so the
- * first paint already shows the right links: signed in, the sections (Admin for admins only) and the account
+ * first paint already shows the right links: signed in, the sections (Admin for admins only; a switched-off module's hidden) and the account
  * menu; signed out, "Sign in" and "Create account". The theme and language switchers are there for everyone.
  */
 export async function SiteHeader({ locale, theme }: { locale: Locale; theme: ThemeChoice }) {
@@ -27,6 +28,7 @@ export async function SiteHeader({ locale, theme }: { locale: Locale; theme: The
     { href: "/chat", label: t("assistant") },
     { href: "/briefing", label: t("briefing") },
     { href: "/activity", label: t("activity") },
+    ...(isModuleEnabled("gamification") ? [{ href: "/achievements", label: t("achievements") }] : []),
     { href: "/settings", label: t("settings") },
     ...(user?.isAdmin ? [{ href: "/admin", label: t("admin") }] : []),
   ];

@@ -338,7 +338,7 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
   gamification_profiles: {
     about: "The user's points total and leaderboard choice.",
     userColumns: { user_id: "cascade" },
-    export: [{ key: "gamificationProfile", where: "user_id = $user", single: true }],
+    export: [{ key: "gamificationProfile", where: "user_id = $user" }],
   },
   gamification_awards: {
     about: "Points the user earned, one row per completed task.",

@@ -7,7 +7,7 @@ import { findMembership } from "../family/repo";
 import { addDays, isoWeekday, localDateOf, startOfLocalDay } from "../local-dates";
 import { notifyUser } from "../notifications/service";
 import { PRIORITIES } from "../tasks/vocabulary";
-import { findMemberGroup } from "../teams/repo";
+import { findMemberGroup, listMemberGroups } from "../teams/repo";
 import { badgeNotice, levelNotice } from "./notices";
 import {
   activeDates,
@@ -221,6 +221,12 @@ async function boardScope(actor: Actor, query: LeaderboardQuery): Promise<BoardS
     return { kind: "family", familyId: membership.family.id };
   }
   return { kind: "global" };
+}
+
+/** The boards the caller may look at besides the global one: their teams and whether they have a family (for the page). */
+export async function leaderboardChoices(actor: Actor): Promise<{ teams: { id: string; name: string }[]; family: boolean }> {
+  const teams = await listMemberGroups(actor.userId);
+  return { teams: teams.map((team) => ({ id: team.id, name: team.name })), family: (await findMembership(actor.userId)) !== null };
 }
 
 export async function getLeaderboard(actor: Actor, query: LeaderboardQuery): Promise<LeaderboardOutput> {
