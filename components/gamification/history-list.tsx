@@ -15,7 +15,7 @@ export function HistoryList({ items }: { items: readonly AwardOutput[] }) {
           <time dateTime={item.completedAt} className="achievements-muted">
             {format.dateTime(new Date(item.completedAt), { dateStyle: "medium", timeStyle: "short" })}
           </time>
-          <strong className="achievements-history-points">{t("historyPoints", { points: item.points })}</strong>
+          <strong className="achievements-history-points">{format.number(item.points, { signDisplay: "always" })}</strong>
         </li>
       ))}
     </ul>
