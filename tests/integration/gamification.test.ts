@@ -4,6 +4,7 @@ import type { StoredDomainEvent } from "../../lib/events/types";
 import { badgeListOutput, historyOutput, leaderboardOutput, profileOutput } from "../../lib/gamification/schema";
 import { awardCompletion } from "../../lib/gamification/service";
 import { moduleOverrides } from "../../lib/modules/registry";
+import { createDueOccurrences } from "../../lib/tasks/recurring";
 import { createTask, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
 
 /*
@@ -88,7 +89,7 @@ async function completedEvents(taskId: string): Promise<StoredDomainEvent[]> {
 
 const hoursFromNow = (hours: number) => new Date(now() + hours * 3600_000).toISOString();
 
-describe("points", () => {
+describe("task.completed → points (GET /gamification/me, GET /gamification/history)", () => {
   test("GET /gamification/me – all zero before the first completed task, not on any board", async () => {
     const me = await registerUser(server);
     expect(await profile(me)).toMatchObject({
@@ -102,7 +103,7 @@ describe("points", () => {
     });
   });
 
-  test("completing on time earns 10 + 10, late only 10, urgent 10 more; history says why", async () => {
+  test("PATCH /tasks/{id} done – on time earns 10 + 10, late only 10, urgent 10 more; history says why", async () => {
     const me = await registerUser(server);
     const onTime = await completeNew(me, { title: "On time", dueAt: hoursFromNow(2) });
     expect((await profile(me)).points).toBe(20);
@@ -137,6 +138,18 @@ describe("points", () => {
     expect(await server.sql("select 1 from gamification_awards where task_id = $1", [task.id])).toHaveLength(1);
   });
 
+  test("the next occurrence of a recurring task is a new task: completing it earns again", async () => {
+    const me = await registerUser(server);
+    const first = await completeNew(me, { title: "Water the plants", dueAt: hoursFromNow(1), recurrence: { frequency: "daily" } });
+    await createDueOccurrences(new Date(now()));
+    const next = (await server.request("/tasks?limit=50", { token: me.token })).body.items.find(
+      (task: { seriesId: string; occurrence: number }) => task.seriesId === first.seriesId && task.occurrence === 2,
+    ) as { id: string };
+    expect(next).toBeDefined();
+    await setStatus(me, next.id, "done");
+    expect(await awaitAwards(me, 2)).toMatchObject({ points: 40, tasksCompleted: 2 });
+  });
+
   test("an assignee who completes the task earns the points, not its owner; it counts as shared (team player)", async () => {
     const owner = await registerUser(server);
     const helper = await registerUser(server);
@@ -157,7 +170,7 @@ describe("points", () => {
   });
 });
 
-describe("the module switched off", () => {
+describe("the gamification module switched off", () => {
   test("routes answer 404 module_disabled; a completion meanwhile never earns points; two handlers at once award once", async () => {
     const me = await registerUser(server);
     moduleOverrides().set("gamification", false);
@@ -180,7 +193,7 @@ describe("the module switched off", () => {
   });
 });
 
-describe("streaks", () => {
+describe("GET /gamification/me – streaks", () => {
   test("count local days: 23:30 and 00:30 are two days in Tokyo, one in Los Angeles", async () => {
     setClock("2027-03-10T14:30:00Z"); // Tokyo 23:30 on the 10th; Los Angeles 07:30 on the 10th
     const tokyo = await registerUser(server, { timeZone: "Asia/Tokyo" });
@@ -216,7 +229,7 @@ describe("streaks", () => {
   });
 });
 
-describe("levels and badges", () => {
+describe("GET /gamification/me and GET /gamification/badges – levels and badges", () => {
   test("levels rise at 50 and 150 points, each recorded once with a notification", async () => {
     const me = await registerUser(server);
     await completeNew(me, { priority: "urgent", dueAt: hoursFromNow(5) }); // 30
