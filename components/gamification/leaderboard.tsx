@@ -51,16 +51,18 @@ export function Leaderboard({ initial, choices, optedIn: initialOptIn }: { initi
     }
   }
 
+  /** Shows the choice at once and saves it; a failed save puts the box back and says so. */
   async function toggle(checked: boolean) {
+    setOptedIn(checked);
     setBusy(true);
     setStatus(null);
     const answer = await callApi("PATCH", "/api/v1/gamification/me", { leaderboardOptIn: checked }).catch(() => null);
     setBusy(false);
     if (answer?.status !== 200) {
+      setOptedIn(!checked);
       setStatus(t("saveError"));
       return;
     }
-    setOptedIn(checked);
     setStatus(t("optInSaved"));
     await load(board, period);
   }
