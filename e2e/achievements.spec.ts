@@ -8,7 +8,7 @@ import { collectErrors, registerUser, TasksPage } from "./pages/tasks-page";
  * The achievements page: signed out, it sends the visitor to sign in. Signed in, a task completed in the task list
  * raises the points (20: on time), the level bar and the streak, earns "First step", and appears in the history.
  * The leaderboard lists someone only once they turn the opt-in switch on. The page passes axe in English and in
- * Hebrew (right to left).
+ * Hebrew (right to left), and with a badge earned in the light and dark themes.
  */
 
 test("achievements: complete a task in the list and see the points rise", async ({ page }) => {
@@ -47,6 +47,10 @@ test("achievements: complete a task in the list and see the points rise", async 
   await expect(achievements.history.getByRole("listitem")).toHaveCount(1);
   await expect(achievements.history).toContainText("Water the plants");
   await expect(achievements.history).toContainText("+20");
+  // An earned badge (accent background) and the rest, in both themes.
+  await expectAccessible(page);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expectAccessible(page);
   expect(errors).toEqual([]);
 });
 
