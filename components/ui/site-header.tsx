@@ -13,8 +13,9 @@ import { ThemeSwitcher } from "./theme-switcher";
 
 /**
  * The header of every localized page. Whether the visitor is signed in is decided here, on the server, so the
- * first paint already shows the right links: signed in, the sections (Admin for admins only) and the account
- * menu; signed out, "Sign in" and "Create account". A switched-off module's section (Reviews) is left out. The theme and language switchers are there for everyone.
+ * first paint already shows the right links: signed in, the sections (Admin for admins only, a module's only while
+ * it is on) and the account menu; signed out, "Sign in" and "Create account". The theme and language switchers are
+ * there for everyone.
  */
 export async function SiteHeader({ locale, theme }: { locale: Locale; theme: ThemeChoice }) {
   const t = await getTranslations("Nav");
@@ -32,6 +33,7 @@ export async function SiteHeader({ locale, theme }: { locale: Locale; theme: The
     { href: "/chat", label: t("assistant"), module: "ai" },
     { href: "/briefing", label: t("briefing"), module: "ai" },
     { href: "/activity", label: t("activity"), module: "activity" },
+    { href: "/achievements", label: t("achievements"), module: "gamification" },
     { href: "/settings", label: t("settings") },
     ...(user?.isAdmin ? [{ href: "/admin", label: t("admin") }] : []),
   ];

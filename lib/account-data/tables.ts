@@ -415,6 +415,27 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     userColumns: { user_id: "cascade" },
     export: [{ key: "timeEntries", where: "user_id = $user" }],
   },
+  gamification_profiles: {
+    about: "The user's points total and leaderboard choice.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "gamificationProfile", where: "user_id = $user" }],
+  },
+  gamification_awards: {
+    about: "Points the user earned, one row per completed task.",
+    userColumns: { user_id: "cascade" },
+    otherColumns: { task_id: "the completed task (a foreign key to tasks; null once it is deleted)" },
+    export: [{ key: "gamificationAwards", where: "user_id = $user" }],
+  },
+  gamification_badges: {
+    about: "Badges the user earned.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "gamificationBadges", where: "user_id = $user" }],
+  },
+  gamification_level_ups: {
+    about: "Levels the user reached.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "gamificationLevelUps", where: "user_id = $user" }],
+  },
 };
 
 const ARRAY_RULES: readonly UserColumnRule[] = ["remove", "derived"];

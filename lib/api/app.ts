@@ -14,6 +14,7 @@ import { emailRoutes } from "../email/routes";
 import { errorsRoutes } from "../errors/routes";
 import { recordServerError } from "../errors/service";
 import { familyRoutes } from "../family/routes";
+import { gamificationRoutes } from "../gamification/routes";
 import { goalsRoutes } from "../goals/routes";
 import { groupsRoutes } from "../groups/routes";
 import { healthRoutes } from "../health/routes";
@@ -108,6 +109,7 @@ export function createApiApp() {
   app.route(API_PREFIX, learningRoutes);
   app.route(API_PREFIX, templatesRoutes);
   app.route(API_PREFIX, timeTrackingRoutes);
+  app.route(API_PREFIX, gamificationRoutes);
   app.route(API_PREFIX, adminRoutes);
   app.route(API_PREFIX, modulesRoutes);
   // Last: `/auth/{provider}` must not catch the fixed `/auth/...` paths above.

@@ -1,13 +1,14 @@
 import type { Server } from "socket.io";
+import { registerGamificationHandlers } from "../gamification/events";
 import { registerNotificationHandlers } from "../notifications/events";
 import { deliverEventsToSockets } from "./events";
 import { registerWebhookHandlers } from "../webhooks/events";
 
 /**
- * Everything that reacts to committed domain events in this process: the socket, in-app notifications and
- * webhooks. server.ts calls it once; the answer unregisters them all.
+ * Everything that reacts to committed domain events in this process: the socket, in-app notifications,
+ * webhooks and gamification. server.ts calls it once; the answer unregisters them all.
  */
 export function registerEventHandlers(io: Server): () => void {
-  const stops = [deliverEventsToSockets(io), registerNotificationHandlers(), registerWebhookHandlers()];
+  const stops = [deliverEventsToSockets(io), registerNotificationHandlers(), registerWebhookHandlers(), registerGamificationHandlers()];
   return () => stops.forEach((stop) => stop());
 }

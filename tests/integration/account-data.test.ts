@@ -241,6 +241,15 @@ async function arrange() {
   await ok(api("/time-entries", { token: alice.token, json: { taskId: bobTask.id, startedAt: "2025-01-06T09:00:00Z", durationSeconds: 900, note: `Helped ${marker}` } }), 201);
   await ok(api("/time-entries", { token: bob.token, json: { taskId: aliceTask.id, startedAt: "2025-01-06T11:00:00Z", durationSeconds: 600 } }), 201);
   await server.sql(`insert into domain_events (type, actor_id, audience, data) values ('notification.created', null, $1::uuid[], '{}'::jsonb)`, [`{${aliceId}}`]);
+  // Gamification (the handler may have awarded her completions already: these rows do not collide with its).
+  await server.sql(`insert into gamification_profiles (user_id, points, leaderboard_opt_in) values ($1, 0, true) on conflict (user_id) do update set leaderboard_opt_in = true`, [aliceId]);
+  await server.sql(
+    `insert into gamification_awards (user_id, task_id, task_title, event_id, points, base_points, on_time_bonus, priority_bonus, on_time, shared, completed_at, local_date)
+     values ($1, null, $2, 1, 20, 10, 10, 0, true, false, '2025-01-06T10:00:00Z', '2025-01-06')`,
+    [aliceId, `Finished ${marker}`],
+  );
+  await server.sql(`insert into gamification_badges (user_id, badge, earned_at) values ($1, 'streak_30', '2025-01-06T10:00:00Z')`, [aliceId]);
+  await server.sql(`insert into gamification_level_ups (user_id, level, points, reached_at) values ($1, 9, 1800, '2025-01-06T10:00:00Z')`, [aliceId]);
 
   // Media: a photo on her task, and a note she attached to Bob's task (she is assigned to it); files on disk.
   const photo = { kind: "photo", filename: `Photo ${marker}.png`, data: PNG.toString("base64") };
@@ -370,6 +379,8 @@ describe("GET /auth/export-data", () => {
     expect(body.emailLog.length).toBe(2);
     expect(body.errorReports.map((report: { source: string }) => report.source).sort()).toEqual(["client", "server"]);
     expect(body.domainEvents.every((event: Record<string, unknown>) => !("data" in event) && !("audience" in event))).toBe(true);
+    expect(body.gamificationProfile).toEqual([expect.objectContaining({ userId: alice.user.id, leaderboardOptIn: true })]);
+    expect(body.gamificationAwards).toContainEqual(expect.objectContaining({ taskTitle: `Finished ${data.marker}`, points: 20 }));
 
     // No secret anywhere; no other person's email but the invitee's she typed herself.
     const text = JSON.stringify(body);

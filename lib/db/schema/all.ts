@@ -24,3 +24,4 @@ export * from "./media";
 export * from "./learning";
 export * from "./templates";
 export * from "./time-tracking";
+export * from "./gamification";
