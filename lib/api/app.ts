@@ -8,6 +8,7 @@ import { collaborationRoutes } from "../collaboration/routes";
 import { config } from "../config";
 import { connectorsRoutes } from "../connectors/routes";
 import { openDatabase } from "../db/client";
+import { deployRoutes } from "../deploy/routes";
 import { emailRoutes } from "../email/routes";
 import { errorsRoutes } from "../errors/routes";
 import { recordServerError } from "../errors/service";
@@ -94,6 +95,7 @@ export function createApiApp() {
   app.route(API_PREFIX, assistantRoutes);
   app.route(API_PREFIX, activityRoutes);
   app.route(API_PREFIX, connectorsRoutes);
+  app.route(API_PREFIX, deployRoutes);
   app.route(API_PREFIX, adminRoutes);
   // Last: `/auth/{provider}` must not catch the fixed `/auth/...` paths above.
   app.route(API_PREFIX, oauthRoutes);

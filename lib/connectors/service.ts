@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { z } from "@hono/zod-openapi";
 import { AppError, invalidField } from "../api/app-error";
 import { validationError } from "../api/problem";
@@ -7,6 +7,7 @@ import { now, nowDate } from "../clock";
 import type { ConnectorKind, ConnectorRunCounts, ConnectorRunItem } from "../db/schema/connectors";
 import { log } from "../log";
 import { isModuleEnabled } from "../modules/registry";
+import { hubSignatureMatches } from "../net/hub-signature";
 import { TargetRefused } from "../net/outbound";
 import { findMemberRole } from "../teams/repo";
 import type { AnyDriver, SyncContext } from "./driver";
@@ -410,13 +411,6 @@ export async function checkVisible({ row, driver }: Visible): Promise<StatusOutp
 
 const UNVERIFIED = "The request is not signed with this connection's webhook secret (X-Hub-Signature-256: sha256=<hex>)";
 
-function signatureMatches(secret: string, rawBody: string, header: string | undefined): boolean {
-  const given = header?.match(/^sha256=([0-9a-f]{64})$/i)?.[1];
-  if (!given) return false;
-  const expected = createHmac("sha256", secret).update(rawBody, "utf8").digest();
-  return timingSafeEqual(expected, Buffer.from(given, "hex"));
-}
-
 /**
  * A signed event from the external system. Unknown connection or a missing or wrong signature: 401, nothing runs.
  * A delivery id seen before: nothing runs again. While another run of the connection is running, the event waits
@@ -436,7 +430,7 @@ export async function receiveWebhook(
   } catch {
     throw new AppError("unauthenticated", UNVERIFIED);
   }
-  if (!signatureMatches(secret, rawBody, headers.signature)) throw new AppError("unauthenticated", UNVERIFIED);
+  if (!hubSignatureMatches(secret, rawBody, headers.signature)) throw new AppError("unauthenticated", UNVERIFIED);
   if (!driver.webhook) throw new AppError("not_found", `The ${row.kind} connector takes no webhook`);
   let payload: unknown;
   try {

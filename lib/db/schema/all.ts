@@ -18,3 +18,4 @@ export * from "./goals";
 export * from "./assistant";
 export * from "./activity";
 export * from "./connectors";
+export * from "./deploy";
