@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { accountDataRoutes } from "../account-data/routes";
+import { accountingRoutes } from "../accounting/routes";
 import { accountsRoutes } from "../accounts/routes";
 import { activityRoutes } from "../activity/routes";
 import { adminRoutes } from "../admin/routes";
@@ -95,6 +96,7 @@ export function createApiApp() {
   app.route(API_PREFIX, assistantRoutes);
   app.route(API_PREFIX, activityRoutes);
   app.route(API_PREFIX, connectorsRoutes);
+  app.route(API_PREFIX, accountingRoutes);
   app.route(API_PREFIX, deployRoutes);
   app.route(API_PREFIX, adminRoutes);
   // Last: `/auth/{provider}` must not catch the fixed `/auth/...` paths above.

@@ -1,8 +1,9 @@
 import type { ConnectorKind } from "../db/schema/connectors";
 import type { AnyDriver } from "./driver";
+import { pohodaDriver } from "./pohoda/driver";
 
 /** The driver of each kind of connector. Each kind's driver adds itself here. */
-const BUILT_IN: readonly AnyDriver[] = [];
+const BUILT_IN: readonly AnyDriver[] = [pohodaDriver];
 
 const TEST_DRIVERS = Symbol.for("spolu.connectors.testDrivers");
 type Holder = { [TEST_DRIVERS]?: Map<ConnectorKind, AnyDriver> };

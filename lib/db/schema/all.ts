@@ -19,3 +19,4 @@ export * from "./assistant";
 export * from "./activity";
 export * from "./connectors";
 export * from "./deploy";
+export * from "./invoices";
