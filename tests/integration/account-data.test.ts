@@ -213,6 +213,11 @@ async function arrange() {
   );
   await server.sql(`insert into connector_links (connection_id, entity, external_id, local_id) values ($1, 'task', '41', gen_random_uuid())`, [connection!.id]);
   await server.sql(`insert into connector_runs (connection_id, operation, trigger, status) values ($1, 'import', 'user', 'succeeded')`, [connection!.id]);
+  const [invoice] = await server.sql<{ id: string }>(
+    `insert into invoices (owner_id, partner_company, issue_date, tax_date, due_date, text) values ($1, 'Partner s.r.o.', '2026-01-14', '2026-01-14', '2026-01-28', $2) returning id`,
+    [aliceId, `Invoice ${marker}`],
+  );
+  await server.sql(`insert into invoice_items (invoice_id, position, text, quantity, unit_price, rate_vat) values ($1, 0, 'Konzultace', 2, 500, 'high')`, [invoice!.id]);
   await server.sql(`insert into domain_events (type, actor_id, audience, data) values ('notification.created', null, $1::uuid[], '{}'::jsonb)`, [`{${aliceId}}`]);
 
   // Notifications reach her from Bob's requests (after the commit, by the event handler).
@@ -333,6 +338,8 @@ describe("GET /auth/export-data", () => {
     expect(body.webauthnCredentials).toEqual([expect.objectContaining({ credentialId: data.credentialId, name: "My key" })]);
     expect(body.webauthnCredentials[0]).not.toHaveProperty("publicKey");
     expect(body.emailLog.length).toBe(2);
+    expect(body.invoices).toEqual([expect.objectContaining({ partnerCompany: "Partner s.r.o.", issueDate: "2026-01-14" })]);
+    expect(body.invoiceItems).toEqual([expect.objectContaining({ text: "Konzultace", rateVat: "high" })]);
     expect(body.errorReports.map((report: { source: string }) => report.source).sort()).toEqual(["client", "server"]);
     expect(body.domainEvents.every((event: Record<string, unknown>) => !("data" in event) && !("audience" in event))).toBe(true);
 

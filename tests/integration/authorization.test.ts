@@ -41,6 +41,7 @@ interface OwnerData {
   goalId: string;
   goalReportId: string;
   connectionId: string;
+  invoiceId: string;
   chatActionId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
@@ -158,9 +159,21 @@ beforeAll(async () => {
      values ('erp', $2, $1, 'https://erp.example.com', 'v1.x', 'v1.y') returning id`,
     [user.id, `Secret ERP ${marker}`],
   );
+  const invoice = await server.request("/api/v1/accounting/invoices", {
+    token,
+    json: {
+      partner: { company: `Secret partner ${marker}` },
+      issueDate: "2026-01-14",
+      dueDate: "2026-01-28",
+      text: `Secret invoice ${marker}`,
+      items: [{ text: "Consulting", quantity: 1, unitPrice: 100, rateVat: "high" }],
+    },
+  });
+  expect(invoice.status).toBe(201);
   owner = {
     token,
     connectionId: connection!.id,
+    invoiceId: invoice.body.id,
     userId: user.id,
     email,
     taskId: task.id,
@@ -180,6 +193,7 @@ beforeAll(async () => {
     chatActionId,
     secrets: [
       connection!.id,
+      invoice.body.id,
       goal.body.id,
       goalReport.body.id,
       chatActionId,
@@ -226,6 +240,7 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/admin/users/")) return owner.userId;
     if (name === "id" && path.startsWith("/api/v1/goals/")) return owner.goalId;
     if (name === "id" && path.startsWith("/api/v1/connectors/")) return owner.connectionId;
+    if (name === "id" && path.startsWith("/api/v1/accounting/invoices/")) return owner.invoiceId;
     if (name === "reportId") return owner.goalReportId;
     if (name === "id" && path.startsWith("/api/v1/chat/actions/")) return owner.chatActionId;
     if (name === "taskId") return owner.taskId;
@@ -241,6 +256,7 @@ function bodyFor({ method, path }: Operation): unknown {
     "PUT /api/v1/groups/{id}/schedule": { timeZones: ["Europe/Prague"], locations: [] },
     "PATCH /api/v1/user-groups/{id}": { name: "Taken over" },
     "PATCH /api/v1/connectors/{id}": { name: "Taken over" },
+    "PATCH /api/v1/accounting/invoices/{id}": { text: "Taken over" },
     "POST /api/v1/user-groups/{id}/members": { userId: stranger.userId },
     "PATCH /api/v1/user-groups/{id}/members/{userId}": { role: "member" },
     "PATCH /api/v1/projects/{id}": { name: "Taken over", archived: true },
@@ -335,8 +351,9 @@ describe("authorization matrix", () => {
     expect(lists.length).toBeGreaterThanOrEqual(5);
     for (const operation of lists) {
       const response = await server.request(operation.path, { token: stranger.token });
-      // GET /family is one resource, not a list: someone in no family workspace gets 404.
-      const allowed = operation.path === "/api/v1/family" ? [404] : [200, 403];
+      // GET /family is one resource, not a list: someone in no family workspace gets 404; so does a kind's status
+      // (GET /accounting/status) for someone without a connection of that kind.
+      const allowed = ["/api/v1/family", "/api/v1/accounting/status"].includes(operation.path) ? [404] : [200, 403];
       expect(allowed, `${operation.path}: ${response.status}`).toContain(response.status);
       expectNoSecrets(response.body, `GET ${operation.path}`);
     }
