@@ -13,6 +13,7 @@ import { NAMESPACES } from "../../lib/connectors/pohoda/xml";
  * - each dataPackItem is judged alone: an issued invoice without a partner, with a bad rateVAT or without items is
  *   an item `error` with errno, note (Czech, so the answer's Windows-1250 is tested) and XPath; others are `ok`,
  *   get a document id and a number, and are kept (`documents`);
+ * - `lst:listInvoiceRequest` (issued invoices, version 2.0, the list namespace declared) lists every document kept;
  * - requests are processed one at a time (a queue), like POHODA; `delayMs` holds each answer back.
  * The errno values are this stand-in's own.
  */
@@ -22,7 +23,11 @@ export interface PohodaDocument {
   number: string;
   text: string;
   company: string | null;
-  items: { text: string; rateVAT: string; unitPrice: string }[];
+  ico?: string | null;
+  date?: string;
+  dateTax?: string;
+  dateDue?: string;
+  items: { text: string; rateVAT: string; unitPrice: string; quantity?: string; unit?: string }[];
 }
 
 export interface PohodaServer {
@@ -71,6 +76,8 @@ export async function startPohodaServer(): Promise<PohodaServer> {
         "@_xmlns:rsp": NAMESPACES.rsp,
         "@_xmlns:rdc": NAMESPACES.rdc,
         "@_xmlns:inv": NAMESPACES.inv,
+        "@_xmlns:lst": NAMESPACES.lst,
+        "@_xmlns:typ": NAMESPACES.typ,
         "@_version": "2.0",
         "@_id": packId,
         "@_state": packState,
@@ -82,8 +89,44 @@ export async function startPohodaServer(): Promise<PohodaServer> {
     };
   }
 
-  function judge(item: Node, index: number): object {
+  /** `lst:listInvoiceRequest`: every document of the asked type (only issued invoices are kept here). */
+  function list(item: Node, request: Node, declared: boolean): object {
     const id = item["@_id"];
+    if (!declared || request["@_version"] !== "2.0" || request["@_invoiceType"] !== "issuedInvoice" || !("lst:requestInvoice" in request)) {
+      return { "@_id": id, "@_state": "error", "@_note": "Neplatný požadavek na seznam faktur" };
+    }
+    const invoices = state.documents.map((document) => ({
+      "@_version": "2.0",
+      "inv:invoiceHeader": {
+        "inv:id": document.id,
+        "inv:invoiceType": "issuedInvoice",
+        "inv:number": { "typ:id": 1, "typ:ids": document.number, "typ:numberRequested": document.number },
+        "inv:date": document.date,
+        "inv:dateTax": document.dateTax,
+        "inv:dateDue": document.dateDue,
+        "inv:text": document.text,
+        ...(document.company && { "inv:partnerIdentity": { "typ:address": { "typ:company": document.company, ...(document.ico && { "typ:ico": document.ico }) } } }),
+      },
+      "inv:invoiceDetail": {
+        "inv:invoiceItem": document.items.map((line) => ({
+          "inv:text": line.text,
+          "inv:quantity": line.quantity ?? "1",
+          ...(line.unit && { "inv:unit": line.unit }),
+          "inv:rateVAT": line.rateVAT,
+          "inv:homeCurrency": { "typ:unitPrice": line.unitPrice },
+        })),
+      },
+    }));
+    return {
+      "@_id": id,
+      "@_state": "ok",
+      "lst:listInvoice": { "@_version": "2.0", "@_state": "ok", ...(invoices.length && { "lst:invoice": invoices }) },
+    };
+  }
+
+  function judge(item: Node, index: number, pack: Node): object {
+    const id = item["@_id"];
+    if (item["lst:listInvoiceRequest"] !== undefined) return list(item, item["lst:listInvoiceRequest"] as Node, pack["@_xmlns:lst"] === NAMESPACES.lst);
     const invoice = item["inv:invoice"] as Node | undefined;
     const path = `/dat:dataPack/dat:dataPackItem[${index + 1}]/inv:invoice`;
     const problems: { errno: number; note: string; xpath: string }[] = [];
@@ -116,7 +159,17 @@ export async function startPohodaServer(): Promise<PohodaServer> {
       number,
       text: String(header["inv:text"] ?? ""),
       company: company ?? null,
-      items: lines.map((line) => ({ text: line["inv:text"], rateVAT: line["inv:rateVAT"], unitPrice: line["inv:homeCurrency"]?.["typ:unitPrice"] })),
+      ico: header["inv:partnerIdentity"]?.["typ:address"]?.["typ:ico"] ?? null,
+      date: header["inv:date"],
+      dateTax: header["inv:dateTax"],
+      dateDue: header["inv:dateDue"],
+      items: lines.map((line) => ({
+        text: line["inv:text"],
+        rateVAT: line["inv:rateVAT"],
+        unitPrice: line["inv:homeCurrency"]?.["typ:unitPrice"],
+        quantity: line["inv:quantity"],
+        unit: line["inv:unit"],
+      })),
     });
     return {
       "@_id": id,
@@ -145,7 +198,7 @@ export async function startPohodaServer(): Promise<PohodaServer> {
     if (pack["@_ico"] !== state.company.ico) {
       return { status: 200, body: xmlAnswer(responsePack(pack["@_id"], "error", [], `IČ ${pack["@_ico"]} nesouhlasí s otevřenou účetní jednotkou`)) };
     }
-    const items = ((pack["dat:dataPackItem"] ?? []) as Node[]).map(judge);
+    const items = ((pack["dat:dataPackItem"] ?? []) as Node[]).map((item, index) => judge(item, index, pack));
     return { status: 200, body: xmlAnswer(responsePack(pack["@_id"], "ok", items)) };
   }
 

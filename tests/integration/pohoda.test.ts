@@ -332,3 +332,54 @@ describe("/accounting/invoices", () => {
     expectProblem(await api("/accounting/status", { token: user.token }), 404, "module_disabled");
   });
 });
+
+describe("POHODA import", () => {
+  test("issued invoices listed by POHODA become local invoices once; an unfit one fails alone; export sends none back", async () => {
+    pohoda.documents.length = 0;
+    pohoda.documents.push(
+      {
+        id: 900,
+        number: "2609001",
+        text: "Zadáno přímo v POHODĚ",
+        company: "Odběratel ř s.r.o.",
+        ico: "11223344",
+        date: "2026-02-01",
+        dateTax: "2026-02-01",
+        dateDue: "2026-02-15",
+        items: [{ text: "Licence", quantity: "3", unit: "ks", rateVAT: "high", unitPrice: "1200.00" }],
+      },
+      { id: 901, number: "2609002", text: "Bez položek", company: "X", date: "2026-02-02", dateTax: "2026-02-02", dateDue: "2026-02-16", items: [] },
+    );
+    const user = await registerUser(server);
+    const connection = await connect(user);
+    const run = await api(`/connectors/${connection.id}/import`, { token: user.token, method: "POST" });
+    expect(run.status, JSON.stringify(run.body)).toBe(200);
+    expect(expectShape(runOutput, run.body)).toMatchObject({ status: "partial", counts: { created: 1, failed: 1 } });
+    expect(run.body.items[0]).toMatchObject({ externalId: "901", action: "failed", error: "cannot be kept here: items must have at least 1 item" });
+    // The request was a list request, in Windows-1250.
+    expect(decodeWindows1250(pohoda.requests.at(-1)!)).toContain('<lst:listInvoiceRequest version="2.0" invoiceType="issuedInvoice" invoiceVersion="2.0">');
+
+    const list = expectShape(invoiceListOutput, (await api("/accounting/invoices", { token: user.token })).body);
+    expect(list.items).toEqual([
+      expect.objectContaining({
+        number: "2609001",
+        partner: { company: "Odběratel ř s.r.o.", ico: "11223344" },
+        issueDate: "2026-02-01",
+        dueDate: "2026-02-15",
+        text: "Zadáno přímo v POHODĚ",
+        items: [{ text: "Licence", quantity: 3, unit: "ks", unitPrice: 1200, rateVat: "high" }],
+        totalWithoutVat: 3600,
+      }),
+    ]);
+
+    const again = expectShape(runOutput, (await api(`/connectors/${connection.id}/import`, { token: user.token, method: "POST" })).body);
+    expect(again).toMatchObject({ counts: { created: 0, unchanged: 1, failed: 1 } });
+    expect(expectShape(invoiceListOutput, (await api("/accounting/invoices", { token: user.token })).body).items).toHaveLength(1);
+
+    const requests = pohoda.requests.length;
+    const exported = await exportNow(user, connection.id);
+    expect(exported).toMatchObject({ status: "succeeded", counts: { unchanged: 1, created: 0 } });
+    expect(pohoda.requests.length).toBe(requests);
+    expect(pohoda.documents).toHaveLength(2);
+  });
+});

@@ -1,12 +1,21 @@
 import { createHash, randomUUID } from "node:crypto";
 import { z } from "@hono/zod-openapi";
 import { AppError } from "../../api/app-error";
-import { listOwnInvoices, markInvoicePaid } from "../../accounting/service";
-import type { InvoiceOutput } from "../../accounting/schema";
+import { createInvoiceInput, type InvoiceOutput } from "../../accounting/schema";
+import { createInvoice, listOwnInvoices, markInvoicePaid } from "../../accounting/service";
 import type { ConnectorDriver, SyncContext } from "../driver";
 import { ConnectorError, expectSuccess } from "../http";
 import { decodeWindows1250, encodeWindows1250 } from "./windows-1250";
-import { invoiceDataPack, parseResponsePack, parseStatus, type ResponseItem, type ResponsePack } from "./xml";
+import {
+  invoiceDataPack,
+  listInvoicesDataPack,
+  parseInvoiceList,
+  parseResponsePack,
+  parseStatus,
+  type ListedInvoice,
+  type ResponseItem,
+  type ResponsePack,
+} from "./xml";
 
 /*
  * POHODA through its mServer (kind `accounting`): XML over HTTP, `POST {base}/xml`, `Content-Type: text/xml`,
@@ -20,6 +29,9 @@ import { invoiceDataPack, parseResponsePack, parseStatus, type ResponseItem, typ
  * - Re-runs: an exported invoice whose content is unchanged is `unchanged` and not sent; one changed since is
  *   `skipped` and not sent again (POHODA would create a second document; updating it through actionType needs a
  *   filter on POHODA's own id and rights most mServer users lack): correct it in POHODA.
+ * - Import: a `lst:listInvoiceRequest` for the issued invoices; each one not linked yet becomes a local invoice of
+ *   the connection's owner (linked by POHODA's id, so never twice; one that does not fit the local model, e.g.
+ *   without lines, fails alone). POHODA's later changes to a linked invoice are not brought in.
  * - Webhook: `{ "event": "invoice.paid" | "invoice.unpaid", "number": "<POHODA number>" }` (or `"id"`: POHODA's
  *   document id) marks the linked local invoice paid or unpaid.
  */
@@ -56,9 +68,8 @@ function headers(context: Context): Record<string, string> {
 
 const application = (context: Context) => context.connection.settings.application ?? "Spolu";
 
-/** Posts a dataPack and reads the responsePack; throws ConnectorError for HTTP failures and unreadable answers. */
-async function exchange(context: Context, invoices: readonly InvoiceOutput[]): Promise<ResponsePack> {
-  const xml = invoiceDataPack({ id: `spolu-${randomUUID()}`, ico: context.connection.settings.ico, application: application(context), invoices });
+/** Posts a dataPack and answers the decoded answer; throws ConnectorError for HTTP failures. */
+async function post(context: Context, xml: string): Promise<string> {
   const response = await context.request({
     method: "POST",
     url: `${context.connection.baseUrl}/xml`,
@@ -69,10 +80,22 @@ async function exchange(context: Context, invoices: readonly InvoiceOutput[]): P
     throw new ConnectorError(`POHODA did not accept the user name or password (HTTP ${response.status}): not authenticated`, false, response.status);
   }
   expectSuccess(response, "POHODA mServer");
+  return decodeWindows1250(response.body);
+}
+
+function unreadable(error: unknown): ConnectorError {
+  return new ConnectorError(`POHODA's answer is not a responsePack: ${error instanceof Error ? error.message : String(error)}`, false);
+}
+
+const packId = () => `spolu-${randomUUID()}`;
+
+/** Sends invoices (none: an empty pack) and reads every item of the responsePack. */
+async function exchange(context: Context, invoices: readonly InvoiceOutput[]): Promise<ResponsePack> {
+  const answer = await post(context, invoiceDataPack({ id: packId(), ico: context.connection.settings.ico, application: application(context), invoices }));
   try {
-    return parseResponsePack(decodeWindows1250(response.body));
+    return parseResponsePack(answer);
   } catch (error) {
-    throw new ConnectorError(`POHODA's answer is not a responsePack: ${error instanceof Error ? error.message : String(error)}`, false);
+    throw unreadable(error);
   }
 }
 
@@ -128,6 +151,61 @@ async function exportInvoices(context: Context): Promise<void> {
   }
 }
 
+/** A listed POHODA invoice as a new local one, or why it cannot be one. */
+function localInput(listed: ListedInvoice) {
+  const parsed = createInvoiceInput.safeParse({
+    number: listed.number,
+    partner: listed.partner,
+    issueDate: listed.issueDate,
+    taxDate: listed.taxDate ?? listed.issueDate ?? undefined,
+    dueDate: listed.dueDate ?? listed.issueDate,
+    text: listed.text?.slice(0, 240) ?? "",
+    items: listed.items.map((item) => ({
+      text: item.text?.slice(0, 90),
+      quantity: Number(item.quantity ?? "1"),
+      unit: item.unit,
+      unitPrice: Number(item.unitPrice),
+      rateVat: item.rateVat,
+    })),
+  });
+  if (parsed.success) return { input: parsed.data, error: null };
+  const issue = parsed.error.issues[0]!;
+  return { input: null, error: `cannot be kept here: ${issue.path.join(".") || "invoice"} ${issue.message}` };
+}
+
+/** Brings POHODA's issued invoices in: those not linked yet become local invoices (linked, so never twice). */
+async function importInvoices(context: Context): Promise<void> {
+  const answer = await post(context, listInvoicesDataPack({ id: packId(), ico: context.connection.settings.ico, application: application(context) }));
+  let list;
+  try {
+    list = parseInvoiceList(answer);
+  } catch (error) {
+    throw unreadable(error);
+  }
+  if (list.state === "error") throw new ConnectorError(packRefusal({ state: "error", note: list.note, items: [] }, context.connection.settings.ico), false);
+  for (const listed of list.invoices) {
+    if (!listed.id) {
+      context.item({ entity: "invoice", externalId: null, localId: null, action: "failed", error: "POHODA listed an invoice without its id" });
+      continue;
+    }
+    const link = await context.links.find("invoice", listed.id);
+    if (link) {
+      context.item({ entity: "invoice", externalId: listed.id, localId: link.localId, action: "unchanged" });
+      continue;
+    }
+    const { input, error } = localInput(listed);
+    if (!input) {
+      context.item({ entity: "invoice", externalId: listed.id, localId: null, action: "failed", error });
+      continue;
+    }
+    const created = await createInvoice(context.connection.actor, input);
+    // Its fingerprint as the export computes it: the next export finds it unchanged and does not send it back.
+    await context.links.save("invoice", listed.id, created.id, fingerprint(created));
+    if (listed.number) await context.links.save("invoice-number", listed.number, created.id, null);
+    context.item({ entity: "invoice", externalId: listed.id, localId: created.id, action: "created" });
+  }
+}
+
 export const pohodaDriver: ConnectorDriver<Credentials, Settings> = {
   kind: "accounting",
   module: "accounting",
@@ -152,6 +230,7 @@ export const pohodaDriver: ConnectorDriver<Credentials, Settings> = {
     return { reachable: true, authenticated: true, version: status.version ?? null, details };
   },
 
+  import: importInvoices,
   export: exportInvoices,
 
   async webhook(context, payload) {

@@ -15,6 +15,7 @@ export const NAMESPACES = {
   typ: `${SCHEMA}/type.xsd`,
   rsp: `${SCHEMA}/response.xsd`,
   rdc: `${SCHEMA}/documentresponse.xsd`,
+  lst: `${SCHEMA}/list.xsd`,
 } as const;
 
 const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: "@_", format: true, suppressEmptyNode: true });
@@ -81,6 +82,87 @@ export function invoiceDataPack(pack: { id: string; ico: string; application: st
     },
   };
   return `<?xml version="1.0" encoding="Windows-1250"?>\n${builder.build(root)}`;
+}
+
+/** A dataPack asking for the issued invoices (`lst:listInvoiceRequest`), the whole agenda. */
+export function listInvoicesDataPack(pack: { id: string; ico: string; application: string }): string {
+  const root = {
+    "dat:dataPack": {
+      "@_xmlns:dat": NAMESPACES.dat,
+      "@_xmlns:lst": NAMESPACES.lst,
+      "@_version": "2.0",
+      "@_id": pack.id,
+      "@_ico": pack.ico,
+      "@_application": pack.application,
+      "@_note": "Spolu: list issued invoices",
+      "dat:dataPackItem": {
+        "@_version": "2.0",
+        "@_id": "list-issued-invoices",
+        "lst:listInvoiceRequest": {
+          "@_version": "2.0",
+          "@_invoiceType": "issuedInvoice",
+          "@_invoiceVersion": "2.0",
+          "lst:requestInvoice": "",
+        },
+      },
+    },
+  };
+  return `<?xml version="1.0" encoding="Windows-1250"?>\n${listBuilder.build(root)}`;
+}
+
+// An empty element (`<lst:requestInvoice/>`: no filter, every issued invoice) must stay in the request.
+const listBuilder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: "@_", format: true, suppressEmptyNode: false });
+
+/** An issued invoice as POHODA lists it. */
+export interface ListedInvoice {
+  id: string;
+  number: string | null;
+  issueDate: string | null;
+  taxDate: string | null;
+  dueDate: string | null;
+  text: string | null;
+  partner: { company: string; ico: string | null } | null;
+  items: { text: string | null; quantity: string | null; unit: string | null; rateVat: string | null; unitPrice: string | null }[];
+}
+
+const listParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@_",
+  removeNSPrefix: true,
+  parseTagValue: false,
+  isArray: (name) => name === "responsePackItem" || name === "invoice" || name === "invoiceItem" || name === "detail",
+});
+
+/** Reads the answer to `listInvoicesDataPack`: the pack's and the list's state, and every invoice listed. */
+export function parseInvoiceList(xml: string): { state: "ok" | "warning" | "error"; note: string | null; invoices: ListedInvoice[] } {
+  const pack = (listParser.parse(xml) as Node).responsePack as Node | undefined;
+  if (!pack || typeof pack !== "object") throw new Error("the answer is not a responsePack");
+  const item = ((pack.responsePackItem as Node[] | undefined) ?? [])[0];
+  const list = (item?.listInvoice ?? {}) as Node;
+  const listState = state(list["@_state"] ?? item?.["@_state"] ?? pack["@_state"]);
+  const invoices = ((list.invoice as Node[] | undefined) ?? []).map((invoice): ListedInvoice => {
+    const header = (invoice.invoiceHeader ?? {}) as Node;
+    const numbers = (header.number ?? {}) as Node;
+    const address = ((header.partnerIdentity as Node | undefined)?.address ?? {}) as Node;
+    const lines = (((invoice.invoiceDetail as Node | undefined)?.invoiceItem as Node[] | undefined) ?? []);
+    return {
+      id: text(header.id) ?? "",
+      number: text(numbers.numberRequested) ?? text(numbers.ids),
+      issueDate: text(header.date),
+      taxDate: text(header.dateTax),
+      dueDate: text(header.dateDue),
+      text: text(header.text),
+      partner: text(address.company) ? { company: text(address.company)!, ico: text(address.ico) } : null,
+      items: lines.map((line) => ({
+        text: text(line.text),
+        quantity: text(line.quantity),
+        unit: text(line.unit),
+        rateVat: text(line.rateVAT),
+        unitPrice: text((line.homeCurrency as Node | undefined)?.unitPrice),
+      })),
+    };
+  });
+  return { state: item ? listState : state(pack["@_state"]), note: (item?.["@_note"] ?? pack["@_note"] ?? null) as string | null, invoices };
 }
 
 export interface ImportDetail {
