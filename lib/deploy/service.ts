@@ -1,5 +1,5 @@
 import { AppError } from "../api/app-error";
-import { now } from "../clock";
+import { now, nowDate } from "../clock";
 import { config } from "../config";
 import { log } from "../log";
 import { hubSignatureMatches } from "../net/hub-signature";
@@ -77,7 +77,7 @@ export async function receiveDeploy(headers: { event: string; deliveryId: string
     commitSha: payload.after ?? null,
     status: reason ? "skipped" : "queued",
     reason,
-    ...(reason && { finishedAt: new Date(now()) }),
+    ...(reason && { finishedAt: nowDate() }),
   });
   if (!row) {
     const raced = await findDeployRunByDelivery(headers.deliveryId);

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -160,7 +161,7 @@ describe("POST /deploy/webhook", () => {
 
   test("a command that passes DEPLOY_TIMEOUT_MS is killed (with what it started) and recorded failed", async () => {
     freshDir();
-    setCommand(shell(`echo started; sleep 30; echo finished >> ${marker}`), 300);
+    setCommand(shell(`echo started; sleep 31.25; echo finished >> ${marker}`), 300);
     const started = Date.now();
     expect((await deliver(pushBody())).status).toBe(202);
     const [run] = await settled();
@@ -168,6 +169,9 @@ describe("POST /deploy/webhook", () => {
     expect(run).toMatchObject({ status: "failed", exitCode: null, reason: "timed out after 300 ms: killed" });
     expect(run!.output).toBe("started\n");
     expect(existsSync(marker)).toBe(false);
+    // The shell's child went with it (the whole process group was killed).
+    const left = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((line) => line.includes("sleep 31.25"));
+    expect(left).toEqual([]);
   });
 
   test("a command that cannot start is recorded failed", async () => {
@@ -222,6 +226,20 @@ describe("POST /deploy/webhook", () => {
     await server.sql(`update deploy_runs set status = 'succeeded', finished_at = now() where delivery_id = 'elsewhere'`);
     expect(await runDeployQueue()).toBe(1);
     expect((await runs()).find((run) => run.deliveryId === "waiting")?.status).toBe("succeeded");
+    expect(readFileSync(marker, "utf8")).toBe("ran\n");
+  });
+
+  test("a run left running by a process that stopped fails after its time limit, and the queue moves on", async () => {
+    freshDir();
+    setCommand(shell(`echo ran >> ${marker}`), 1000);
+    await server.sql(
+      `insert into deploy_runs (delivery_id, event, ref, status, started_at) values ('crashed', 'push', '${MAIN}', 'running', now() - interval '2 minutes')`,
+    );
+    await server.sql(`insert into deploy_runs (delivery_id, event, ref, status) values ('behind-it', 'push', '${MAIN}', 'queued')`);
+    expect(await runDeployQueue()).toBe(1);
+    const items = await runs();
+    expect(items.find((run) => run.deliveryId === "crashed")).toMatchObject({ status: "failed", reason: "interrupted: the process running it stopped" });
+    expect(items.find((run) => run.deliveryId === "behind-it")).toMatchObject({ status: "succeeded", exitCode: 0 });
     expect(readFileSync(marker, "utf8")).toBe("ran\n");
   });
 
