@@ -17,7 +17,10 @@ const listRoute = apiRoute({
   path: "/accounting/invoices",
   tags: TAGS,
   summary: "Your invoices",
-  description: `Newest issue date first, with their lines. ${OWNER_ONLY}`,
+  description:
+    `Newest issue date first, with their lines. ${OWNER_ONLY} \`paidAt\` is set by the POHODA connection's signed ` +
+    "webhook (`POST /connectors/{id}/webhook` with `{ \"event\": \"invoice.paid\" | \"invoice.unpaid\", \"number\": " +
+    "\"<POHODA's number>\" }` or `\"id\"`: POHODA's document id); the connection's import brings in POHODA's issued invoices.",
   access: "user",
   module: "accounting",
   responses: { 200: jsonContent(invoiceListOutput, "Your invoices") },

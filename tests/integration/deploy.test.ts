@@ -174,13 +174,18 @@ describe("POST /deploy/webhook", () => {
     expect(left).toEqual([]);
   });
 
-  test("a command that cannot start is recorded failed", async () => {
+  test("a command that cannot start, or cannot be split into words, is recorded failed", async () => {
     freshDir();
     setCommand(path.join(dir, "no-such-script"));
     expect((await deliver(pushBody())).status).toBe(202);
     const [run] = await settled();
     expect(run).toMatchObject({ status: "failed", exitCode: null });
     expect(run!.reason).toMatch(/^could not start .*no-such-script: .*ENOENT/);
+
+    setCommand("/bin/echo 'unclosed");
+    expect((await deliver(pushBody())).status).toBe(202);
+    const [unparsed] = await settled();
+    expect(unparsed).toMatchObject({ status: "failed", exitCode: null, reason: "DEPLOY_COMMAND has an unclosed '" });
   });
 
   test("ping answers 200 without running; other refs and other events are recorded skipped", async () => {
