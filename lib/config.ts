@@ -99,6 +99,13 @@ export const configSchema = z
     // Outgoing calls (webhooks, connectors) refuse private, loopback and link-local addresses unless this is on.
     ALLOW_PRIVATE_NETWORK_TARGETS: flag.default(false),
     WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
+    // The deploy webhook (lib/deploy): GitHub's shared secret (unset: the route answers 404), the command line run
+    // for each accepted push (split into words, started without a shell), its time limit, and the one ref deployed
+    // (unset: every push).
+    DEPLOY_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+    DEPLOY_COMMAND: z.string().trim().min(1).optional(),
+    DEPLOY_TIMEOUT_MS: positiveInt.max(6 * 3600 * 1000).default(15 * 60 * 1000),
+    DEPLOY_REF: z.string().regex(/^refs\/\S+$/, "must be a full ref such as refs/heads/main").optional(),
     // WebAuthn: the relying party. The id defaults to APP_URL's host name, the origins to APP_URL's origin
     // (else http://localhost:PORT); list several origins comma-separated (for example a mobile app's).
     WEBAUTHN_RP_ID: z.string().min(1).optional(),

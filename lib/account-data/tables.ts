@@ -436,6 +436,20 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     userColumns: { user_id: "cascade" },
     export: [{ key: "gamificationLevelUps", where: "user_id = $user" }],
   },
+  invoices: {
+    about: "Invoices the user issued: exported, deleted with the account.",
+    userColumns: { owner_id: "cascade" },
+    export: [{ key: "invoices", where: "owner_id = $user" }],
+  },
+  invoice_items: {
+    about: "The lines of the user's invoices: they go with their invoice.",
+    parent: { column: "invoice_id", table: "invoices" },
+    export: [{ key: "invoiceItems", where: "invoice_id in (select id from invoices where owner_id = $user)" }],
+  },
+  deploy_runs: {
+    about: "Deploy webhook deliveries from GitHub (lib/deploy): the server's, no user's data.",
+    export: { none: "no user's data: GitHub deliveries and the deploy command's output" },
+  },
 };
 
 const ARRAY_RULES: readonly UserColumnRule[] = ["remove", "derived"];

@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { accountDataRoutes } from "../account-data/routes";
+import { accountingRoutes } from "../accounting/routes";
 import { accountsRoutes } from "../accounts/routes";
 import { activityRoutes } from "../activity/routes";
 import { adminRoutes } from "../admin/routes";
@@ -10,6 +11,7 @@ import { learningRoutes } from "../connectors/moodle/routes";
 import { erpRoutes } from "../connectors/odoo/routes";
 import { connectorsRoutes } from "../connectors/routes";
 import { openDatabase } from "../db/client";
+import { deployRoutes } from "../deploy/routes";
 import { emailRoutes } from "../email/routes";
 import { errorsRoutes } from "../errors/routes";
 import { recordServerError } from "../errors/service";
@@ -110,6 +112,8 @@ export function createApiApp() {
   app.route(API_PREFIX, templatesRoutes);
   app.route(API_PREFIX, timeTrackingRoutes);
   app.route(API_PREFIX, gamificationRoutes);
+  app.route(API_PREFIX, accountingRoutes);
+  app.route(API_PREFIX, deployRoutes);
   app.route(API_PREFIX, adminRoutes);
   app.route(API_PREFIX, modulesRoutes);
   // Last: `/auth/{provider}` must not catch the fixed `/auth/...` paths above.

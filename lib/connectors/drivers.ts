@@ -2,9 +2,10 @@ import type { ConnectorKind } from "../db/schema/connectors";
 import type { AnyDriver } from "./driver";
 import { moodleDriver } from "./moodle/driver";
 import { odooDriver } from "./odoo/driver";
+import { pohodaDriver } from "./pohoda/driver";
 
 /** The driver of each kind of connector. Each kind's driver adds itself here. */
-const BUILT_IN: readonly AnyDriver[] = [odooDriver, moodleDriver];
+const BUILT_IN: readonly AnyDriver[] = [odooDriver, moodleDriver, pohodaDriver];
 
 const TEST_DRIVERS = Symbol.for("spolu.connectors.testDrivers");
 type Holder = { [TEST_DRIVERS]?: Map<ConnectorKind, AnyDriver> };

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { z } from "@hono/zod-openapi";
 import { AppError, invalidField } from "../api/app-error";
 import { validationError } from "../api/problem";
@@ -7,6 +7,7 @@ import { now, nowDate } from "../clock";
 import type { ConnectorKind, ConnectorRunCounts, ConnectorRunItem } from "../db/schema/connectors";
 import { log } from "../log";
 import { isModuleEnabled } from "../modules/registry";
+import { hubSignatureMatches } from "../net/hub-signature";
 import { TargetRefused } from "../net/outbound";
 import { findMemberRole } from "../teams/repo";
 import type { AnyDriver, SyncContext } from "./driver";
@@ -428,13 +429,6 @@ export async function checkVisible({ row, driver }: Visible): Promise<StatusOutp
 const UNVERIFIED =
   "The request is not signed with this connection's webhook secret (X-Hub-Signature-256: sha256=<hex>), nor does it carry it as ?token=";
 
-function signatureMatches(secret: string, rawBody: string, header: string | undefined): boolean {
-  const given = header?.match(/^sha256=([0-9a-f]{64})$/i)?.[1];
-  if (!given) return false;
-  const expected = createHmac("sha256", secret).update(rawBody, "utf8").digest();
-  return timingSafeEqual(expected, Buffer.from(given, "hex"));
-}
-
 /** The secret itself in the URL (for systems that cannot sign: Odoo's and Moodle's webhook actions), compared in constant time. */
 function tokenMatches(secret: string, token: string | undefined): boolean {
   if (!token) return false;
@@ -462,7 +456,7 @@ export async function receiveWebhook(
   } catch {
     throw new AppError("unauthenticated", UNVERIFIED);
   }
-  if (!signatureMatches(secret, rawBody, headers.signature) && !tokenMatches(secret, headers.token)) {
+  if (!hubSignatureMatches(secret, rawBody, headers.signature) && !tokenMatches(secret, headers.token)) {
     throw new AppError("unauthenticated", UNVERIFIED);
   }
   if (!driver.webhook) throw new AppError("not_found", `The ${row.kind} connector takes no webhook`);

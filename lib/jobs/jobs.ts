@@ -1,6 +1,7 @@
 import { expireAllDueRequests } from "../collaboration/expiry";
 import { config } from "../config";
 import { runConnectorRetries } from "../connectors/service";
+import { runDeployQueue } from "../deploy/service";
 import { pruneErrorLogs } from "../errors/service";
 import { log } from "../log";
 import { purgeDeletedMedia } from "../media/purge";
@@ -82,6 +83,16 @@ export function backgroundJobs(): Job[] {
       async run() {
         const started = await runConnectorRetries();
         if (started) log.info("Ran connector retries", { started });
+      },
+    },
+    // The deploy webhook (lib/deploy): runs left `running` by a stopped process fail; queued deliveries run.
+    {
+      name: "deploy-queue",
+      intervalMs: 30 * 1000,
+      module: "deploy",
+      async run() {
+        const ran = await runDeployQueue();
+        if (ran) log.info("Ran queued deploys", { ran });
       },
     },
     // Sign-in with external accounts (lib/oauth): attempts that were used or are older than 10 minutes.

@@ -240,6 +240,11 @@ async function arrange() {
   await ok(api("/templates", { token: alice.token, json: { name: `Routine ${marker}`, tasks: [{ title: "Stretch", subtasks: ["Neck"] }] } }), 201);
   await ok(api("/time-entries", { token: alice.token, json: { taskId: bobTask.id, startedAt: "2025-01-06T09:00:00Z", durationSeconds: 900, note: `Helped ${marker}` } }), 201);
   await ok(api("/time-entries", { token: bob.token, json: { taskId: aliceTask.id, startedAt: "2025-01-06T11:00:00Z", durationSeconds: 600 } }), 201);
+  const [invoice] = await server.sql<{ id: string }>(
+    `insert into invoices (owner_id, partner_company, issue_date, tax_date, due_date, text) values ($1, 'Partner s.r.o.', '2026-01-14', '2026-01-14', '2026-01-28', $2) returning id`,
+    [aliceId, `Invoice ${marker}`],
+  );
+  await server.sql(`insert into invoice_items (invoice_id, position, text, quantity, unit_price, rate_vat) values ($1, 0, 'Konzultace', 2, 500, 'high')`, [invoice!.id]);
   await server.sql(`insert into domain_events (type, actor_id, audience, data) values ('notification.created', null, $1::uuid[], '{}'::jsonb)`, [`{${aliceId}}`]);
   // Gamification (the handler may have awarded her completions already: these rows do not collide with its).
   await server.sql(`insert into gamification_profiles (user_id, points, leaderboard_opt_in) values ($1, 0, true) on conflict (user_id) do update set leaderboard_opt_in = true`, [aliceId]);
@@ -377,6 +382,8 @@ describe("GET /auth/export-data", () => {
     expect(body.webauthnCredentials).toEqual([expect.objectContaining({ credentialId: data.credentialId, name: "My key" })]);
     expect(body.webauthnCredentials[0]).not.toHaveProperty("publicKey");
     expect(body.emailLog.length).toBe(2);
+    expect(body.invoices).toEqual([expect.objectContaining({ partnerCompany: "Partner s.r.o.", issueDate: "2026-01-14" })]);
+    expect(body.invoiceItems).toEqual([expect.objectContaining({ text: "Konzultace", rateVat: "high" })]);
     expect(body.errorReports.map((report: { source: string }) => report.source).sort()).toEqual(["client", "server"]);
     expect(body.domainEvents.every((event: Record<string, unknown>) => !("data" in event) && !("audience" in event))).toBe(true);
     expect(body.gamificationProfile).toEqual([expect.objectContaining({ userId: alice.user.id, leaderboardOptIn: true })]);

@@ -41,6 +41,7 @@ interface OwnerData {
   goalId: string;
   goalReportId: string;
   connectionId: string;
+  invoiceId: string;
   chatActionId: string;
   reviewCardId: string;
   mediaId: string;
@@ -180,9 +181,21 @@ beforeAll(async () => {
   const timeEntry = await server.request("/api/v1/time-entries", { token, json: { taskId: task.id, startedAt: "2026-01-05T08:00:00Z", durationSeconds: 600, note: `Secret time ${marker}` } });
   const timer = await server.request(`/api/v1/tasks/${task.id}/timer/start`, { token, method: "POST" });
   expect([template.status, timeEntry.status, timer.status]).toEqual([201, 201, 200]);
+  const invoice = await server.request("/api/v1/accounting/invoices", {
+    token,
+    json: {
+      partner: { company: `Secret partner ${marker}` },
+      issueDate: "2026-01-14",
+      dueDate: "2026-01-28",
+      text: `Secret invoice ${marker}`,
+      items: [{ text: "Consulting", quantity: 1, unitPrice: 100, rateVat: "high" }],
+    },
+  });
+  expect(invoice.status).toBe(201);
   owner = {
     token,
     connectionId: connection!.id,
+    invoiceId: invoice.body.id,
     userId: user.id,
     email,
     taskId: task.id,
@@ -212,6 +225,7 @@ beforeAll(async () => {
       template.body.id,
       timeEntry.body.id,
       timer.body.running.id,
+      invoice.body.id,
       goal.body.id,
       goalReport.body.id,
       chatActionId,
@@ -259,6 +273,7 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/admin/modules/")) return "activity";
     if (name === "id" && path.startsWith("/api/v1/goals/")) return owner.goalId;
     if (name === "id" && path.startsWith("/api/v1/connectors/")) return owner.connectionId;
+    if (name === "id" && path.startsWith("/api/v1/accounting/invoices/")) return owner.invoiceId;
     if (name === "reportId") return owner.goalReportId;
     if (name === "id" && path.startsWith("/api/v1/chat/actions/")) return owner.chatActionId;
     if (name === "id" && path.startsWith("/api/v1/review-cards/")) return owner.reviewCardId;
@@ -280,6 +295,7 @@ function bodyFor({ method, path }: Operation): unknown {
     "PUT /api/v1/groups/{id}/schedule": { timeZones: ["Europe/Prague"], locations: [] },
     "PATCH /api/v1/user-groups/{id}": { name: "Taken over" },
     "PATCH /api/v1/connectors/{id}": { name: "Taken over" },
+    "PATCH /api/v1/accounting/invoices/{id}": { text: "Taken over" },
     "POST /api/v1/user-groups/{id}/members": { userId: stranger.userId },
     "PATCH /api/v1/user-groups/{id}/members/{userId}": { role: "member" },
     "PATCH /api/v1/projects/{id}": { name: "Taken over", archived: true },
@@ -399,8 +415,9 @@ describe("authorization matrix", () => {
     for (const operation of lists) {
       const response = await server.request(operation.path, { token: stranger.token });
       // GET /family is one resource, not a list: someone in no family workspace gets 404. So are a connector kind's
-      // own reads (/learning/..., /erp/...): they act on your connection of that kind, and someone with none gets 404.
-      const allowed = operation.path === "/api/v1/family" || /^\/api\/v1\/(learning|erp)\//.test(operation.path) ? [404] : [200, 403];
+      // own reads (/learning/..., /erp/..., /accounting/status): they act on your connection of that kind, and
+      // someone with none gets 404.
+      const allowed = operation.path === "/api/v1/family" || /^\/api\/v1\/(learning\/|erp\/|accounting\/status$)/.test(operation.path) ? [404] : [200, 403];
       expect(allowed, `${operation.path}: ${response.status}`).toContain(response.status);
       expectNoSecrets(response.body, `GET ${operation.path}`);
     }

@@ -25,3 +25,5 @@ export * from "./learning";
 export * from "./templates";
 export * from "./time-tracking";
 export * from "./gamification";
+export * from "./deploy";
+export * from "./invoices";

@@ -1,0 +1,169 @@
+import { AppError } from "../api/app-error";
+import { now, nowDate } from "../clock";
+import { config } from "../config";
+import { log } from "../log";
+import { hubSignatureMatches } from "../net/hub-signature";
+import { CommandLineError, splitCommandLine } from "./command-line";
+import { claimNextDeployRun, failStaleDeployRuns, findDeployRunByDelivery, finishDeployRun, insertDeployRun, listDeployRuns, type DeployRunRow } from "./repo";
+import { runCommand } from "./run-command";
+import type { DeployRunOutput, DeployWebhookAnswer, DeployWebhookPayload } from "./schema";
+
+/*
+ * The deploy webhook: GitHub signs each delivery with the shared secret (DEPLOY_WEBHOOK_SECRET); a verified `push`
+ * (of DEPLOY_REF when set) queues a run of DEPLOY_COMMAND. Runs go one at a time across every process (the
+ * database lets one row be `running`), oldest first; each records its exit code and the tail of its output.
+ * Nothing unsigned or wrongly signed gets past `verifyDeployDelivery`.
+ */
+
+const RUNS_LISTED = 50;
+/** A run still `running` this long after its time limit was cut off with its process. */
+const STALE_MARGIN_MS = 60_000;
+
+function deployConfig(): { secret: string; command: string } {
+  const { DEPLOY_WEBHOOK_SECRET: secret, DEPLOY_COMMAND: command } = config();
+  if (!secret || !command) throw new AppError("not_found", "The deploy webhook is not configured on this server (DEPLOY_WEBHOOK_SECRET, DEPLOY_COMMAND)");
+  return { secret, command };
+}
+
+/** 404 while not configured; 401 unless the raw body carries a valid signature. Runs before the body is parsed. */
+export function verifyDeployDelivery(rawBody: Buffer, signature: string | undefined): void {
+  const { secret } = deployConfig();
+  if (!hubSignatureMatches(secret, rawBody, signature)) {
+    throw new AppError("unauthenticated", "The request is not signed with the deploy secret (X-Hub-Signature-256: sha256=<hex>)");
+  }
+}
+
+export function toDeployRunOutput(row: DeployRunRow): DeployRunOutput {
+  return {
+    id: row.id,
+    deliveryId: row.deliveryId,
+    event: row.event,
+    ref: row.ref,
+    commitSha: row.commitSha,
+    status: row.status,
+    reason: row.reason,
+    exitCode: row.exitCode,
+    output: row.output,
+    receivedAt: row.receivedAt.toISOString(),
+    startedAt: row.startedAt?.toISOString() ?? null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+function skipReason(event: string, ref: string | null): string | null {
+  if (event !== "push") return `the ${event} event does not deploy (only push does)`;
+  if (!ref) return "the push names no ref";
+  const wanted = config().DEPLOY_REF;
+  if (wanted && ref !== wanted) return `${ref} is not the deployed ref (${wanted})`;
+  return null;
+}
+
+/**
+ * A verified delivery: `ping` answers without recording; a delivery id seen before answers its run as a duplicate;
+ * anything else is recorded, `skipped` or `queued`, and the queue is started in the background (the answer does not
+ * wait for the command: GitHub gives up after 10 seconds).
+ */
+export async function receiveDeploy(headers: { event: string; deliveryId: string }, payload: DeployWebhookPayload): Promise<DeployWebhookAnswer> {
+  deployConfig();
+  if (headers.event === "ping") return { duplicate: false, run: null };
+  const seen = await findDeployRunByDelivery(headers.deliveryId);
+  if (seen) return { duplicate: true, run: toDeployRunOutput(seen) };
+  const ref = payload.ref ?? null;
+  const reason = skipReason(headers.event, ref);
+  const row = await insertDeployRun({
+    deliveryId: headers.deliveryId,
+    event: headers.event,
+    ref,
+    commitSha: payload.after ?? null,
+    status: reason ? "skipped" : "queued",
+    reason,
+    ...(reason && { finishedAt: nowDate() }),
+  });
+  if (!row) {
+    const raced = await findDeployRunByDelivery(headers.deliveryId);
+    return { duplicate: true, run: raced && toDeployRunOutput(raced) };
+  }
+  if (!reason) startDeployQueue();
+  return { duplicate: false, run: toDeployRunOutput(row) };
+}
+
+let draining: Promise<number> | null = null;
+
+/** Starts working through the queue unless this process already is; errors are logged. */
+function startDeployQueue(): void {
+  if (draining) {
+    // The loop in progress may have looked for work just before this run was queued: look again after it.
+    void draining.then(() => startDeployQueue());
+    return;
+  }
+  draining = drainDeployQueue()
+    .catch((error: unknown) => {
+      log.error("The deploy queue failed", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      return 0;
+    })
+    .finally(() => {
+      draining = null;
+    });
+}
+
+/** Runs queued deliveries one by one while no other process runs one; answers how many ran. */
+async function drainDeployQueue(): Promise<number> {
+  let ran = 0;
+  for (let run = await claimNextDeployRun(); run; run = await claimNextDeployRun()) {
+    await execute(run);
+    ran += 1;
+  }
+  return ran;
+}
+
+async function execute(run: DeployRunRow): Promise<DeployRunRow> {
+  const { DEPLOY_TIMEOUT_MS: timeoutMs } = config();
+  let argv: string[];
+  try {
+    argv = splitCommandLine(deployConfig().command);
+  } catch (error) {
+    const reason = error instanceof CommandLineError ? `DEPLOY_COMMAND ${error.message}` : "DEPLOY_COMMAND is not configured";
+    return finishDeployRun(run.id, { status: "failed", exitCode: null, output: null, reason });
+  }
+  log.info("Deploying", { deliveryId: run.deliveryId, ref: run.ref });
+  const result = await runCommand(argv, { timeoutMs, env: commandEnvironment(run) });
+  const reason = result.timedOut
+    ? `timed out after ${timeoutMs} ms: killed`
+    : result.startError
+      ? `could not start ${argv[0]}: ${result.startError}`
+      : result.exitCode === 0
+        ? null
+        : `exited with ${result.exitCode ?? "a signal"}`;
+  const finished = await finishDeployRun(run.id, {
+    status: reason ? "failed" : "succeeded",
+    exitCode: result.exitCode,
+    output: result.output,
+    reason,
+  });
+  log.info("Deploy finished", { deliveryId: run.deliveryId, status: finished.status, exitCode: finished.exitCode });
+  return finished;
+}
+
+/** The command's environment: enough to find programs and a home, plus what the delivery asked for; no secrets. */
+function commandEnvironment(run: DeployRunRow): Record<string, string> {
+  const inherited = ["PATH", "HOME", "LANG", "TZ"].flatMap((name) => (process.env[name] ? [[name, process.env[name]!] as const] : []));
+  return {
+    ...Object.fromEntries(inherited),
+    DEPLOY_REF: run.ref ?? "",
+    DEPLOY_SHA: run.commitSha ?? "",
+    DEPLOY_DELIVERY: run.deliveryId,
+  };
+}
+
+/** The job: fails runs left `running` by a process that stopped, then runs what is queued. */
+export async function runDeployQueue(): Promise<number> {
+  if (!config().DEPLOY_WEBHOOK_SECRET || !config().DEPLOY_COMMAND) return 0;
+  await failStaleDeployRuns(new Date(now() - config().DEPLOY_TIMEOUT_MS - STALE_MARGIN_MS));
+  if (draining) return 0;
+  startDeployQueue();
+  return (await draining) ?? 0;
+}
+
+export async function listDeploys(): Promise<{ items: DeployRunOutput[] }> {
+  return { items: (await listDeployRuns(RUNS_LISTED)).map(toDeployRunOutput) };
+}
