@@ -47,6 +47,15 @@ export const CONNECTOR_KIND_FIELDS: readonly KindDefinition[] = [
       { name: "userId", part: "settings", type: "number", required: false, hint: true },
     ],
   },
+  {
+    kind: "accounting",
+    module: "accounting",
+    fields: [
+      { name: "ico", part: "settings", type: "text", required: true, hint: true },
+      { name: "username", part: "credentials", type: "text", required: true, autoComplete: "off" },
+      { name: "password", part: "credentials", type: "password", required: true, hint: true, autoComplete: "new-password" },
+    ],
+  },
 ];
 
 /** A kind's `credentials` and `settings` from the add form's fields (empty optional fields left out). */
