@@ -431,13 +431,18 @@ export async function recurrenceCandidates(now: Date, limit: number, database: E
     .limit(limit);
 }
 
-/** Locks a recurring task for its runner; null when another runner holds it or has already handled it. */
+/**
+ * Locks a recurring task for its runner; null when another runner holds it or has already handled it. The lock is
+ * FOR NO KEY UPDATE: it excludes other runners, but not the key-share locks that inserting a row referring to the
+ * task takes (a gamification award of its completion, a notification): with FOR UPDATE those made the runner skip
+ * a task that had just been completed.
+ */
 export async function claimRecurringTask(taskId: string, database: Executor): Promise<TaskRow | null> {
   const [row] = await database
     .select()
     .from(tasks)
     .where(and(eq(tasks.id, taskId), eq(tasks.successorCreated, false)))
-    .for("update", { skipLocked: true });
+    .for("no key update", { skipLocked: true });
   return row ?? null;
 }
 
