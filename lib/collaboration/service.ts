@@ -1,5 +1,6 @@
 import { generateKeyBetween } from "fractional-indexing";
 import { AppError, invalidField } from "../api/app-error";
+import { decodeTimeCursor, encodeTimeCursor } from "../api/time-cursor";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
 import { db, type Executor } from "../db/client";
@@ -24,7 +25,6 @@ import {
   listRequestViews,
   lockRequest,
   updateRequestState,
-  type RequestKeyset,
   type RequestView,
 } from "./repo";
 import {
@@ -123,33 +123,14 @@ export async function getCollaborationRequest(actor: Actor, requestId: string): 
   };
 }
 
-function encodeCursor(request: CollaborationRequestOutput): string {
-  return Buffer.from(JSON.stringify([request.createdAt, request.id])).toString("base64url");
-}
-
-const badCursor = () => invalidField("query", "/cursor", "is not a cursor of this list; start again without it");
-
-function decodeCursor(cursor: string): RequestKeyset {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString());
-  } catch {
-    throw badCursor();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2) throw badCursor();
-  const [createdAt, id] = parsed as unknown[];
-  if (typeof createdAt !== "string" || Number.isNaN(Date.parse(createdAt))) throw badCursor();
-  if (typeof id !== "string" || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) throw badCursor();
-  return { createdAt: new Date(createdAt), id };
-}
-
 /** The actor's incoming or outgoing requests, newest first, a page at a time; due ones are expired first. */
 export async function listCollaborationRequests(actor: Actor, query: ListRequestsQuery): Promise<CollaborationRequestListOutput> {
-  const after = query.cursor ? decodeCursor(query.cursor) : null;
+  const cursor = query.cursor ? decodeTimeCursor(query.cursor) : null;
+  const after = cursor && { createdAt: cursor.at, id: cursor.id };
   await expireDueRequests({ userId: actor.userId, box: query.box }, READ_EXPIRY_LIMIT);
   const rows = await listRequestViews(actor.userId, { box: query.box, state: query.state }, query.limit + 1, after);
   const items = rows.slice(0, query.limit).map(toRequestOutput);
-  return { items, nextCursor: rows.length > query.limit ? encodeCursor(items.at(-1)!) : null };
+  return { items, nextCursor: rows.length > query.limit ? encodeTimeCursor(items.at(-1)!.createdAt, items.at(-1)!.id) : null };
 }
 
 // Asking

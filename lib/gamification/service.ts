@@ -1,4 +1,5 @@
-import { AppError, invalidField } from "../api/app-error";
+import { AppError } from "../api/app-error";
+import { decodeTimeCursor, encodeTimeCursor } from "../api/time-cursor";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
 import { db } from "../db/client";
@@ -26,7 +27,6 @@ import {
   lockProfile,
   pointsSince,
   upsertOptIn,
-  type AwardKeyset,
   type BoardScope,
   type PointAwardRow,
 } from "./repo";
@@ -272,27 +272,11 @@ function toAwardOutput(row: PointAwardRow): AwardOutput {
   };
 }
 
-const badCursor = () => invalidField("query", "/cursor", "is not a cursor of this list; start again without it");
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-function decodeCursor(cursor: string): AwardKeyset {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString());
-  } catch {
-    throw badCursor();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2) throw badCursor();
-  const [completedAt, id] = parsed as unknown[];
-  if (typeof completedAt !== "string" || Number.isNaN(Date.parse(completedAt))) throw badCursor();
-  if (typeof id !== "string" || !UUID.test(id)) throw badCursor();
-  return { completedAt: new Date(completedAt), id };
-}
-
 export async function listHistory(actor: Actor, query: HistoryQuery): Promise<HistoryOutput> {
-  const after = query.cursor ? decodeCursor(query.cursor) : null;
+  const cursor = query.cursor ? decodeTimeCursor(query.cursor) : null;
+  const after = cursor && { completedAt: cursor.at, id: cursor.id };
   const rows = await listAwardRows(actor.userId, query.limit + 1, after);
   const items = rows.slice(0, query.limit).map(toAwardOutput);
   const last = items.at(-1);
-  return { items, nextCursor: rows.length > query.limit && last ? Buffer.from(JSON.stringify([last.completedAt, last.id])).toString("base64url") : null };
+  return { items, nextCursor: rows.length > query.limit && last ? encodeTimeCursor(last.completedAt, last.id) : null };
 }

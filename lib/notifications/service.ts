@@ -1,4 +1,5 @@
-import { AppError, invalidField } from "../api/app-error";
+import { AppError } from "../api/app-error";
+import { decodeTimeCursor, encodeTimeCursor } from "../api/time-cursor";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
 import { db, type Executor } from "../db/client";
@@ -18,7 +19,6 @@ import {
   markNotificationRead,
   upsertPrefs,
   upsertSettings,
-  type NotificationKeyset,
 } from "./repo";
 import {
   DEFAULT_PREFS,
@@ -106,32 +106,12 @@ export async function notifyUser(userId: string, notification: NewNotification, 
 
 // Listing and reading
 
-function encodeCursor(item: NotificationOutput): string {
-  return Buffer.from(JSON.stringify([item.createdAt, item.id])).toString("base64url");
-}
-
-const badCursor = () => invalidField("query", "/cursor", "is not a cursor of this list; start again without it");
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-function decodeCursor(cursor: string): NotificationKeyset {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString());
-  } catch {
-    throw badCursor();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2) throw badCursor();
-  const [createdAt, id] = parsed as unknown[];
-  if (typeof createdAt !== "string" || Number.isNaN(Date.parse(createdAt))) throw badCursor();
-  if (typeof id !== "string" || !UUID.test(id)) throw badCursor();
-  return { createdAt: new Date(createdAt), id };
-}
-
 export async function listNotifications(actor: Actor, query: ListNotificationsQuery): Promise<NotificationListOutput> {
-  const after = query.cursor ? decodeCursor(query.cursor) : null;
+  const cursor = query.cursor ? decodeTimeCursor(query.cursor) : null;
+  const after = cursor && { createdAt: cursor.at, id: cursor.id };
   const rows = await listNotificationRows(actor.userId, query.unread === "true", query.limit + 1, after);
   const items = rows.slice(0, query.limit).map(toNotificationOutput);
-  return { items, nextCursor: rows.length > query.limit ? encodeCursor(items.at(-1)!) : null };
+  return { items, nextCursor: rows.length > query.limit ? encodeTimeCursor(items.at(-1)!.createdAt, items.at(-1)!.id) : null };
 }
 
 export async function unreadCount(actor: Actor): Promise<UnreadCountOutput> {

@@ -1,4 +1,5 @@
 import { AppError, invalidField } from "../api/app-error";
+import { decodeTimeCursor, encodeTimeCursor } from "../api/time-cursor";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
 import { db } from "../db/client";
@@ -27,7 +28,6 @@ import {
   readCursor,
   saveCursor,
   updateEndpointRow,
-  type DeliveryKeyset,
   type EndpointPatch,
   type NewDelivery,
 } from "./repo";
@@ -240,32 +240,13 @@ export async function testWebhookEndpoint(actor: Actor, endpointId: string): Pro
   return getDeliveryDetail(endpoint.id, delivery!.id);
 }
 
-function encodeCursor(delivery: DeliveryOutput): string {
-  return Buffer.from(JSON.stringify([delivery.createdAt, delivery.id])).toString("base64url");
-}
-
-const badCursor = () => invalidField("query", "/cursor", "is not a cursor of this list; start again without it");
-
-function decodeCursor(cursor: string): DeliveryKeyset {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString());
-  } catch {
-    throw badCursor();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2) throw badCursor();
-  const [createdAt, id] = parsed as unknown[];
-  if (typeof createdAt !== "string" || Number.isNaN(Date.parse(createdAt))) throw badCursor();
-  if (typeof id !== "string" || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)) throw badCursor();
-  return { createdAt: new Date(createdAt), id };
-}
-
 export async function listWebhookDeliveries(actor: Actor, endpointId: string, query: ListDeliveriesQuery): Promise<DeliveryListOutput> {
-  const after = query.cursor ? decodeCursor(query.cursor) : null;
+  const cursor = query.cursor ? decodeTimeCursor(query.cursor) : null;
+  const after = cursor && { createdAt: cursor.at, id: cursor.id };
   const endpoint = await getEndpointOrThrow(actor, endpointId);
   const rows = await listDeliveries(endpoint.id, { status: query.status }, query.limit + 1, after);
   const items = rows.slice(0, query.limit).map(toDeliveryOutput);
-  return { items, nextCursor: rows.length > query.limit ? encodeCursor(items.at(-1)!) : null };
+  return { items, nextCursor: rows.length > query.limit ? encodeTimeCursor(items.at(-1)!.createdAt, items.at(-1)!.id) : null };
 }
 
 export async function getWebhookDelivery(actor: Actor, endpointId: string, deliveryId: string): Promise<DeliveryDetailOutput> {
