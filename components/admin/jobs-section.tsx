@@ -1,6 +1,7 @@
 import type { createFormatter } from "next-intl";
 import { getTranslations } from "next-intl/server";
 import type { JobStatusOutput } from "@/lib/admin/schema";
+import { AdminTableSection } from "./admin-table-section";
 
 /*
  * The background jobs of /{locale}/admin (`GET /admin/jobs`): how often each runs, its module (and whether that
@@ -25,56 +26,40 @@ export async function JobsSection({ jobs, format }: { jobs: JobStatusOutput[]; f
     return t("neverRan");
   };
   return (
-    <section className="admin-card" aria-labelledby="jobs-title">
-      <h2 id="jobs-title">{t("jobsTitle")}</h2>
-      <p className="admin-summary">{t("jobsLead")}</p>
-      <table className="admin-table admin-jobs">
-        <caption className="admin-visually-hidden">{t("jobsTitle")}</caption>
-        <thead>
-          <tr>
-            {Object.entries(columns).map(([key, label]) => (
-              <th key={key} scope="col">
-                {label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {jobs.map((job) => (
-            <tr key={job.name} data-job={job.name}>
-              <th scope="row" data-label={columns.job} className="admin-code" dir="ltr">
-                {job.name}
-              </th>
-              <td data-label={columns.module}>
-                <span className="admin-badges">
-                  {job.module ? t(`moduleNames.${job.module}`) : t("jobCore")}
-                  {job.paused && <span className="admin-badge disabled">{t("jobPaused")}</span>}
-                </span>
-              </td>
-              <td data-label={columns.interval}>{interval(job.intervalMs)}</td>
-              <td data-label={columns.lastRun}>
-                {job.lastStartedAt ? (
-                  <>
-                    <time dateTime={job.lastStartedAt}>{format.dateTime(new Date(job.lastStartedAt), { dateStyle: "short", timeStyle: "medium" })}</time>
-                    {job.lastDurationMs !== null && job.lastOutcome !== "running" && ` · ${t("tookMs", { ms: job.lastDurationMs })}`}
-                  </>
-                ) : (
-                  "–"
-                )}
-              </td>
-              <td data-label={columns.outcome}>
-                {outcome(job)}
-                {job.lastError && (
-                  <span className="admin-message admin-job-error" dir="auto">
-                    {job.lastError}
-                  </span>
-                )}
-              </td>
-              <td data-label={columns.runs}>{t("runCounts", { runs: job.runCount, failures: job.failureCount })}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </section>
+    <AdminTableSection id="jobs" title={t("jobsTitle")} lead={t("jobsLead")} className="admin-jobs" columns={columns}>
+      {jobs.map((job) => (
+        <tr key={job.name} data-job={job.name}>
+          <th scope="row" data-label={columns.job} className="admin-code" dir="ltr">
+            {job.name}
+          </th>
+          <td data-label={columns.module}>
+            <span className="admin-badges">
+              {job.module ? t(`moduleNames.${job.module}`) : t("jobCore")}
+              {job.paused && <span className="admin-badge disabled">{t("jobPaused")}</span>}
+            </span>
+          </td>
+          <td data-label={columns.interval}>{interval(job.intervalMs)}</td>
+          <td data-label={columns.lastRun}>
+            {job.lastStartedAt ? (
+              <>
+                <time dateTime={job.lastStartedAt}>{format.dateTime(new Date(job.lastStartedAt), { dateStyle: "short", timeStyle: "medium" })}</time>
+                {job.lastDurationMs !== null && job.lastOutcome !== "running" && ` · ${t("tookMs", { ms: job.lastDurationMs })}`}
+              </>
+            ) : (
+              "–"
+            )}
+          </td>
+          <td data-label={columns.outcome}>
+            {outcome(job)}
+            {job.lastError && (
+              <span className="admin-message admin-job-error" dir="auto">
+                {job.lastError}
+              </span>
+            )}
+          </td>
+          <td data-label={columns.runs}>{t("runCounts", { runs: job.runCount, failures: job.failureCount })}</td>
+        </tr>
+      ))}
+    </AdminTableSection>
   );
 }

@@ -2,6 +2,7 @@ import type { createFormatter } from "next-intl";
 import { getTranslations } from "next-intl/server";
 import type { ModuleOutput } from "@/lib/modules/schema";
 import { ModuleSwitch } from "./module-switch";
+import { AdminTableSection } from "./admin-table-section";
 
 /*
  * The feature modules of /{locale}/admin (`GET /admin/modules`): each with its switch, whether the configuration
@@ -12,51 +13,35 @@ export async function ModulesSection({ modules, format }: { modules: ModuleOutpu
   const t = await getTranslations("Admin");
   const columns = { module: t("columnModule"), switch: t("columnSwitch"), source: t("columnSource") };
   return (
-    <section className="admin-card" aria-labelledby="modules-title">
-      <h2 id="modules-title">{t("modulesTitle")}</h2>
-      <p className="admin-summary">{t("modulesLead")}</p>
-      <table className="admin-table admin-modules">
-        <caption className="admin-visually-hidden">{t("modulesTitle")}</caption>
-        <thead>
-          <tr>
-            {Object.entries(columns).map(([key, label]) => (
-              <th key={key} scope="col">
-                {label}
-              </th>
-            ))}
+    <AdminTableSection id="modules" title={t("modulesTitle")} lead={t("modulesLead")} className="admin-modules" columns={columns}>
+      {modules.map((module) => {
+        const name = t(`moduleNames.${module.id}`);
+        return (
+          <tr key={module.id} data-module={module.id}>
+            <th scope="row" data-label={columns.module}>
+              <span id={`module-${module.id}`} className="admin-module-name">
+                {name}
+              </span>
+              <span className="admin-module-description" lang="en" dir="ltr">
+                {module.description}
+              </span>
+            </th>
+            <td data-label={columns.switch}>
+              <ModuleSwitch module={module} nameId={`module-${module.id}`} name={name} />
+            </td>
+            <td data-label={columns.source}>
+              {module.source === "configuration"
+                ? module.configured
+                  ? t("sourceConfiguration")
+                  : t("sourceConfigurationOff")
+                : t("sourceAdministrator", {
+                    name: module.updatedBy?.name ?? t("someAdministrator"),
+                    date: format.dateTime(new Date(module.updatedAt!), { dateStyle: "medium", timeStyle: "short" }),
+                  })}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {modules.map((module) => {
-            const name = t(`moduleNames.${module.id}`);
-            return (
-              <tr key={module.id} data-module={module.id}>
-                <th scope="row" data-label={columns.module}>
-                  <span id={`module-${module.id}`} className="admin-module-name">
-                    {name}
-                  </span>
-                  <span className="admin-module-description" lang="en" dir="ltr">
-                    {module.description}
-                  </span>
-                </th>
-                <td data-label={columns.switch}>
-                  <ModuleSwitch module={module} nameId={`module-${module.id}`} name={name} />
-                </td>
-                <td data-label={columns.source}>
-                  {module.source === "configuration"
-                    ? module.configured
-                      ? t("sourceConfiguration")
-                      : t("sourceConfigurationOff")
-                    : t("sourceAdministrator", {
-                        name: module.updatedBy?.name ?? t("someAdministrator"),
-                        date: format.dateTime(new Date(module.updatedAt!), { dateStyle: "medium", timeStyle: "short" }),
-                      })}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </section>
+        );
+      })}
+    </AdminTableSection>
   );
 }
