@@ -5,6 +5,7 @@ import { getMessages, getTranslations, setRequestLocale } from "next-intl/server
 import { signInPath } from "@/components/auth/next-path";
 import { pageActor } from "@/components/auth/page-session";
 import { DeleteAccountForm } from "@/components/settings/delete-account-form";
+import { SettingsHeader } from "@/components/settings/settings-header";
 import { FRESH_SIGN_IN_MINUTES } from "@/lib/account-data/schema";
 import { tagOfSegment } from "@/lib/i18n/locales";
 import "@/components/auth/auth.css";
@@ -35,13 +36,7 @@ export default async function AccountPage({ params }: Props) {
   const messages = await getMessages({ locale: tag });
   return (
     <div className="auth security">
-      <header className="security-header">
-        <a className="settings-back" href={`/${locale}/settings`}>
-          {t("backToSettings")}
-        </a>
-        <h1>{t("accountTitle")}</h1>
-        <p className="auth-lead">{t("accountLead")}</p>
-      </header>
+      <SettingsHeader locale={locale} tag={tag} title={t("accountTitle")} lead={t("accountLead")} />
       <section className="auth-card" aria-labelledby="export-title">
         <h2 id="export-title">{t("exportTitle")}</h2>
         <p className="auth-lead">{t("exportLead")}</p>

@@ -6,6 +6,7 @@ import { signInPath } from "@/components/auth/next-path";
 import { pageActor } from "@/components/auth/page-session";
 import { ConnectionSettings } from "@/components/connectors/connection-settings";
 import { CONNECTOR_KIND_FIELDS } from "@/components/connectors/kinds";
+import { SettingsHeader } from "@/components/settings/settings-header";
 import { listConnections } from "@/lib/connectors/service";
 import { tagOfSegment } from "@/lib/i18n/locales";
 import { isModuleEnabled } from "@/lib/modules/registry";
@@ -41,17 +42,10 @@ export default async function ConnectionSettingsPage({ params }: Props) {
   const { items } = await listConnections(actor);
   const teams = (await listUserGroups(actor)).items.map((team) => ({ id: team.id, name: team.name, canAdd: team.role === "owner" || team.role === "admin" }));
   const t = await getTranslations({ locale: tag, namespace: "ConnectionSettings" });
-  const back = await getTranslations({ locale: tag, namespace: "Settings" });
   const messages = await getMessages({ locale: tag });
   return (
     <div className="auth security">
-      <header className="security-header">
-        <a className="settings-back" href={`/${locale}/settings`}>
-          {back("backToSettings")}
-        </a>
-        <h1>{t("title")}</h1>
-        <p className="auth-lead">{t("lead")}</p>
-      </header>
+      <SettingsHeader locale={locale} tag={tag} title={t("title")} lead={t("lead")} />
       <NextIntlClientProvider
         locale={tag}
         messages={{ ConnectionSettings: messages.ConnectionSettings, WebhookSettings: messages.WebhookSettings }}

@@ -6,6 +6,7 @@ import { signInPath } from "@/components/auth/next-path";
 import { pageActor } from "@/components/auth/page-session";
 import { NotificationSettingsForm } from "@/components/settings/notification-settings";
 import { PushDevices } from "@/components/settings/push-devices";
+import { SettingsHeader } from "@/components/settings/settings-header";
 import { getSettings } from "@/lib/notifications/service";
 import { tagOfSegment } from "@/lib/i18n/locales";
 import "@/components/auth/auth.css";
@@ -35,17 +36,10 @@ export default async function NotificationSettingsPage({ params }: Props) {
 
   const settings = await getSettings(actor);
   const t = await getTranslations({ locale: tag, namespace: "NotificationSettings" });
-  const back = await getTranslations({ locale: tag, namespace: "Settings" });
   const messages = await getMessages({ locale: tag });
   return (
     <div className="auth security">
-      <header className="security-header">
-        <a className="settings-back" href={`/${locale}/settings`}>
-          {back("backToSettings")}
-        </a>
-        <h1>{t("title")}</h1>
-        <p className="auth-lead">{t("lead")}</p>
-      </header>
+      <SettingsHeader locale={locale} tag={tag} title={t("title")} lead={t("lead")} />
       <NextIntlClientProvider locale={tag} messages={{ NotificationSettings: messages.NotificationSettings }} timeZone={actor.timeZone}>
         <NotificationSettingsForm
           initial={{

@@ -5,6 +5,7 @@ import { getMessages, getTranslations, setRequestLocale } from "next-intl/server
 import { signInPath } from "@/components/auth/next-path";
 import { pageActor } from "@/components/auth/page-session";
 import { PasswordForm, ProfileForm } from "@/components/settings/profile-forms";
+import { SettingsHeader } from "@/components/settings/settings-header";
 import { getMe } from "@/lib/accounts/service";
 import { PASSWORD_MIN_LENGTH } from "@/lib/auth/passwords";
 import { languageTag, LOCALE_NAMES, LOCALES, tagOfSegment } from "@/lib/i18n/locales";
@@ -45,13 +46,7 @@ export default async function ProfilePage({ params }: Props) {
   const messages = await getMessages({ locale: tag });
   return (
     <div className="auth security">
-      <header className="security-header">
-        <a className="settings-back" href={`/${locale}/settings`}>
-          {t("backToSettings")}
-        </a>
-        <h1>{t("profileTitle")}</h1>
-        <p className="auth-lead">{t("profileLead")}</p>
-      </header>
+      <SettingsHeader locale={locale} tag={tag} title={t("profileTitle")} lead={t("profileLead")} />
       <NextIntlClientProvider locale={tag} messages={{ Settings: messages.Settings }} timeZone={actor.timeZone}>
         <ProfileForm
           locale={locale}

@@ -4,6 +4,7 @@ import { NextIntlClientProvider } from "next-intl";
 import { getMessages, getTranslations, setRequestLocale } from "next-intl/server";
 import { signInPath } from "@/components/auth/next-path";
 import { pageActor } from "@/components/auth/page-session";
+import { SettingsHeader } from "@/components/settings/settings-header";
 import { WebhookSettings } from "@/components/settings/webhook-settings";
 import { tagOfSegment } from "@/lib/i18n/locales";
 import { DISABLE_AFTER_FAILED_DELIVERIES } from "@/lib/webhooks/deliver";
@@ -37,18 +38,12 @@ export default async function WebhookSettingsPage({ params }: Props) {
 
   const { items } = await listWebhookEndpoints(actor);
   const t = await getTranslations({ locale: tag, namespace: "WebhookSettings" });
-  const back = await getTranslations({ locale: tag, namespace: "Settings" });
   const messages = await getMessages({ locale: tag });
   return (
     <div className="auth security">
-      <header className="security-header">
-        <a className="settings-back" href={`/${locale}/settings`}>
-          {back("backToSettings")}
-        </a>
-        <h1>{t("title")}</h1>
-        <p className="auth-lead">{t("lead")}</p>
+      <SettingsHeader locale={locale} tag={tag} title={t("title")} lead={t("lead")}>
         <p className="auth-hint">{t.rich("docsHint", { docs: (chunks) => <a href="/docs">{chunks}</a> })}</p>
-      </header>
+      </SettingsHeader>
       <NextIntlClientProvider locale={tag} messages={{ WebhookSettings: messages.WebhookSettings }} timeZone={actor.timeZone}>
         <WebhookSettings
           initial={items}
