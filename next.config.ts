@@ -7,7 +7,16 @@ const withNextIntl = createNextIntlPlugin("./i18n/request.ts");
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   // Native or WASM packages that must be loaded by Node, not bundled.
-  serverExternalPackages: ["@electric-sql/pglite", "@node-rs/argon2", "pg", "ioredis", "rate-limiter-flexible", "nodemailer", "resend", "web-push"],
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "@node-rs/argon2",
+    "pg",
+    "ioredis",
+    "rate-limiter-flexible",
+    "nodemailer",
+    "resend",
+    "web-push",
+  ],
   async headers() {
     // The invitation page carries its token in the URL: no link on it may pass it on, and it is never indexed.
     return [

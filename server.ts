@@ -108,7 +108,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
   const socket = attachSocket(server);
   const stopEventHandlers = registerEventHandlers(socket.io);
-  const runner = !(options.jobs ?? settings.RUN_JOBS) ? null : startJobRunner(backgroundJobs(), database.runExclusive, databaseJobRecorder);
+  const runner = !(options.jobs ?? settings.RUN_JOBS)
+    ? null
+    : startJobRunner(backgroundJobs(), database.runExclusive, databaseJobRecorder);
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

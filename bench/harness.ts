@@ -380,7 +380,14 @@ export interface MeasureOptions {
 
 function autocannonOptions(server: Child, load: Load): Omit<Options, "duration"> {
   const { path: urlPath, connections, method, headers = {}, body, requests } = load;
-  return { url: `${server.url}${urlPath}`, connections, headers, ...(method ? { method } : {}), ...(body ? { body } : {}), ...(requests ? { requests } : {}) };
+  return {
+    url: `${server.url}${urlPath}`,
+    connections,
+    headers,
+    ...(method ? { method } : {}),
+    ...(body ? { body } : {}),
+    ...(requests ? { requests } : {}),
+  };
 }
 
 /**
@@ -521,7 +528,10 @@ export function printMachine(load: string) {
     `Memory:     ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
     `OS:         ${os.type()} ${os.release()} (${os.arch()})`,
     `Node:       ${process.version}`,
-    `Load avg:   ${os.loadavg().map((average) => average.toFixed(2)).join(" ")} (1, 5, 15 min) at the start`,
+    `Load avg:   ${os
+      .loadavg()
+      .map((average) => average.toFixed(2))
+      .join(" ")} (1, 5, 15 min) at the start`,
     `Load:       ${load}`,
   ];
   process.stdout.write(`${lines.join("\n")}\n\n`);
@@ -562,9 +572,7 @@ export function printTable(rows: Measurement[], { withConnections = false } = {}
   const header = columns.map(([title]) => title);
   const leftAligned = new Set([0, header.length - 1]);
   const cells = rows.map((row) => columns.map(([, cell]) => cell(row)));
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...cells.map((cell) => cell[column]?.length ?? 0)),
-  );
+  const widths = header.map((title, column) => Math.max(title.length, ...cells.map((cell) => cell[column]?.length ?? 0)));
   const pad = (value: string, column: number) =>
     leftAligned.has(column) ? value.padEnd(widths[column] ?? 0) : value.padStart(widths[column] ?? 0);
   const line = (values: string[]) => `| ${values.map(pad).join(" | ")} |`;

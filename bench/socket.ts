@@ -101,16 +101,30 @@ async function main() {
     () => registerUser(server),
   );
   const owner = tokens[0]!;
-  const users = await inBatches(tokens, REGISTER_CONCURRENCY, async (token) => ((await api(server, token, "GET", "/auth/me", undefined, 200)) as { id: string }).id);
+  const users = await inBatches(
+    tokens,
+    REGISTER_CONCURRENCY,
+    async (token) => ((await api(server, token, "GET", "/auth/me", undefined, 200)) as { id: string }).id,
+  );
   const group = (await api(server, owner, "POST", "/api/v1/user-groups", { name: "Everyone" }, 201)) as { id: string };
   progress("adding them to one user group");
-  await inBatches(users.slice(1), REGISTER_CONCURRENCY, (userId) => api(server, owner, "POST", `/api/v1/user-groups/${group.id}/members`, { userId }, 201));
-  const task = (await api(server, owner, "POST", "/tasks", { title: "Shared by all", userGroupId: group.id }, 201)) as { id: string };
+  await inBatches(users.slice(1), REGISTER_CONCURRENCY, (userId) =>
+    api(server, owner, "POST", `/api/v1/user-groups/${group.id}/members`, { userId }, 201),
+  );
+  const task = (await api(server, owner, "POST", "/tasks", { title: "Shared by all", userGroupId: group.id }, 201)) as {
+    id: string;
+  };
 
   progress(`connecting ${settings.clients} sockets`);
   const arrivals = new Map<string, number[]>();
   const sockets: Socket[] = await inBatches(tokens, 50, async (token) => {
-    const socket = io(server.url, { path: "/ws", transports: ["websocket"], auth: { token }, reconnection: false, timeout: 30_000 });
+    const socket = io(server.url, {
+      path: "/ws",
+      transports: ["websocket"],
+      auth: { token },
+      reconnection: false,
+      timeout: 30_000,
+    });
     socket.on("event", (event: { type: string; data: { task?: { title?: string } } }) => {
       const title = event.data.task?.title;
       if (event.type !== "task.updated" || !title) return;
@@ -170,7 +184,9 @@ async function main() {
       `${missing} | ${duplicated} | ${(((cpu.user + cpu.system) / 1000 / elapsedMs) * 100).toFixed(0)} % |`,
   ];
   process.stdout.write(`${rows.join("\n")}\n`);
-  process.stdout.write("bench CPU: the clients' share of one core over the measured changes (they run in the bench process).\n\n");
+  process.stdout.write(
+    "bench CPU: the clients' share of one core over the measured changes (they run in the bench process).\n\n",
+  );
   const verdict = p99 < TARGET_P99_MS && missing === 0 && duplicated === 0 ? "PASS" : "FAIL";
   process.stdout.write(
     `Delivery, ${settings.clients} clients: p99 ${p99.toFixed(0)} ms (target under ${TARGET_P99_MS} ms), ` +

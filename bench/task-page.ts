@@ -58,7 +58,18 @@ function readSettings(): Settings {
 // The user and their tasks
 
 const VERBS = ["Call", "Email", "Buy", "Fix", "Plan", "Review", "Book", "Pay", "Clean", "Write", "Check", "Order"];
-const OBJECTS = ["the plumber", "groceries", "the car", "the report", "tickets", "the rent", "the garden", "a gift", "the dentist", "the slides"];
+const OBJECTS = [
+  "the plumber",
+  "groceries",
+  "the car",
+  "the report",
+  "tickets",
+  "the rent",
+  "the garden",
+  "a gift",
+  "the dentist",
+  "the slides",
+];
 const TAGS = ["home", "work", "family", "errands", "health", "finance"];
 const STATUSES = ["todo", "todo", "todo", "todo", "todo", "todo", "todo", "in_progress", "in_progress", "done"];
 const PRIORITIES = ["normal", "normal", "normal", "low", "high", "urgent"];
@@ -157,7 +168,8 @@ async function serverLoad(url: string, token: string): Promise<{ ttfb: number; t
   const ttfb = performance.now() - start;
   const html = await response.text();
   const total = performance.now() - start;
-  if (response.status !== 200 || !html.includes("task-list")) throw new Error(`GET ${PAGE_PATH}: ${response.status}, no task list in the page`);
+  if (response.status !== 200 || !html.includes("task-list"))
+    throw new Error(`GET ${PAGE_PATH}: ${response.status}, no task list in the page`);
   return { ttfb, total };
 }
 
@@ -190,7 +202,12 @@ async function browserLoad(context: BrowserContext, url: string, reload: boolean
     const marks = (window as unknown as { benchMarks: Record<string, number> }).benchMarks;
     const [navigation] = performance.getEntriesByType("navigation") as PerformanceNavigationTiming[];
     const paint = performance.getEntriesByName("first-contentful-paint")[0];
-    return { ttfb: navigation?.responseStart ?? Number.NaN, fcp: paint?.startTime ?? Number.NaN, row: marks.row ?? Number.NaN, usable: marks.usable ?? Number.NaN };
+    return {
+      ttfb: navigation?.responseStart ?? Number.NaN,
+      fcp: paint?.startTime ?? Number.NaN,
+      row: marks.row ?? Number.NaN,
+      usable: marks.usable ?? Number.NaN,
+    };
   });
 }
 
@@ -205,7 +222,9 @@ function printRows(rows: Row[]) {
   const names = ["ttfb", "total", "fcp", "row", "usable"] as const;
   const titles = { ttfb: "TTFB", total: "last byte", fcp: "first paint", row: "first row", usable: "usable" };
   const cell = (values: number[] | undefined) =>
-    values?.length ? `${percentile(values, 0.5).toFixed(0)} / ${percentile(values, 0.95).toFixed(0)} / ${Math.max(...values).toFixed(0)}` : "–";
+    values?.length
+      ? `${percentile(values, 0.5).toFixed(0)} / ${percentile(values, 0.95).toFixed(0)} / ${Math.max(...values).toFixed(0)}`
+      : "–";
   const lines = [
     `| Load | ${names.map((name) => `${titles[name]} ms`).join(" | ")} |`,
     `|---|${names.map(() => "---:").join("|")}|`,
@@ -244,7 +263,8 @@ async function main(settings: Settings) {
     for (let run = 0; run < settings.runs; run++) {
       const context = await newContext(browser, settings.url, token);
       try {
-        for (const [name, value] of Object.entries(await browserLoad(context, settings.url, false))) addFigure(fresh, name, value);
+        for (const [name, value] of Object.entries(await browserLoad(context, settings.url, false)))
+          addFigure(fresh, name, value);
       } finally {
         await context.close();
       }
@@ -257,7 +277,9 @@ async function main(settings: Settings) {
 
   printRows([cached, uncached, fresh, reloaded]);
   const usable = percentile(fresh.figures.usable ?? [], 0.95);
-  process.stdout.write(`\nTarget: usable under ${TARGET_MS} ms (p95, empty cache): ${usable < TARGET_MS ? "PASS" : "FAIL"} (${usable.toFixed(0)} ms)\n`);
+  process.stdout.write(
+    `\nTarget: usable under ${TARGET_MS} ms (p95, empty cache): ${usable < TARGET_MS ? "PASS" : "FAIL"} (${usable.toFixed(0)} ms)\n`,
+  );
 }
 
 main(settingsOrExit(readSettings)).catch((error: unknown) => {

@@ -119,12 +119,42 @@ function readTaskSettings(): TaskSettings {
 // The tasks: varied as a household's or a small team's list, the same on every run (a fixed pseudo-random
 // sequence), so that runs compare.
 
-const VERBS = ["Call", "Email", "Buy", "Fix", "Plan", "Review", "Book", "Pay", "Clean", "Write", "Check", "Order", "Prepare", "Return"];
+const VERBS = [
+  "Call",
+  "Email",
+  "Buy",
+  "Fix",
+  "Plan",
+  "Review",
+  "Book",
+  "Pay",
+  "Clean",
+  "Write",
+  "Check",
+  "Order",
+  "Prepare",
+  "Return",
+];
 const OBJECTS = [
-  "the dentist", "groceries for the week", "the quarterly report", "the kitchen tap", "Anna's birthday party",
-  "the insurance renewal", "the car service", "school trip forms", "the garden fence", "flights to Prague",
-  "the electricity bill", "slides for Monday's meeting", "the landlord about the heating", "new running shoes",
-  "the library books", "a present for grandma", "the tax return", "the team retrospective", "winter tyres",
+  "the dentist",
+  "groceries for the week",
+  "the quarterly report",
+  "the kitchen tap",
+  "Anna's birthday party",
+  "the insurance renewal",
+  "the car service",
+  "school trip forms",
+  "the garden fence",
+  "flights to Prague",
+  "the electricity bill",
+  "slides for Monday's meeting",
+  "the landlord about the heating",
+  "new running shoes",
+  "the library books",
+  "a present for grandma",
+  "the tax return",
+  "the team retrospective",
+  "winter tyres",
 ];
 const DETAILS = [
   "Ask about the Saturday opening hours.",
@@ -133,8 +163,18 @@ const DETAILS = [
   "See the thread from last week for the numbers. Pavel has the latest version of the spreadsheet.",
 ];
 const TAGS = ["home", "work", "family", "errands", "health", "finance", "garden", "school", "car", "travel"];
-const STATUS_WEIGHTS: [string, number][] = [["todo", 70], ["in_progress", 15], ["done", 12], ["cancelled", 3]];
-const PRIORITY_WEIGHTS: [string, number][] = [["normal", 60], ["low", 15], ["high", 20], ["urgent", 5]];
+const STATUS_WEIGHTS: [string, number][] = [
+  ["todo", 70],
+  ["in_progress", 15],
+  ["done", 12],
+  ["cancelled", 3],
+];
+const PRIORITY_WEIGHTS: [string, number][] = [
+  ["normal", 60],
+  ["low", 15],
+  ["high", 20],
+  ["urgent", 5],
+];
 const DAY_MS = 24 * 3600 * 1000;
 
 /** mulberry32: a small, fast pseudo-random sequence from a seed. */

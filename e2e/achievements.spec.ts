@@ -23,7 +23,9 @@ test("achievements: complete a task in the list and see the points rise", async 
   await expect(achievements.points).toHaveText("0");
   await expect(achievements.level).toHaveText("Level 1");
   await expect(achievements.badge("first_task")).toContainText("Not yet earned");
-  await expect(page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Achievements" })).toBeVisible();
+  await expect(
+    page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Achievements" }),
+  ).toBeVisible();
   await expectAccessible(page);
 
   // A task due tomorrow, completed now in the list: on time.

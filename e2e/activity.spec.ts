@@ -23,7 +23,9 @@ function collectErrors(page: Page): string[] {
 const TIME_ZONE = "Europe/Prague";
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
 const localDate = (offsetDays: number) =>
-  new Intl.DateTimeFormat("en-CA", { timeZone: TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" }).format(Date.now() + offsetDays * 86_400_000);
+  new Intl.DateTimeFormat("en-CA", { timeZone: TIME_ZONE, year: "numeric", month: "2-digit", day: "2-digit" }).format(
+    Date.now() + offsetDays * 86_400_000,
+  );
 
 test("activity: a reported batch in the summary and the day, the analysis, Hebrew, deleting", async ({ page }) => {
   const errors = collectErrors(page);
@@ -33,7 +35,9 @@ test("activity: a reported batch in the summary and the day, the analysis, Hebre
   await expect(page).toHaveURL(/\/en\/sign-in\?next=%2Fen%2Factivity$/);
 
   const account = { name: "Anna Activity", email: `activity-${randomUUID()}@example.com`, password: `pw-${randomUUID()}` };
-  const registered = await page.request.post("/api/v1/auth/register", { data: { ...account, locale: "en", timeZone: TIME_ZONE } });
+  const registered = await page.request.post("/api/v1/auth/register", {
+    data: { ...account, locale: "en", timeZone: TIME_ZONE },
+  });
   expect(registered.status()).toBe(201);
 
   // The phone reports a batch (sending it twice adds nothing).
@@ -42,7 +46,10 @@ test("activity: a reported batch in the summary and the day, the analysis, Hebre
     { id: randomUUID(), app: "Chat", category: "social", seconds: 1200, startedAt: minutesAgo(21), endedAt: minutesAgo(1) },
     { id: randomUUID(), app: "Reader", category: "reading", seconds: 600, startedAt: minutesAgo(40), endedAt: minutesAgo(30) },
   ];
-  for (const expected of [{ accepted: 3, duplicates: 0 }, { accepted: 0, duplicates: 3 }]) {
+  for (const expected of [
+    { accepted: 3, duplicates: 0 },
+    { accepted: 0, duplicates: 3 },
+  ]) {
     const reported = await page.request.post("/api/v1/activity/records", { data: { records } });
     expect(reported.status()).toBe(200);
     expect(await reported.json()).toMatchObject(expected);
@@ -76,7 +83,9 @@ test("activity: a reported batch in the summary and the day, the analysis, Hebre
   // The analysis, by the built-in assistant (no AI endpoint on this server).
   await activity.analyse();
   await expect(activity.insights.first()).toHaveText(/^You spent 1 h 10 min on your phone\./);
-  await expect(activity.insights.nth(1)).toHaveText("Video took the most time: 40 min, 57% of the total, 6 min a day on average.");
+  await expect(activity.insights.nth(1)).toHaveText(
+    "Video took the most time: 40 min, 57% of the total, 6 min a day on average.",
+  );
   await expect(activity.insights.last()).toHaveText("You have no open tasks: a good week to rest, or to plan what comes next.");
   await expect(activity.analysis.getByText("Answered by Spolu's built-in assistant.")).toBeVisible();
 

@@ -27,7 +27,9 @@ function collectErrors(page: Page): string[] {
 /** Signs the context in as the administrator: registered once per run, signed in after that. */
 async function signInAsAdmin(request: APIRequestContext) {
   const account = { email: ADMIN_EMAIL, password: ADMIN_PASSWORD };
-  const registered = await request.post("/api/v1/auth/register", { data: { ...account, name: "Ada Admin", locale: "en", timeZone: "Europe/Prague" } });
+  const registered = await request.post("/api/v1/auth/register", {
+    data: { ...account, name: "Ada Admin", locale: "en", timeZone: "Europe/Prague" },
+  });
   if (registered.status() === 409) expect((await request.post("/api/v1/auth/login", { data: account })).status()).toBe(200);
   else expect(registered.status()).toBe(201);
 }
@@ -41,7 +43,9 @@ test("admin dashboard: 404 for others; find, disable and enable a user; error st
   const them = await theirs.newPage();
   const marker = randomUUID().slice(0, 8);
   const person = { name: `Pavla ${marker}`, email: `pavla-${marker}@example.com`, password: `pw-${randomUUID()}` };
-  const registered = await them.request.post("/api/v1/auth/register", { data: { ...person, locale: "en", timeZone: "Europe/Prague" } });
+  const registered = await them.request.post("/api/v1/auth/register", {
+    data: { ...person, locale: "en", timeZone: "Europe/Prague" },
+  });
   expect(registered.status()).toBe(201);
   const token = ((await registered.json()) as { token: string }).token;
 
@@ -117,7 +121,10 @@ test("admin dashboard: 404 for others; find, disable and enable a user; error st
   expect(errors).toEqual([]);
 });
 
-test("admin dashboard: switching the activity module off hides its menu entry and page for everyone, on again brings them back", async ({ page, browser }) => {
+test("admin dashboard: switching the activity module off hides its menu entry and page for everyone, on again brings them back", async ({
+  page,
+  browser,
+}) => {
   // The switch holds for the whole server: it is off only for the few seconds between the two clicks below.
   const errors = collectErrors(page);
   const admin = new AdminPage(page);
@@ -127,7 +134,9 @@ test("admin dashboard: switching the activity module off hides its menu entry an
   const theirs = await browser.newContext();
   const them = await theirs.newPage();
   const person = { email: `modules-${randomUUID()}@example.com`, password: `pw-${randomUUID()}`, name: "Milan" };
-  expect((await them.request.post("/api/v1/auth/register", { data: { ...person, locale: "en", timeZone: "Europe/Prague" } })).status()).toBe(201);
+  expect(
+    (await them.request.post("/api/v1/auth/register", { data: { ...person, locale: "en", timeZone: "Europe/Prague" } })).status(),
+  ).toBe(201);
   const nav = them.getByRole("navigation", { name: "Main navigation" });
   await them.goto("/en/tasks");
   await expect(nav.getByRole("link", { name: "Activity" })).toBeVisible();

@@ -22,7 +22,13 @@ function collectErrors(page: Page): string[] {
 /** Registers a user in UTC through the API: `page.request` shares the browser's cookies, so the page is signed in. */
 async function register(request: APIRequestContext, timeZone = "UTC") {
   const response = await request.post("/api/v1/auth/register", {
-    data: { name: "Ada Assistant", email: `assistant-${randomUUID()}@example.com`, password: `pw-${randomUUID()}`, locale: "en", timeZone },
+    data: {
+      name: "Ada Assistant",
+      email: `assistant-${randomUUID()}@example.com`,
+      password: `pw-${randomUUID()}`,
+      locale: "en",
+      timeZone,
+    },
   });
   expect(response.status()).toBe(201);
 }

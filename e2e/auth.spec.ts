@@ -88,7 +88,10 @@ test("signing in opens the tasks in the profile's language, and / follows it", a
 
   await page.goto("/");
   await expect(page).toHaveURL(/\/ru$/);
-  await expect(page.locator(".hero .actions").getByRole("link", { name: "Открыть мои задачи" })).toHaveAttribute("href", "/ru/tasks");
+  await expect(page.locator(".hero .actions").getByRole("link", { name: "Открыть мои задачи" })).toHaveAttribute(
+    "href",
+    "/ru/tasks",
+  );
 });
 
 test("?next= still wins over the tasks after signing in", async ({ page, request }) => {

@@ -128,7 +128,9 @@ test("a card moved with the keyboard only is announced and stays there after a r
   await board.expectTitles("In progress", ["Renew the passport", "Water the plants"]);
   await page.keyboard.press("Escape");
   await board.expectTitles("To do", ["Renew the passport", "Pay the rent"]);
-  await expect(board.dragAnnouncement).toContainText("Moving cancelled. “Renew the passport” is back in “To do”, position 1 of 2.");
+  await expect(board.dragAnnouncement).toContainText(
+    "Moving cancelled. “Renew the passport” is back in “To do”, position 1 of 2.",
+  );
 
   await page.reload();
   await board.expectTitles("To do", ["Renew the passport", "Pay the rent"]);
@@ -141,7 +143,9 @@ test("a move refused by the server puts the card back and says so", async ({ pag
   await register(page.request);
   await createTasks(page.request, [{ title: "Fix the bike" }]);
   await board.goto();
-  await page.route("**/api/v1/tasks/*/move", (route) => route.fulfill({ status: 503, contentType: "application/problem+json", body: "{}" }));
+  await page.route("**/api/v1/tasks/*/move", (route) =>
+    route.fulfill({ status: 503, contentType: "application/problem+json", body: "{}" }),
+  );
 
   await board.moveWithMenu("Fix the bike", "To “Done”");
   await expect(board.alert).toHaveText(
@@ -190,7 +194,11 @@ test("a second browser sees moves and new tasks live, without reloading", async 
 test("the group and project filters show only their tasks and are kept in the URL", async ({ page }) => {
   const board = new BoardPage(page);
   await register(page.request);
-  const groups = (await (await page.request.get("/api/v1/groups?lang=en")).json()).items as { id: string; key: string; name: string }[];
+  const groups = (await (await page.request.get("/api/v1/groups?lang=en")).json()).items as {
+    id: string;
+    key: string;
+    name: string;
+  }[];
   const work = groups.find((group) => group.key === "work")!;
   const home = groups.find((group) => group.key === "home")!;
   const project = await page.request.post("/api/v1/projects", { data: { name: "Kitchen renovation" } });
@@ -229,7 +237,10 @@ test("the board with full cards passes axe and fits a phone screen without sidew
     { title: "Garden", status: "in_progress", priority: "urgent" },
     { title: "Old idea", status: "cancelled" },
   ]);
-  for (const [title, done] of [["Draft", true], ["Review", false]] as const) {
+  for (const [title, done] of [
+    ["Draft", true],
+    ["Review", false],
+  ] as const) {
     expect((await page.request.post(`/api/v1/tasks/${report}/subtasks`, { data: { title, done } })).status()).toBe(201);
   }
 

@@ -33,7 +33,11 @@ test("connections: add an Odoo connection, check it, import, see the run", async
   odoo.reset(17);
   odoo.addTask({ name: "Quote for ACME", date_deadline: "2026-09-01 10:00:00", priority: "1" });
   const account = { name: "Otto Odoo", email: `connections-${randomUUID()}@example.com`, password: `pw-${randomUUID()}` };
-  expect((await page.request.post("/api/v1/auth/register", { data: { ...account, locale: "en", timeZone: "Europe/Prague" } })).status()).toBe(201);
+  expect(
+    (
+      await page.request.post("/api/v1/auth/register", { data: { ...account, locale: "en", timeZone: "Europe/Prague" } })
+    ).status(),
+  ).toBe(201);
 
   await page.goto("/en/settings");
   await page.getByRole("link", { name: /^Connections/ }).click();
@@ -90,7 +94,10 @@ test("connections: add an Odoo connection, check it, import, see the run", async
 
   // Deleted after a confirmation.
   await page.goto("/en/settings/connections");
-  const again = page.locator("section", { has: page.locator("#connection-list-title") }).getByRole("listitem").filter({ hasText: "Our Odoo" });
+  const again = page
+    .locator("section", { has: page.locator("#connection-list-title") })
+    .getByRole("listitem")
+    .filter({ hasText: "Our Odoo" });
   await again.getByRole("button", { name: "Delete" }).click();
   await again.getByRole("button", { name: "Yes, delete" }).click();
   await expect(page.getByText("The connection was deleted.")).toBeVisible();

@@ -23,7 +23,9 @@ function collectErrors(page: Page): string[] {
 
 /** A local date in the user's time zone, `days` from today there. */
 function localDate(days = 0): string {
-  const today = new Intl.DateTimeFormat("en-CA", { timeZone: ZONE, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone: ZONE, year: "numeric", month: "2-digit", day: "2-digit" }).format(
+    new Date(),
+  );
   const [year, month, day] = today.split("-").map(Number) as [number, number, number];
   return new Date(Date.UTC(year, month - 1, day + days)).toISOString().slice(0, 10);
 }

@@ -62,7 +62,10 @@ async function assigneesOf(request: APIRequestContext, owner: Account, taskId: s
   return (await response.json()).assigneeIds;
 }
 
-test("in Czech (?lang=cs) the page shows the inviter and the task with Czech text, and is kept out of indexes", async ({ page, request }) => {
+test("in Czech (?lang=cs) the page shows the inviter and the task with Czech text, and is kept out of indexes", async ({
+  page,
+  request,
+}) => {
   const { token, title, expiresAt: expiresAtIso } = await arrange(request);
   const errors = collectErrors(page);
   const invite = new InvitePage(page);
@@ -160,7 +163,10 @@ test("sign in and accept with an existing account", async ({ page, request }) =>
   const existing = await registerAccount(request, "Eva");
   const invite = new InvitePage(page);
   await invite.goto(token, "en");
-  await invite.signIn({ email: "Email", password: "Password", submit: "Sign in and accept" }, { email: existing.email, password: "wrong password" });
+  await invite.signIn(
+    { email: "Email", password: "Password", submit: "Sign in and accept" },
+    { email: existing.email, password: "wrong password" },
+  );
   await expect(invite.signInForm.getByRole("alert")).toHaveText("Wrong email or password.");
   await invite.signIn({ email: "Email", password: "Password", submit: "Sign in and accept" }, existing);
   await expect(page.getByRole("heading", { name: "You're in!" })).toBeVisible();

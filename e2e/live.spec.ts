@@ -34,7 +34,9 @@ test("two browsers of one user see each other's tasks appear, complete and go", 
 
     // Reopened and renamed elsewhere (the API): both follow.
     const [task] = ((await (await pageA.request.get("/api/v1/tasks")).json()) as { items: { id: string }[] }).items;
-    expect((await pageA.request.patch(`/api/v1/tasks/${task!.id}`, { data: { status: "todo", title: "Water the garden" } })).status()).toBe(200);
+    expect(
+      (await pageA.request.patch(`/api/v1/tasks/${task!.id}`, { data: { status: "todo", title: "Water the garden" } })).status(),
+    ).toBe(200);
     await expect(a.checkbox("Water the garden")).not.toBeChecked();
     await expect(b.checkbox("Water the garden")).not.toBeChecked();
 
@@ -69,7 +71,9 @@ test("a task shared through a user group appears and changes live for the other 
     const team = await ownerPage.request.post("/api/v1/user-groups", { data: { name: "Flat mates" } });
     expect(team.status()).toBe(201);
     const teamId = ((await team.json()) as { id: string }).id;
-    expect((await ownerPage.request.post(`/api/v1/user-groups/${teamId}/members`, { data: { email: member.email } })).status()).toBe(201);
+    expect(
+      (await ownerPage.request.post(`/api/v1/user-groups/${teamId}/members`, { data: { email: member.email } })).status(),
+    ).toBe(201);
 
     const list = new TasksPage(memberPage);
     await list.goto();

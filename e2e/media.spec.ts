@@ -29,7 +29,9 @@ test("task page: attach a PNG, see it listed, download it, delete it", async ({ 
   await expectAccessible(page);
 
   // Choosing an image presets the kind to Photo.
-  await detail.attachments.getByLabel("File", { exact: true }).setInputFiles({ name: "leak.png", mimeType: "image/png", buffer: PNG });
+  await detail.attachments
+    .getByLabel("File", { exact: true })
+    .setInputFiles({ name: "leak.png", mimeType: "image/png", buffer: PNG });
   await expect(detail.attachments.getByLabel("Kind", { exact: true })).toHaveValue("photo");
   await detail.attachments.getByRole("button", { name: "Attach file" }).click();
   await expect(detail.status).toHaveText("Attached “leak.png”.");
@@ -49,10 +51,14 @@ test("task page: attach a PNG, see it listed, download it, delete it", async ({ 
   expect(Buffer.concat(chunks).equals(PNG)).toBe(true);
 
   // A file whose bytes are not of the chosen kind is refused with a message.
-  await detail.attachments.getByLabel("File", { exact: true }).setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("Buy a wrench") });
+  await detail.attachments
+    .getByLabel("File", { exact: true })
+    .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("Buy a wrench") });
   await detail.attachments.getByLabel("Kind", { exact: true }).selectOption("photo");
   await detail.attachments.getByRole("button", { name: "Attach file" }).click();
-  await expect(detail.attachments.getByRole("alert")).toHaveText("The file is not of the chosen kind. Choose the kind that matches it.");
+  await expect(detail.attachments.getByRole("alert")).toHaveText(
+    "The file is not of the chosen kind. Choose the kind that matches it.",
+  );
 
   await detail.attachments.getByRole("button", { name: "Delete leak.png" }).click();
   await expect(detail.status).toHaveText("Deleted “leak.png”.");

@@ -23,7 +23,9 @@ test("notification settings: summaries kept after a reload, push section, Hebrew
   const errors = collectErrors(page);
   const signIn = new SignInPage(page);
   const account = { name: "Nina Notify", email: `notify-${randomUUID()}@example.com`, password: `pw-${randomUUID()}` };
-  const registered = await request.post("/api/v1/auth/register", { data: { ...account, locale: "en", timeZone: "Europe/Prague" } });
+  const registered = await request.post("/api/v1/auth/register", {
+    data: { ...account, locale: "en", timeZone: "Europe/Prague" },
+  });
   expect(registered.status()).toBe(201);
 
   // Signed out, the page sends the visitor to sign in, and back afterwards.
@@ -61,7 +63,12 @@ test("notification settings: summaries kept after a reload, push section, Hebrew
   await expect(channel("By email")).toBeChecked();
   const stored = await page.request.get("/api/v1/notification-settings");
   expect(stored.status()).toBe(200);
-  expect(await stored.json()).toMatchObject({ dailySummaryTime: "18:30", weeklyReport: false, summaryChannels: ["email"], stored: true });
+  expect(await stored.json()).toMatchObject({
+    dailySummaryTime: "18:30",
+    weeklyReport: false,
+    summaryChannels: ["email"],
+    stored: true,
+  });
 
   // No daily summary at all is kept as null.
   await noDaily.check();
@@ -88,7 +95,10 @@ test("notification settings: summaries kept after a reload, push section, Hebrew
   await page.goto("/he/settings/notifications");
   await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("התראות");
-  await expect(page.locator("section", { has: page.locator("#push-title") })).toHaveAttribute("data-push-state", /^(off|unsupported|failed)$/);
+  await expect(page.locator("section", { has: page.locator("#push-title") })).toHaveAttribute(
+    "data-push-state",
+    /^(off|unsupported|failed)$/,
+  );
 
   expect(errors).toEqual([]);
 });

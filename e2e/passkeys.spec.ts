@@ -88,7 +88,11 @@ test.describe("passkeys on localhost", () => {
     const options = await page.request.post("/api/v1/webauthn/register/options", { data: {} });
     expect(options.status()).toBe(200);
     const rpId = (await options.json()).rp?.id;
-    expect(rpId, "the server's WebAuthn relying party must be localhost: start it with WEBAUTHN_RP_ID=localhost and WEBAUTHN_ORIGINS=" + LOCALHOST).toBe("localhost");
+    expect(
+      rpId,
+      "the server's WebAuthn relying party must be localhost: start it with WEBAUTHN_RP_ID=localhost and WEBAUTHN_ORIGINS=" +
+        LOCALHOST,
+    ).toBe("localhost");
 
     // Sign out, then in again with the password on /en/sign-in: the tasks, then the security settings.
     await security.signOut();
@@ -156,7 +160,9 @@ test.describe("passkeys on localhost", () => {
 
   test("a device cannot sign in with another account's email, and the error is announced", async ({ page, request }) => {
     const other = `other-${randomUUID()}@example.com`;
-    expect((await request.post("/api/v1/auth/register", { data: { email: other, password: `pw-${randomUUID()}` } })).status()).toBe(201);
+    expect(
+      (await request.post("/api/v1/auth/register", { data: { email: other, password: `pw-${randomUUID()}` } })).status(),
+    ).toBe(201);
     const signIn = new SignInPage(page);
     await signIn.goto();
 

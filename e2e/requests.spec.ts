@@ -58,13 +58,17 @@ test("requests: a request to collaborate reaches the other person live, is accep
   await expect(alexPage.getByText(/^Live:/)).toBeVisible();
   await detail.ask("To work on it with you (collaborator)", bea.email);
   await expect(detail.status.filter({ hasText: "Request sent to Bea Helper." })).toBeVisible();
-  const sent = detail.collaboration.getByRole("listitem").filter({ hasText: "You asked Bea Helper to work on this task with you." });
+  const sent = detail.collaboration
+    .getByRole("listitem")
+    .filter({ hasText: "You asked Bea Helper to work on this task with you." });
   await expect(sent.getByText("Waiting", { exact: true })).toBeVisible();
   await expect(sent.getByRole("button", { name: "Withdraw" })).toBeVisible();
 
   // An unknown address is refused next to the field.
   await detail.ask("To take on the task (assignee)", `nobody-${randomUUID()}@example.com`);
-  await expect(detail.collaboration.getByRole("alert").filter({ hasText: "Enter the email address of another Spolu account." })).toBeVisible();
+  await expect(
+    detail.collaboration.getByRole("alert").filter({ hasText: "Enter the email address of another Spolu account." }),
+  ).toBeVisible();
 
   // Bea sees it without reloading, with the task and who asked, and accepts.
   const request = beaPage.getByRole("listitem").filter({ hasText: "Alex Asker asks you to work on this task together." });
@@ -99,8 +103,14 @@ test("requests: a request to collaborate reaches the other person live, is accep
   await detail.invite.getByRole("button", { name: "Create invitation link" }).click();
   const link = detail.invite.getByLabel("Invitation link", { exact: true });
   await expect(link).toHaveValue(/\/invite\/[\w-]{20,}$/);
-  await expect(detail.invite.getByRole("link", { name: "Send on WhatsApp" })).toHaveAttribute("href", /^https:\/\/wa\.me\/\?text=/);
-  await expect(detail.invite.getByRole("link", { name: "Send on Telegram" })).toHaveAttribute("href", /^https:\/\/t\.me\/share\/url\?url=/);
+  await expect(detail.invite.getByRole("link", { name: "Send on WhatsApp" })).toHaveAttribute(
+    "href",
+    /^https:\/\/wa\.me\/\?text=/,
+  );
+  await expect(detail.invite.getByRole("link", { name: "Send on Telegram" })).toHaveAttribute(
+    "href",
+    /^https:\/\/t\.me\/share\/url\?url=/,
+  );
   await expect(detail.invite.getByRole("link", { name: "Send as a text message" })).toHaveAttribute("href", /^sms:/);
   await detail.invite.getByRole("button", { name: "Copy link" }).click();
   await expect(detail.invite.getByRole("status")).toHaveText("Copied");
@@ -121,7 +131,9 @@ test("requests: signed out goes to sign-in; a sent request is withdrawn from the
   const otto = await register(request, "Otto Other");
   const created = await page.request.post("/api/v1/tasks", { data: { title: "Water the plants" } });
   const taskId = (await created.json()).id as string;
-  const asked = await page.request.post(`/api/v1/tasks/${taskId}/collaboration-requests`, { data: { kind: "assign", userId: otto.id, message: "Just Tuesdays" } });
+  const asked = await page.request.post(`/api/v1/tasks/${taskId}/collaboration-requests`, {
+    data: { kind: "assign", userId: otto.id, message: "Just Tuesdays" },
+  });
   expect(asked.status()).toBe(201);
 
   await page.goto("/en/requests");

@@ -26,12 +26,19 @@ test("reviews: create a card, review it, it leaves the due queue", async ({ page
   await expect(page).toHaveURL(/\/en\/sign-in\?next=%2Fen%2Freviews$/);
 
   const account = { name: "Rita Reviews", email: `reviews-${randomUUID()}@example.com`, password: `pw-${randomUUID()}` };
-  expect((await page.request.post("/api/v1/auth/register", { data: { ...account, locale: "en", timeZone: "Europe/Prague" } })).status()).toBe(201);
+  expect(
+    (
+      await page.request.post("/api/v1/auth/register", { data: { ...account, locale: "en", timeZone: "Europe/Prague" } })
+    ).status(),
+  ).toBe(201);
   expect((await page.request.post("/api/v1/goals", { data: { title: "Spanish A2" } })).status()).toBe(201);
 
   await reviews.goto();
   await expect(reviews.heading).toHaveText("Reviews");
-  await expect(page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Reviews" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Reviews" })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
   await expect(reviews.queue.getByRole("heading", { name: "All caught up" })).toBeVisible();
   await expect(reviews.cardList.getByText("No cards yet: add your first one above.")).toBeVisible();
 
@@ -71,7 +78,14 @@ test("reviews: create a card, review it, it leaves the due queue", async ({ page
   const due = await page.request.get("/api/v1/reviews/due");
   expect(await due.json()).toMatchObject({ total: 0, items: [] });
   const history = await (await page.request.get("/api/v1/review-cards")).json();
-  expect(history.items).toEqual([expect.objectContaining({ front: "la casa", reps: 1, state: "learning", goal: expect.objectContaining({ title: "Spanish A2" }) })]);
+  expect(history.items).toEqual([
+    expect.objectContaining({
+      front: "la casa",
+      reps: 1,
+      state: "learning",
+      goal: expect.objectContaining({ title: "Spanish A2" }),
+    }),
+  ]);
   await reviews.goto();
   await expect(reviews.queue.getByRole("heading", { name: "All caught up" })).toBeVisible();
 

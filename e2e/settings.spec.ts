@@ -27,7 +27,9 @@ test("settings: profile, language, export and deleting the account", async ({ pa
   const account = { name: "Jana Settings", email: `settings-${randomUUID()}@example.com`, password: `pw-${randomUUID()}` };
 
   // Registered through the API (its own request context: the browser is not signed in by it).
-  const registered = await request.post("/api/v1/auth/register", { data: { ...account, locale: "en", timeZone: "Europe/Prague" } });
+  const registered = await request.post("/api/v1/auth/register", {
+    data: { ...account, locale: "en", timeZone: "Europe/Prague" },
+  });
   expect(registered.status()).toBe(201);
 
   // Signed out, the settings send the visitor to sign in, and back afterwards.
@@ -83,14 +85,18 @@ test("settings: profile, language, export and deleting the account", async ({ pa
   await signIn.signInWithPassword(account.email, account.password);
   await expect(signIn.alert.filter({ hasText: "Wrong email or password." })).toBeVisible();
   await expect(page).toHaveURL(/\/en\/sign-in$/);
-  expect((await request.post("/api/v1/auth/login", { data: { email: account.email, password: account.password } })).status()).toBe(401);
+  expect(
+    (await request.post("/api/v1/auth/login", { data: { email: account.email, password: account.password } })).status(),
+  ).toBe(401);
 
   expect(errors).toEqual([]);
 });
 
 test("every settings page passes axe, in English and in Hebrew", async ({ page }) => {
   const account = { name: "Axe Settings", email: `axe-settings-${randomUUID()}@example.com`, password: `pw-${randomUUID()}` };
-  const registered = await page.request.post("/api/v1/auth/register", { data: { ...account, locale: "en", timeZone: "Europe/Prague" } });
+  const registered = await page.request.post("/api/v1/auth/register", {
+    data: { ...account, locale: "en", timeZone: "Europe/Prague" },
+  });
   expect(registered.status()).toBe(201);
   for (const locale of ["en", "he"]) {
     for (const section of ["profile", "account", "security", "notifications", "webhooks"]) {

@@ -20,7 +20,13 @@ const DARK_BG = "rgb(16, 19, 28)";
 
 /** Registers a user through the API with the page's request context, which signs the browser in too. */
 async function signUp(page: Page, fields: { name?: string; locale?: string } = {}) {
-  const account = { name: "Petra Shell", email: `shell-${randomUUID()}@example.com`, password: `pw-${randomUUID()}`, locale: "en", ...fields };
+  const account = {
+    name: "Petra Shell",
+    email: `shell-${randomUUID()}@example.com`,
+    password: `pw-${randomUUID()}`,
+    locale: "en",
+    ...fields,
+  };
   const response = await page.request.post("/api/v1/auth/register", { data: { ...account, timeZone: "Europe/Prague" } });
   expect(response.status()).toBe(201);
   return account;

@@ -56,7 +56,9 @@ test("task page: edit every field, with errors next to the field and changes kep
 
   // Repeating without a due date: the API refuses, and the form says why.
   await detail.repeat("Weekly", 1);
-  await expect(detail.recurrence.getByRole("alert").filter({ hasText: "A repeating task needs a due date. Set the due date first." })).toBeVisible();
+  await expect(
+    detail.recurrence.getByRole("alert").filter({ hasText: "A repeating task needs a due date. Set the due date first." }),
+  ).toBeVisible();
   expect((await readTask(page, task.id)).recurrence).toBeNull();
 
   // A bad field: an empty title is refused next to the field, and nothing is saved.
@@ -90,7 +92,9 @@ test("task page: edit every field, with errors next to the field and changes kep
 
   // A repeating task keeps its due date.
   await detail.details.getByRole("button", { name: "Remove due date" }).click();
-  await expect(detail.details.getByRole("alert").filter({ hasText: "A repeating task needs a due date: stop repeating it first." })).toBeVisible();
+  await expect(
+    detail.details.getByRole("alert").filter({ hasText: "A repeating task needs a due date: stop repeating it first." }),
+  ).toBeVisible();
 
   await page.reload();
   await expect(detail.heading).toHaveText("Plan the summer trip");
@@ -220,7 +224,9 @@ test("task page: signed out goes to sign-in, another user's task is not found, H
   const project = await page.request.post("/api/v1/projects", { data: { name: "Garden" } });
   expect(project.status()).toBe(201);
   const projectId = (await project.json()).id;
-  expect((await page.request.post(`/api/v1/projects/${projectId}/members`, { data: { userId: viewer.id, role: "viewer" } })).status()).toBe(201);
+  expect(
+    (await page.request.post(`/api/v1/projects/${projectId}/members`, { data: { userId: viewer.id, role: "viewer" } })).status(),
+  ).toBe(201);
   const shared = await createTask(page.request, { title: "Prune the roses", projectId });
   const viewerDetail = new TaskDetailPage(viewerPage);
   await viewerDetail.goto(shared.id);

@@ -62,7 +62,11 @@ test("quick add, inline completion and the first-run empty state", async ({ page
   await tasks.ready();
   await page.route("**/api/v1/tasks", (route) =>
     route.request().method() === "POST"
-      ? route.fulfill({ status: 500, contentType: "application/problem+json", body: JSON.stringify({ status: 500, title: "Internal" }) })
+      ? route.fulfill({
+          status: 500,
+          contentType: "application/problem+json",
+          body: JSON.stringify({ status: 500, title: "Internal" }),
+        })
       : route.continue(),
   );
   await tasks.addTask("Doomed task");
@@ -88,9 +92,16 @@ test("filters: status, text, tag and due days live in the URL and the server ren
   await createTask(page.request, { title: "Buy milk", status: "done" });
   await createTask(page.request, { title: "Call the plumber", description: "The kitchen tap drips", assigneeIds: [user.id] });
   // 00:30 on 11 May in Prague, still 10 May in UTC.
-  const rent = await createTask(page.request, { title: "Pay the rent", dueAt: "2030-05-10T22:30:00Z", priority: "high", tags: ["home", "money"] });
+  const rent = await createTask(page.request, {
+    title: "Pay the rent",
+    dueAt: "2030-05-10T22:30:00Z",
+    priority: "high",
+    tags: ["home", "money"],
+  });
   for (const title of ["Find the contract", "Transfer"]) {
-    expect((await page.request.post(`/api/v1/tasks/${rent.id}/subtasks`, { data: { title, done: title === "Transfer" } })).status()).toBe(201);
+    expect(
+      (await page.request.post(`/api/v1/tasks/${rent.id}/subtasks`, { data: { title, done: title === "Transfer" } })).status(),
+    ).toBe(201);
   }
 
   await tasks.goto();
@@ -170,7 +181,17 @@ test("groups in the page's language: the sidebar filters, quick add goes to the 
   await tasks.goto("", "cs");
   await expect(tasks.heading).toHaveText("Všechny úkoly");
   const sidebar = page.getByRole("navigation", { name: "Skupiny úkolů" });
-  await expect(sidebar.getByRole("link")).toHaveText(["Všechny úkoly", "Osobní", "Práce", "Rodina", "Domácnost", "Nákupy", "Zdraví", "Studium", "Finance"]);
+  await expect(sidebar.getByRole("link")).toHaveText([
+    "Všechny úkoly",
+    "Osobní",
+    "Práce",
+    "Rodina",
+    "Domácnost",
+    "Nákupy",
+    "Zdraví",
+    "Studium",
+    "Finance",
+  ]);
   await expect(sidebar.getByRole("link", { name: "Všechny úkoly" })).toHaveAttribute("aria-current", "page");
 
   await sidebar.getByRole("link", { name: "Práce" }).click();
@@ -188,7 +209,9 @@ test("groups in the page's language: the sidebar filters, quick add goes to the 
   await expect(tasks.row("Připravit prezentaci").locator(".task-row-group")).toHaveText("Práce");
   const groups = (await (await page.request.get("/api/v1/groups?lang=cs")).json()) as { items: { id: string; name: string }[] };
   const list = (await (await page.request.get("/api/v1/tasks")).json()) as { items: { title: string; groupId: string }[] };
-  expect(list.items.map((task) => [task.title, groups.items.find((group) => group.id === task.groupId)?.name])).toEqual([["Připravit prezentaci", "Práce"]]);
+  expect(list.items.map((task) => [task.title, groups.items.find((group) => group.id === task.groupId)?.name])).toEqual([
+    ["Připravit prezentaci", "Práce"],
+  ]);
 
   // On a phone the sidebar gives way to the group field, and nothing scrolls sideways.
   await page.setViewportSize({ width: 390, height: 844 });

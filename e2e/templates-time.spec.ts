@@ -42,7 +42,11 @@ test("templates: preview a built-in template and apply it to a group", async ({ 
 
   const listed = await page.request.get("/api/v1/tasks?limit=50");
   const tasks = (await listed.json()).items as { title: string; dueAt: string; subtasks: { total: number } }[];
-  expect(tasks.map((task) => task.title).sort()).toEqual(["Clear your inboxes", "Look back at the past week", "Plan the coming week"]);
+  expect(tasks.map((task) => task.title).sort()).toEqual([
+    "Clear your inboxes",
+    "Look back at the past week",
+    "Plan the coming week",
+  ]);
   const plan = tasks.find((task) => task.title === "Plan the coming week")!;
   expect(plan).toMatchObject({ dueAt: "2026-03-28T11:00:00.000Z", subtasks: { total: 3 } });
 });
@@ -70,7 +74,10 @@ test("time tracking: start and stop a timer on a task, then see it in the report
   await expect(detail.status).toHaveText("Timer stopped.");
   await expect(timer.getByRole("button", { name: "Start timer" })).toBeVisible();
   await expect(timer.getByText("Running for")).toHaveCount(0);
-  const time = (await (await page.request.get(`/api/v1/tasks/${task.id}/time`)).json()) as { totalSeconds: number; running: unknown };
+  const time = (await (await page.request.get(`/api/v1/tasks/${task.id}/time`)).json()) as {
+    totalSeconds: number;
+    running: unknown;
+  };
   expect(time.running).toBeNull();
   expect(time.totalSeconds).toBeGreaterThanOrEqual(1);
 
@@ -81,6 +88,9 @@ test("time tracking: start and stop a timer on a task, then see it in the report
   await page.getByLabel("Group by").selectOption("day");
   await page.getByRole("button", { name: "Show report" }).click();
   await expect(page.getByRole("columnheader", { name: "Day" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Download CSV" })).toHaveAttribute("href", /\/api\/v1\/time-entries\/export\.csv\?from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}$/);
+  await expect(page.getByRole("link", { name: "Download CSV" })).toHaveAttribute(
+    "href",
+    /\/api\/v1\/time-entries\/export\.csv\?from=\d{4}-\d{2}-\d{2}&to=\d{4}-\d{2}-\d{2}$/,
+  );
   await expectAccessible(page);
 });

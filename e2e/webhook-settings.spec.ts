@@ -22,7 +22,11 @@ test("webhook settings: add with a secret shown once, pause, test, delete", asyn
   const errors = collectErrors(page);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const account = { name: "Wanda Webhook", email: `webhooks-${randomUUID()}@example.com`, password: `pw-${randomUUID()}` };
-  expect((await page.request.post("/api/v1/auth/register", { data: { ...account, locale: "en", timeZone: "Europe/Prague" } })).status()).toBe(201);
+  expect(
+    (
+      await page.request.post("/api/v1/auth/register", { data: { ...account, locale: "en", timeZone: "Europe/Prague" } })
+    ).status(),
+  ).toBe(201);
 
   await page.goto("/en/settings");
   await page.getByRole("link", { name: /^Webhooks/ }).click();
@@ -36,7 +40,9 @@ test("webhook settings: add with a secret shown once, pause, test, delete", asyn
   const url = create.getByLabel("Endpoint URL", { exact: true });
   await url.fill("ftp://files.example.com/drop");
   await create.getByRole("button", { name: "Add webhook" }).click();
-  await expect(create.getByRole("alert").filter({ hasText: "Enter an http:// or https:// URL of a public server" })).toBeVisible();
+  await expect(
+    create.getByRole("alert").filter({ hasText: "Enter an http:// or https:// URL of a public server" }),
+  ).toBeVisible();
   await expect(url).toHaveAttribute("aria-invalid", "true");
 
   // Two chosen events; "only these" with none ticked is refused before anything is sent.

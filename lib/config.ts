@@ -9,7 +9,10 @@ import { MODULE_IDS } from "./modules/ids";
  * `.env.example` documents each variable; keep the two in step.
  */
 const flag = z.stringbool({ truthy: ["true", "1", "yes", "on"], falsy: ["false", "0", "no", "off", ""] });
-const positiveInt = z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").positive("must be above 0");
+const positiveInt = z.coerce
+  .number({ error: "must be a whole number" })
+  .int("must be a whole number")
+  .positive("must be above 0");
 
 export const configSchema = z
   .object({
@@ -32,7 +35,12 @@ export const configSchema = z
     ADMIN_EMAILS: z
       .string()
       .default("")
-      .transform((list) => list.split(",").map((email) => email.trim().toLowerCase()).filter(Boolean)),
+      .transform((list) =>
+        list
+          .split(",")
+          .map((email) => email.trim().toLowerCase())
+          .filter(Boolean),
+      ),
     TRUST_PROXY: z
       .string()
       .default("false")
@@ -57,7 +65,10 @@ export const configSchema = z
     // the database on first start when unset. The subject is a mailto: or https: contact for push services.
     VAPID_PUBLIC_KEY: z.string().min(1).optional(),
     VAPID_PRIVATE_KEY: z.string().min(1).optional(),
-    VAPID_SUBJECT: z.string().regex(/^(mailto:|https:)/, "must start with mailto: or https:").optional(),
+    VAPID_SUBJECT: z
+      .string()
+      .regex(/^(mailto:|https:)/, "must start with mailto: or https:")
+      .optional(),
     // Email: `log` (the default: written to the log, nothing sent), `smtp` (SMTP_URL) or `resend` (RESEND_API_KEY).
     EMAIL_TRANSPORT: z.enum(["log", "smtp", "resend"]).default("log"),
     EMAIL_FROM: z.string().min(3).default("Spolu <spolu@localhost>"),
@@ -87,7 +98,12 @@ export const configSchema = z
     MODULES_DISABLED: z
       .string()
       .default("")
-      .transform((list) => list.split(",").map((id) => id.trim()).filter(Boolean))
+      .transform((list) =>
+        list
+          .split(",")
+          .map((id) => id.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(z.enum(MODULE_IDS))),
     // Connectors (lib/connectors): the key their credentials are encrypted with (default: derived from JWT_SECRET),
     // each outgoing call's time limit, and whether they may reach private addresses (an ERP or POHODA on the LAN).
@@ -105,7 +121,10 @@ export const configSchema = z
     DEPLOY_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
     DEPLOY_COMMAND: z.string().trim().min(1).optional(),
     DEPLOY_TIMEOUT_MS: positiveInt.max(6 * 3600 * 1000).default(15 * 60 * 1000),
-    DEPLOY_REF: z.string().regex(/^refs\/\S+$/, "must be a full ref such as refs/heads/main").optional(),
+    DEPLOY_REF: z
+      .string()
+      .regex(/^refs\/\S+$/, "must be a full ref such as refs/heads/main")
+      .optional(),
     // WebAuthn: the relying party. The id defaults to APP_URL's host name, the origins to APP_URL's origin
     // (else http://localhost:PORT); list several origins comma-separated (for example a mobile app's).
     WEBAUTHN_RP_ID: z.string().min(1).optional(),
@@ -113,7 +132,12 @@ export const configSchema = z
     WEBAUTHN_ORIGINS: z
       .string()
       .default("")
-      .transform((list) => list.split(",").map((origin) => origin.trim()).filter(Boolean)),
+      .transform((list) =>
+        list
+          .split(",")
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      ),
     // OAuth / OpenID Connect providers: each is offered when its client id and secret are set. The issuer and
     // base URLs only change for tests and proxies.
     GOOGLE_CLIENT_ID: z.string().min(1).optional(),
@@ -132,7 +156,11 @@ export const configSchema = z
   })
   .superRefine((env, ctx) => {
     if ((env.VAPID_PUBLIC_KEY === undefined) !== (env.VAPID_PRIVATE_KEY === undefined)) {
-      ctx.addIssue({ code: "custom", path: ["VAPID_PRIVATE_KEY"], message: "VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: set both or neither" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["VAPID_PRIVATE_KEY"],
+        message: "VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: set both or neither",
+      });
     }
     if (env.EMAIL_TRANSPORT === "smtp" && !env.SMTP_URL) {
       ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "is required when EMAIL_TRANSPORT is smtp" });

@@ -9,7 +9,13 @@ import { barSize, useDuration } from "./format";
  */
 
 /** Time per category: one bar per category, the longest filling the track. */
-export function CategoryBars({ items, labelledBy }: { items: readonly { category: ActivityCategory; seconds: number }[]; labelledBy: string }) {
+export function CategoryBars({
+  items,
+  labelledBy,
+}: {
+  items: readonly { category: ActivityCategory; seconds: number }[];
+  labelledBy: string;
+}) {
   const t = useTranslations("Activity");
   const duration = useDuration();
   const largest = Math.max(0, ...items.map((item) => item.seconds));
@@ -38,7 +44,15 @@ export interface Column {
 }
 
 /** Time per day or per hour, as columns standing on one axis. */
-export function ColumnChart({ columns, labelledBy, dense = false }: { columns: readonly Column[]; labelledBy: string; dense?: boolean }) {
+export function ColumnChart({
+  columns,
+  labelledBy,
+  dense = false,
+}: {
+  columns: readonly Column[];
+  labelledBy: string;
+  dense?: boolean;
+}) {
   const t = useTranslations("Activity");
   const duration = useDuration();
   const largest = Math.max(0, ...columns.map((column) => column.seconds));
@@ -52,7 +66,9 @@ export function ColumnChart({ columns, labelledBy, dense = false }: { columns: r
           <span className="activity-column-label" aria-hidden="true">
             {column.axisLabel}
           </span>
-          <span className="activity-visually-hidden">{t("columnText", { name: column.name, duration: duration(column.seconds) })}</span>
+          <span className="activity-visually-hidden">
+            {t("columnText", { name: column.name, duration: duration(column.seconds) })}
+          </span>
         </li>
       ))}
     </ol>
@@ -60,7 +76,13 @@ export function ColumnChart({ columns, labelledBy, dense = false }: { columns: r
 }
 
 /** Apps, most used first, with their category and time. */
-export function AppList({ apps, labelledBy }: { apps: readonly { app: string; category: ActivityCategory; seconds: number }[]; labelledBy: string }) {
+export function AppList({
+  apps,
+  labelledBy,
+}: {
+  apps: readonly { app: string; category: ActivityCategory; seconds: number }[];
+  labelledBy: string;
+}) {
   const t = useTranslations("Activity");
   const duration = useDuration();
   return (

@@ -47,7 +47,14 @@ export function DayView({ initial, today }: { initial: DailyOutput; today: strin
     }
   }
 
-  const problem = state === "invalid" ? t("dayInvalid") : state === "failed" ? t("dayFailed") : state === "signedOut" ? t("errorSignedOut") : null;
+  const problem =
+    state === "invalid"
+      ? t("dayInvalid")
+      : state === "failed"
+        ? t("dayFailed")
+        : state === "signedOut"
+          ? t("errorSignedOut")
+          : null;
   const hour = (instant: string) => format.dateTime(new Date(instant), { hour: "numeric", minute: "2-digit" });
   return (
     <section className="activity-card" aria-labelledby="activity-day-title">
@@ -74,7 +81,9 @@ export function DayView({ initial, today }: { initial: DailyOutput; today: strin
       </header>
       <div className="activity-day" aria-busy={state === "loading"}>
         <p className="activity-day-total" role="status">
-          {state === "loading" ? t("dayLoading") : t("dayTotal", { date: localDate(day.date, "full"), duration: duration(day.totalSeconds) })}
+          {state === "loading"
+            ? t("dayLoading")
+            : t("dayTotal", { date: localDate(day.date, "full"), duration: duration(day.totalSeconds) })}
         </p>
         {day.totalSeconds === 0 ? (
           <p className="activity-muted">{t("dayEmpty")}</p>

@@ -22,7 +22,10 @@ const noonUtc = (date: string) => new Date(`${date}T12:00:00Z`);
 export function useLocalDate(): (date: string, style: "weekday" | "full") => string {
   const format = useFormatter();
   return (date, style) =>
-    format.dateTime(noonUtc(date), style === "weekday" ? { timeZone: "UTC", weekday: "short" } : { timeZone: "UTC", dateStyle: "full" });
+    format.dateTime(
+      noonUtc(date),
+      style === "weekday" ? { timeZone: "UTC", weekday: "short" } : { timeZone: "UTC", dateStyle: "full" },
+    );
 }
 
 /** A wall-clock hour (0-23) as the language writes it: "21:00", "9 PM". */

@@ -39,7 +39,15 @@ export function InsightText({ insight, facts, locale }: { insight: Insight; fact
         </p>
       );
     case "topApp":
-      return <p>{t("insightTopApp", { app: insight.app, duration: duration(insight.seconds), average: duration(insight.dailyAverageSeconds) })}</p>;
+      return (
+        <p>
+          {t("insightTopApp", {
+            app: insight.app,
+            duration: duration(insight.seconds),
+            average: duration(insight.dailyAverageSeconds),
+          })}
+        </p>
+      );
     case "lateNight":
       return <p>{t("insightLateNight", { nights: insight.nights, duration: duration(insight.seconds) })}</p>;
     case "focus": {
@@ -51,7 +59,10 @@ export function InsightText({ insight, facts, locale }: { insight: Insight; fact
           {source && (
             <>
               {" "}
-              {t("insightFocusFrom", { category: category(source.category), average: duration(Math.round(source.seconds / facts.days)) })}
+              {t("insightFocusFrom", {
+                category: category(source.category),
+                average: duration(Math.round(source.seconds / facts.days)),
+              })}
             </>
           )}
           {insight.peakHour !== null && <> {t("insightFocusPeak", { hour: wallHour(insight.peakHour) })}</>}

@@ -69,7 +69,9 @@ export function WeekAnalysis({ locale }: { locale: string }) {
               </ul>
             )}
             <p className="activity-answered-by">
-              {result.answeredBy.provider === "built-in" ? t("answeredByBuiltIn") : t("answeredByModel", { model: result.answeredBy.model })}
+              {result.answeredBy.provider === "built-in"
+                ? t("answeredByBuiltIn")
+                : t("answeredByModel", { model: result.answeredBy.model })}
             </p>
             {result.fallbackReason && <p className="activity-muted">{t("fallback")}</p>}
           </>

@@ -17,7 +17,9 @@ export function WeekSummary({ summary }: { summary: SummaryOutput }) {
     <section className="activity-card" aria-labelledby="activity-week-title">
       <header className="activity-card-header">
         <h2 id="activity-week-title">{t("weekTitle")}</h2>
-        <p className="activity-muted">{t("weekRange", { from: localDate(summary.from, "full"), to: localDate(summary.to, "full") })}</p>
+        <p className="activity-muted">
+          {t("weekRange", { from: localDate(summary.from, "full"), to: localDate(summary.to, "full") })}
+        </p>
       </header>
       <dl className="activity-stats">
         <div>

@@ -4,7 +4,14 @@ import type { ReactNode } from "react";
  * A card of /{locale}/admin that is one table: its heading, a lead paragraph, and the table with a caption for
  * screen readers and a header row of `columns` (label by key). The body's rows are the children.
  */
-export function AdminTableSection(props: { id: string; title: string; lead: string; className: string; columns: Record<string, string>; children: ReactNode }) {
+export function AdminTableSection(props: {
+  id: string;
+  title: string;
+  lead: string;
+  className: string;
+  columns: Record<string, string>;
+  children: ReactNode;
+}) {
   return (
     <section className="admin-card" aria-labelledby={`${props.id}-title`}>
       <h2 id={`${props.id}-title`}>{props.title}</h2>

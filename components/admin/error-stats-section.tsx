@@ -43,7 +43,8 @@ export async function ErrorStatsSection({
   // (the words for screen readers name every day).
   const labelEvery = days.length <= 8 ? 1 : Math.ceil(days.length / 5);
   const labelled = (index: number) => (days.length - 1 - index) % labelEvery === 0;
-  const dayName = (day: string) => format.dateTime(new Date(`${day}T00:00:00Z`), { timeZone: "UTC", month: "short", day: "numeric" });
+  const dayName = (day: string) =>
+    format.dateTime(new Date(`${day}T00:00:00Z`), { timeZone: "UTC", month: "short", day: "numeric" });
   return (
     <section className="admin-card" aria-labelledby="errors-title">
       <h2 id="errors-title">{t("errorsTitle")}</h2>
@@ -51,7 +52,10 @@ export async function ErrorStatsSection({
         <ul>
           {ERROR_PERIODS.map((period) => (
             <li key={period}>
-              <a href={`${adminHref(locale, query, { days: period })}#errors-title`} aria-current={period === query.days ? "page" : undefined}>
+              <a
+                href={`${adminHref(locale, query, { days: period })}#errors-title`}
+                aria-current={period === query.days ? "page" : undefined}
+              >
                 {t("periodDays", { days: period })}
               </a>
             </li>

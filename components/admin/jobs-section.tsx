@@ -18,7 +18,10 @@ export async function JobsSection({ jobs, format }: { jobs: JobStatusOutput[]; f
     outcome: t("columnOutcome"),
     runs: t("columnRuns"),
   };
-  const interval = (ms: number) => (ms >= 60_000 ? t("everyMinutes", { minutes: Math.round(ms / 60_000) }) : t("everySeconds", { seconds: Math.round(ms / 1000) }));
+  const interval = (ms: number) =>
+    ms >= 60_000
+      ? t("everyMinutes", { minutes: Math.round(ms / 60_000) })
+      : t("everySeconds", { seconds: Math.round(ms / 1000) });
   const outcome = (job: JobStatusOutput) => {
     if (job.lastOutcome === "succeeded") return <span className="admin-badge active">{t("outcomeSucceeded")}</span>;
     if (job.lastOutcome === "failed") return <span className="admin-badge disabled">{t("outcomeFailed")}</span>;
@@ -42,7 +45,9 @@ export async function JobsSection({ jobs, format }: { jobs: JobStatusOutput[]; f
           <td data-label={columns.lastRun}>
             {job.lastStartedAt ? (
               <>
-                <time dateTime={job.lastStartedAt}>{format.dateTime(new Date(job.lastStartedAt), { dateStyle: "short", timeStyle: "medium" })}</time>
+                <time dateTime={job.lastStartedAt}>
+                  {format.dateTime(new Date(job.lastStartedAt), { dateStyle: "short", timeStyle: "medium" })}
+                </time>
                 {job.lastDurationMs !== null && job.lastOutcome !== "running" && ` · ${t("tookMs", { ms: job.lastDurationMs })}`}
               </>
             ) : (

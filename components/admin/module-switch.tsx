@@ -22,14 +22,26 @@ export function ModuleSwitch({ module, nameId, name }: { module: ModuleOutput; n
     setBusy(true);
     setNotice(null);
     try {
-      const answer = await callApi<ModuleOutput>(method, `/api/v1/admin/modules/${module.id}`, method === "PUT" ? { enabled: enable } : undefined);
+      const answer = await callApi<ModuleOutput>(
+        method,
+        `/api/v1/admin/modules/${module.id}`,
+        method === "PUT" ? { enabled: enable } : undefined,
+      );
       if (answer.status === 200 && answer.body) {
         setEnabled(answer.body.enabled);
-        const text = method === "DELETE" ? t("moduleReset", { name }) : answer.body.enabled ? t("moduleSwitchedOn", { name }) : t("moduleSwitchedOff", { name });
+        const text =
+          method === "DELETE"
+            ? t("moduleReset", { name })
+            : answer.body.enabled
+              ? t("moduleSwitchedOn", { name })
+              : t("moduleSwitchedOff", { name });
         setNotice({ kind: "status", text });
         router.refresh();
       } else {
-        setNotice({ kind: "error", text: answer.status === 401 ? t("errorSignedOut") : answer.status === 403 ? t("errorForbidden") : t("errorGeneric") });
+        setNotice({
+          kind: "error",
+          text: answer.status === 401 ? t("errorSignedOut") : answer.status === 403 ? t("errorForbidden") : t("errorGeneric"),
+        });
       }
     } catch {
       setNotice({ kind: "error", text: t("errorGeneric") });

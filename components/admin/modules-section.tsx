@@ -9,7 +9,13 @@ import { AdminTableSection } from "./admin-table-section";
  * (MODULES_DISABLED) or an administrator decides, and a reset to the configuration. Names are localized; the
  * descriptions are the API's English ones (marked as such for screen readers).
  */
-export async function ModulesSection({ modules, format }: { modules: ModuleOutput[]; format: ReturnType<typeof createFormatter> }) {
+export async function ModulesSection({
+  modules,
+  format,
+}: {
+  modules: ModuleOutput[];
+  format: ReturnType<typeof createFormatter>;
+}) {
   const t = await getTranslations("Admin");
   const columns = { module: t("columnModule"), switch: t("columnSwitch"), source: t("columnSource") };
   return (

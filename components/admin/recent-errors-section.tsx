@@ -24,7 +24,13 @@ export async function RecentErrorsSection({
     { source: null, label: t("sourceAll") },
     ...ERROR_SOURCES.map((source) => ({ source, label: source === "server" ? t("sourceServer") : t("sourceClient") })),
   ];
-  const columns = { time: t("columnTime"), kind: t("columnKind"), where: t("columnWhere"), message: t("columnMessage"), request: t("columnRequest") };
+  const columns = {
+    time: t("columnTime"),
+    kind: t("columnKind"),
+    where: t("columnWhere"),
+    message: t("columnMessage"),
+    request: t("columnRequest"),
+  };
   return (
     <section className="admin-card" aria-labelledby="recent-title">
       <h2 id="recent-title">{t("recentTitle")}</h2>
@@ -32,7 +38,10 @@ export async function RecentErrorsSection({
         <ul>
           {filters.map(({ source, label }) => (
             <li key={label}>
-              <a href={`${adminHref(locale, query, { source })}#recent-title`} aria-current={source === query.source ? "page" : undefined}>
+              <a
+                href={`${adminHref(locale, query, { source })}#recent-title`}
+                aria-current={source === query.source ? "page" : undefined}
+              >
                 {label}
               </a>
             </li>
@@ -57,10 +66,14 @@ export async function RecentErrorsSection({
             {errors.map((error) => (
               <tr key={error.id}>
                 <td data-label={columns.time}>
-                  <time dateTime={error.createdAt}>{format.dateTime(new Date(error.createdAt), { dateStyle: "short", timeStyle: "medium" })}</time>
+                  <time dateTime={error.createdAt}>
+                    {format.dateTime(new Date(error.createdAt), { dateStyle: "short", timeStyle: "medium" })}
+                  </time>
                 </td>
                 <td data-label={columns.kind}>
-                  <span className={`admin-badge ${error.source}`}>{error.source === "server" ? t("kindServer") : t("kindClient")}</span>
+                  <span className={`admin-badge ${error.source}`}>
+                    {error.source === "server" ? t("kindServer") : t("kindClient")}
+                  </span>
                   {error.status !== null && ` ${error.status}`}
                 </td>
                 <td data-label={columns.where} className="admin-code" dir="ltr">

@@ -11,7 +11,15 @@ import type { AdminUserOutput } from "@/lib/admin/schema";
  * does (`POST /admin/users/{id}/disable` ends the person's sessions at once). The outcome is announced in the row
  * and the table is rendered again on the server (`router.refresh`) so that its status column follows.
  */
-export function UserAccessButton({ userId, name, disabled: initiallyDisabled }: { userId: string; name: string; disabled: boolean }) {
+export function UserAccessButton({
+  userId,
+  name,
+  disabled: initiallyDisabled,
+}: {
+  userId: string;
+  name: string;
+  disabled: boolean;
+}) {
   const t = useTranslations("Admin");
   const router = useRouter();
   const [disabled, setDisabled] = useState(initiallyDisabled);

@@ -82,7 +82,11 @@ export async function UsersSection({
                   <time dateTime={user.createdAt}>{date(user.createdAt)}</time>
                 </td>
                 <td data-label={columns.lastSeen}>
-                  {user.lastSeenAt ? <time dateTime={user.lastSeenAt}>{format.relativeTime(new Date(user.lastSeenAt))}</time> : t("neverSeen")}
+                  {user.lastSeenAt ? (
+                    <time dateTime={user.lastSeenAt}>{format.relativeTime(new Date(user.lastSeenAt))}</time>
+                  ) : (
+                    t("neverSeen")
+                  )}
                 </td>
                 <td data-label={columns.tasks}>{format.number(user.taskCount)}</td>
                 <td data-label={columns.status}>
@@ -108,7 +112,11 @@ export async function UsersSection({
       {pages > 1 && (
         <nav className="admin-pages" aria-label={t("pagesLabel")}>
           {query.page > 1 ? (
-            <a className="button" href={`${adminHref(locale, query, { page: Math.min(query.page - 1, pages) })}#users-title`} rel="prev">
+            <a
+              className="button"
+              href={`${adminHref(locale, query, { page: Math.min(query.page - 1, pages) })}#users-title`}
+              rel="prev"
+            >
               {t("previousPage")}
             </a>
           ) : (

@@ -33,7 +33,11 @@ export function BriefingTasks(props: { tasks: FactTaskOutput[]; now: string; tim
 }
 
 /** The cards due for review by the end of the day (the first few, and how many in all), with a link to review them. */
-export function BriefingReviews(props: { lists: Pick<BriefingOutput, "reviews" | "reviewsDue" | "reviewsAvailable">; timeZone: string; locale: string }) {
+export function BriefingReviews(props: {
+  lists: Pick<BriefingOutput, "reviews" | "reviewsDue" | "reviewsAvailable">;
+  timeZone: string;
+  locale: string;
+}) {
   const t = useTranslations("Briefing");
   const format = useFormatter();
   const { reviews, reviewsDue, reviewsAvailable } = props.lists;
@@ -47,7 +51,13 @@ export function BriefingReviews(props: { lists: Pick<BriefingOutput, "reviews" |
           <li key={review.id}>
             <span dir="auto">{review.front}</span>
             <span className="briefing-task-meta">
-              {t("reviewDue", { time: format.dateTime(new Date(review.dueAt), { timeZone: props.timeZone, dateStyle: "medium", timeStyle: "short" }) })}
+              {t("reviewDue", {
+                time: format.dateTime(new Date(review.dueAt), {
+                  timeZone: props.timeZone,
+                  dateStyle: "medium",
+                  timeStyle: "short",
+                }),
+              })}
             </span>
           </li>
         ))}
@@ -73,7 +83,9 @@ export function BriefingGoals({ goals }: { goals: FactGoalOutput[] }) {
           {goal.progressMode === "tasks" && <span className="goal-source">{t("goalFromTasks")}</span>}
           {goal.targetDate && (
             <span className="goal-target">
-              {t("goalTarget", { date: format.dateTime(new Date(`${goal.targetDate}T12:00:00Z`), { timeZone: "UTC", dateStyle: "medium" }) })}
+              {t("goalTarget", {
+                date: format.dateTime(new Date(`${goal.targetDate}T12:00:00Z`), { timeZone: "UTC", dateStyle: "medium" }),
+              })}
             </span>
           )}
         </GoalProgress>

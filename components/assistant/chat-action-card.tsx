@@ -27,7 +27,14 @@ export function ChatActionCard({ action, locale, timeZone, onDecided }: Props) {
   const [error, setError] = useState<string | null>(null);
 
   const due = action.dueAt
-    ? format.dateTime(new Date(action.dueAt), { timeZone, weekday: "short", day: "numeric", month: "short", hour: "numeric", minute: "2-digit" })
+    ? format.dateTime(new Date(action.dueAt), {
+        timeZone,
+        weekday: "short",
+        day: "numeric",
+        month: "short",
+        hour: "numeric",
+        minute: "2-digit",
+      })
     : null;
   let label: string;
   if (action.kind === "reschedule_task") label = t("actionReschedule", { title: action.title, due: due ?? "" });
@@ -38,7 +45,10 @@ export function ChatActionCard({ action, locale, timeZone, onDecided }: Props) {
     setError(null);
     try {
       // Confirming answers the action with the task; dismissing, the action alone.
-      const answer = await callApi<{ action: ChatActionOutput } | ChatActionOutput>("POST", `/api/v1/chat/actions/${action.id}/${decision}`);
+      const answer = await callApi<{ action: ChatActionOutput } | ChatActionOutput>(
+        "POST",
+        `/api/v1/chat/actions/${action.id}/${decision}`,
+      );
       if (answer.status === 200 && answer.body) return onDecided("action" in answer.body ? answer.body.action : answer.body);
       if (answer.status === 404) setError(t("actionGone"));
       else if (answer.status === 409) setError(t("actionDecided"));
@@ -58,10 +68,22 @@ export function ChatActionCard({ action, locale, timeZone, onDecided }: Props) {
       </p>
       {action.state === "proposed" && (
         <div className="chat-action-buttons">
-          <button type="button" className="button primary" onClick={() => decide("confirm")} disabled={busy !== null} aria-busy={busy === "confirm"}>
+          <button
+            type="button"
+            className="button primary"
+            onClick={() => decide("confirm")}
+            disabled={busy !== null}
+            aria-busy={busy === "confirm"}
+          >
             {t("confirm")}
           </button>
-          <button type="button" className="button" onClick={() => decide("dismiss")} disabled={busy !== null} aria-busy={busy === "dismiss"}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => decide("dismiss")}
+            disabled={busy !== null}
+            aria-busy={busy === "dismiss"}
+          >
             {t("dismiss")}
           </button>
         </div>
@@ -69,8 +91,7 @@ export function ChatActionCard({ action, locale, timeZone, onDecided }: Props) {
       <p className="chat-action-outcome" role="status">
         {action.state === "confirmed" && (
           <>
-            {t("confirmed")}{" "}
-            {action.taskId && <a href={`/${locale}/tasks/${action.taskId}`}>{t("openTask")}</a>}
+            {t("confirmed")} {action.taskId && <a href={`/${locale}/tasks/${action.taskId}`}>{t("openTask")}</a>}
           </>
         )}
         {action.state === "dismissed" && t("dismissed")}

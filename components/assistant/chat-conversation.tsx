@@ -105,7 +105,15 @@ export function ChatConversation({ initial, olderCursor: initialCursor, locale, 
         if (event === "answeredBy") {
           const who = data as { answeredBy: AnsweredBy; fallbackReason: string | null };
           // A second one replaces an unusable answer with the built-in one: start the text again.
-          setPending((current) => current && { ...current, answeredBy: who.answeredBy, fallback: who.fallbackReason !== null, text: current.answeredBy ? "" : current.text });
+          setPending(
+            (current) =>
+              current && {
+                ...current,
+                answeredBy: who.answeredBy,
+                fallback: who.fallbackReason !== null,
+                text: current.answeredBy ? "" : current.text,
+              },
+          );
         } else if (event === "delta") {
           const { text: piece } = data as { text: string };
           setPending((current) => current && { ...current, text: current.text + piece });
@@ -146,7 +154,10 @@ export function ChatConversation({ initial, olderCursor: initialCursor, locale, 
 
   function decided(action: ChatActionOutput) {
     setMessages((current) =>
-      current.map((message) => ({ ...message, actions: message.actions.map((candidate) => (candidate.id === action.id ? action : candidate)) })),
+      current.map((message) => ({
+        ...message,
+        actions: message.actions.map((candidate) => (candidate.id === action.id ? action : candidate)),
+      })),
     );
   }
 
@@ -270,7 +281,15 @@ export function ChatConversation({ initial, olderCursor: initialCursor, locale, 
   );
 }
 
-function ChatMessage({ message, timeZone, children }: { message: ChatMessageOutput; timeZone: string; children: React.ReactNode }) {
+function ChatMessage({
+  message,
+  timeZone,
+  children,
+}: {
+  message: ChatMessageOutput;
+  timeZone: string;
+  children: React.ReactNode;
+}) {
   const t = useTranslations("Chat");
   const format = useFormatter();
   const sent = new Date(message.createdAt);
@@ -278,12 +297,16 @@ function ChatMessage({ message, timeZone, children }: { message: ChatMessageOutp
     <li className={`chat-message chat-message-${message.role}`}>
       <p className="chat-author">
         {message.role === "user" ? t("you") : t("assistant")}{" "}
-        <time dateTime={message.createdAt}>{format.dateTime(sent, { timeZone, day: "numeric", month: "short", hour: "numeric", minute: "2-digit" })}</time>
+        <time dateTime={message.createdAt}>
+          {format.dateTime(sent, { timeZone, day: "numeric", month: "short", hour: "numeric", minute: "2-digit" })}
+        </time>
       </p>
       <p className="chat-text" dir="auto">
         {message.content}
       </p>
-      {message.role === "assistant" && <AnsweredByNote answeredBy={message.answeredBy} fallback={message.fallbackReason !== null} />}
+      {message.role === "assistant" && (
+        <AnsweredByNote answeredBy={message.answeredBy} fallback={message.fallbackReason !== null} />
+      )}
       {children}
     </li>
   );

@@ -12,8 +12,16 @@ type Formatter = ReturnType<typeof useFormatter>;
 const noon = (date: string) => new Date(`${date}T12:00:00Z`);
 
 /** A report's week, "March 2 – 8, 2026", as the language writes a range (also for the server's getFormatter). */
-export function weekRange(format: Pick<Formatter, "dateTimeRange">, report: Pick<WeeklyReportOutput, "weekStart" | "weekEnd">): string {
-  return format.dateTimeRange(noon(report.weekStart), noon(report.weekEnd), { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" });
+export function weekRange(
+  format: Pick<Formatter, "dateTimeRange">,
+  report: Pick<WeeklyReportOutput, "weekStart" | "weekEnd">,
+): string {
+  return format.dateTimeRange(noon(report.weekStart), noon(report.weekEnd), {
+    timeZone: "UTC",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+  });
 }
 
 export function ReportListItem({ report, locale }: { report: WeeklyReportOutput; locale: string }) {
@@ -91,7 +99,15 @@ export function WeeklyReportView({ report }: { report: WeeklyReportOutput }) {
         </section>
       </div>
 
-      <p className="assistant-empty">{t("madeAt", { date: format.dateTime(new Date(report.createdAt), { timeZone: report.timeZone, dateStyle: "medium", timeStyle: "short" }) })}</p>
+      <p className="assistant-empty">
+        {t("madeAt", {
+          date: format.dateTime(new Date(report.createdAt), {
+            timeZone: report.timeZone,
+            dateStyle: "medium",
+            timeStyle: "short",
+          }),
+        })}
+      </p>
     </>
   );
 }

@@ -15,10 +15,15 @@ export interface ApiAnswer<T> {
  * Calls the JSON API from the browser with the session cookie. Network failures throw; every HTTP answer,
  * including 4xx and 5xx problems, is returned for the caller to turn into a localized message.
  */
-export async function callApi<T = unknown>(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", path: string, json?: unknown): Promise<ApiAnswer<T>> {
+export async function callApi<T = unknown>(
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+  path: string,
+  json?: unknown,
+): Promise<ApiAnswer<T>> {
   const response = await fetch(path, {
     method,
-    headers: json === undefined ? { Accept: "application/json" } : { Accept: "application/json", "Content-Type": "application/json" },
+    headers:
+      json === undefined ? { Accept: "application/json" } : { Accept: "application/json", "Content-Type": "application/json" },
     body: json === undefined ? undefined : JSON.stringify(json),
     credentials: "same-origin",
     cache: "no-store",

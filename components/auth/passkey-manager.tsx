@@ -80,7 +80,8 @@ export function PasskeyManager({ signInHref }: { signInHref: string }) {
     if (name.length > NAME_MAX) return setAddError({ form: t("errorSummary"), name: t("errorName", { max: NAME_MAX }) });
     const options = await callApi<PublicKeyCredentialCreationOptionsJSON>("POST", "/api/v1/webauthn/register/options", {});
     if (options.status === 401) return sessionExpired();
-    if (options.status !== 200 || !options.body) return setAddError({ form: options.status === 429 ? t("errorRateLimited") : t("errorGeneric") });
+    if (options.status !== 200 || !options.body)
+      return setAddError({ form: options.status === 429 ? t("errorRateLimited") : t("errorGeneric") });
     let response;
     try {
       response = await startRegistration({ optionsJSON: options.body });
@@ -118,7 +119,9 @@ export function PasskeyManager({ signInHref }: { signInHref: string }) {
     if (answer.status === 404) return gone(device);
     if (answer.status !== 200) return setRowError({ id: device.id, message: t("errorGeneric") });
     const renamed = answer.body?.name ?? name;
-    setDevices((list) => list?.map((item) => (item.id === device.id ? { ...item, ...answer.body, name: renamed } : item)) ?? null);
+    setDevices(
+      (list) => list?.map((item) => (item.id === device.id ? { ...item, ...answer.body, name: renamed } : item)) ?? null,
+    );
     setEditing(null);
     focusNext.current = `passkey-${device.id}-rename`;
     setStatus(t("renamed", { name: renamed }));
@@ -229,7 +232,13 @@ export function PasskeyManager({ signInHref }: { signInHref: string }) {
                       </div>
                       <div>
                         <dt>{t("lastUsedLabel")}</dt>
-                        <dd>{device.lastUsedAt ? <time dateTime={device.lastUsedAt}>{date(device.lastUsedAt)}</time> : t("neverUsed")}</dd>
+                        <dd>
+                          {device.lastUsedAt ? (
+                            <time dateTime={device.lastUsedAt}>{date(device.lastUsedAt)}</time>
+                          ) : (
+                            t("neverUsed")
+                          )}
+                        </dd>
                       </div>
                     </dl>
                   </div>
@@ -275,17 +284,34 @@ export function PasskeyManager({ signInHref }: { signInHref: string }) {
                         >
                           {busy ? t("working") : t("removeConfirm")}
                         </button>
-                        <button id={`passkey-${device.id}-cancel`} className="button" type="button" onClick={() => closeRow(device, "remove")}>
+                        <button
+                          id={`passkey-${device.id}-cancel`}
+                          className="button"
+                          type="button"
+                          onClick={() => closeRow(device, "remove")}
+                        >
                           {t("cancel")}
                         </button>
                       </div>
                     </div>
                   ) : (
                     <div className="passkey-actions">
-                      <button id={`passkey-${device.id}-rename`} className="button" type="button" aria-describedby={nameId} onClick={() => startEditing(device)}>
+                      <button
+                        id={`passkey-${device.id}-rename`}
+                        className="button"
+                        type="button"
+                        aria-describedby={nameId}
+                        onClick={() => startEditing(device)}
+                      >
                         {t("rename")}
                       </button>
-                      <button id={`passkey-${device.id}-remove`} className="button" type="button" aria-describedby={nameId} onClick={() => startConfirming(device)}>
+                      <button
+                        id={`passkey-${device.id}-remove`}
+                        className="button"
+                        type="button"
+                        aria-describedby={nameId}
+                        onClick={() => startConfirming(device)}
+                      >
                         {t("remove")}
                       </button>
                     </div>
@@ -321,7 +347,14 @@ export function PasskeyManager({ signInHref }: { signInHref: string }) {
             }
           }}
         >
-          <TextField name="name" label={t("nameLabel")} hint={t("nameHint")} autoComplete="off" maxLength={NAME_MAX} error={addError.name} />
+          <TextField
+            name="name"
+            label={t("nameLabel")}
+            hint={t("nameHint")}
+            autoComplete="off"
+            maxLength={NAME_MAX}
+            error={addError.name}
+          />
           <button className="button primary" type="submit" disabled={adding} aria-busy={adding}>
             {adding ? t("addWorking") : t("addSubmit")}
           </button>

@@ -1,6 +1,10 @@
 "use client";
 
-import { browserSupportsWebAuthn, startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/browser";
+import {
+  browserSupportsWebAuthn,
+  startAuthentication,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from "@simplewebauthn/browser";
 import { useTranslations } from "next-intl";
 import { useRef, useState } from "react";
 import type { AuthResultOutput } from "@/lib/accounts/schema";
@@ -45,7 +49,8 @@ export function SignInForm({ locale, next }: Props) {
 
   /** A refusal that is not about the credentials: too many attempts, or an account an administrator disabled. */
   function refusalOr(answer: { status: number; body: unknown }, otherwise: string): string {
-    if (answer.status === 403 && (answer.body as { code?: string } | null)?.code === "account_disabled") return t("errorAccountDisabled");
+    if (answer.status === 403 && (answer.body as { code?: string } | null)?.code === "account_disabled")
+      return t("errorAccountDisabled");
     return answer.status === 429 ? t("errorRateLimited") : otherwise;
   }
 
@@ -55,7 +60,10 @@ export function SignInForm({ locale, next }: Props) {
     if (!email.trim() || !password) {
       return setErrors({
         form: t("errorSummary"),
-        fields: { email: email.trim() ? undefined : t("errorEmailRequired"), password: password ? undefined : t("errorPasswordRequired") },
+        fields: {
+          email: email.trim() ? undefined : t("errorEmailRequired"),
+          password: password ? undefined : t("errorPasswordRequired"),
+        },
       });
     }
     const login = await callApi<AuthResultOutput>("POST", "/api/v1/auth/login", { email, password });
@@ -80,12 +88,17 @@ export function SignInForm({ locale, next }: Props) {
     } catch (error) {
       const failure = ceremonyFailure(error);
       const message =
-        failure === "cancelled" ? t("errorPasskeyCancelled") : failure === "unsupported" ? t("errorPasskeyUnsupported") : t("errorPasskeyFailed");
+        failure === "cancelled"
+          ? t("errorPasskeyCancelled")
+          : failure === "unsupported"
+            ? t("errorPasskeyUnsupported")
+            : t("errorPasskeyFailed");
       return setErrors({ form: message, fields: {} });
     }
     const verified = await callApi<AuthResultOutput>("POST", "/api/v1/webauthn/auth/verify", { email, response });
     if (verified.status === 200) return succeed(verified.body);
-    if (verified.status === 400 || verified.status === 401 || verified.status === 404) return setErrors({ form: t("errorPasskeyRefused"), fields: {} });
+    if (verified.status === 400 || verified.status === 401 || verified.status === 404)
+      return setErrors({ form: t("errorPasskeyRefused"), fields: {} });
     setErrors({ form: refusalOr(verified, t("errorGeneric")), fields: {} });
   }
 
@@ -124,8 +137,22 @@ export function SignInForm({ locale, next }: Props) {
           void run("password");
         }}
       >
-        <TextField name="email" type="email" label={t("emailLabel")} autoComplete="username webauthn" required error={errors.fields.email} inputRef={emailInput} />
-        <TextField name="password" type="password" label={t("passwordLabel")} autoComplete="current-password" error={errors.fields.password} />
+        <TextField
+          name="email"
+          type="email"
+          label={t("emailLabel")}
+          autoComplete="username webauthn"
+          required
+          error={errors.fields.email}
+          inputRef={emailInput}
+        />
+        <TextField
+          name="password"
+          type="password"
+          label={t("passwordLabel")}
+          autoComplete="current-password"
+          error={errors.fields.password}
+        />
         <button className="button primary" type="submit" disabled={busy !== null || signedIn} aria-busy={busy === "password"}>
           {busy === "password" ? t("working") : t("submit")}
         </button>

@@ -38,7 +38,9 @@ export function useBoardAccessibility(board: RefObject<Board>): {
           const spot = over ? dropSpot(board.current, active.id, over.id) : null;
           if (same(spot, announced)) return undefined;
           announced = spot;
-          return spot ? t("movedOver", { title: title(active.id), ...place(spot) }) : t("notOverColumn", { title: title(active.id) });
+          return spot
+            ? t("movedOver", { title: title(active.id), ...place(spot) })
+            : t("notOverColumn", { title: title(active.id) });
         },
         onDragEnd: ({ active }) => where(active.id, "dropped"),
         onDragCancel: ({ active }) => where(active.id, "cancelled"),

@@ -11,7 +11,15 @@ import type { MoveTarget } from "./move-menu";
  * One status column: its name and count, then its cards in board order. The card list and the space below it
  * are the column's drop area (its id is the status), so that an empty column takes a card too.
  */
-export function BoardColumn({ column, clock, onMove }: { column: Column; clock: Clock; onMove(taskId: string, target: MoveTarget): void }) {
+export function BoardColumn({
+  column,
+  clock,
+  onMove,
+}: {
+  column: Column;
+  clock: Clock;
+  onMove(taskId: string, target: MoveTarget): void;
+}) {
   const t = useTranslations("Board");
   const fields = useTranslations("TaskFields");
   const { setNodeRef, isOver } = useDroppable({ id: column.status });
@@ -28,7 +36,13 @@ export function BoardColumn({ column, clock, onMove }: { column: Column; clock: 
         <SortableContext id={column.status} items={column.tasks.map((task) => task.id)} strategy={verticalListSortingStrategy}>
           <ol className="board-cards">
             {column.tasks.map((task, index) => (
-              <SortableTaskCard key={task.id} task={task} spot={{ status: column.status, index, count: shown }} clock={clock} onMove={onMove} />
+              <SortableTaskCard
+                key={task.id}
+                task={task}
+                spot={{ status: column.status, index, count: shown }}
+                clock={clock}
+                onMove={onMove}
+              />
             ))}
           </ol>
         </SortableContext>

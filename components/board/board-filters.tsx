@@ -15,7 +15,15 @@ export interface FilterChoice {
  * reloaded, bookmarked and shared; the server renders the board for it. Without JavaScript the form is
  * submitted with its button instead.
  */
-export function BoardFilters({ filter, groups, projects }: { filter: BoardFilter; groups: FilterChoice[]; projects: FilterChoice[] }) {
+export function BoardFilters({
+  filter,
+  groups,
+  projects,
+}: {
+  filter: BoardFilter;
+  groups: FilterChoice[];
+  projects: FilterChoice[];
+}) {
   const t = useTranslations("Board");
   const id = useId();
   const router = useRouter();

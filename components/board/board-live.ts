@@ -7,7 +7,12 @@ import { placeTask, removeTask, type Board } from "./board-state";
 export type LiveChange = ((board: Board) => Board) | "reload" | null;
 
 /** Events that change which tasks the user sees without naming them: joining or leaving a project or a family. */
-const MEMBERSHIP_EVENTS = new Set(["project.member_added", "project.member_removed", "family.member_added", "family.member_removed"]);
+const MEMBERSHIP_EVENTS = new Set([
+  "project.member_added",
+  "project.member_removed",
+  "family.member_added",
+  "family.member_removed",
+]);
 
 /**
  * Task events carry the task as it is now (lib/tasks/service.ts, announceTaskChange): the card goes to its

@@ -95,7 +95,10 @@ export function removeTask(board: Board, taskId: string): Board {
 export function placeTask(board: Board, task: TaskOutput, filter: BoardFilter): Board {
   const current = findTask(board, task.id);
   if (current && current.status === task.status && current.position === task.position && matchesFilter(task, filter)) {
-    return board.map((column) => ({ ...column, tasks: column.tasks.map((candidate) => (candidate.id === task.id ? task : candidate)) }));
+    return board.map((column) => ({
+      ...column,
+      tasks: column.tasks.map((candidate) => (candidate.id === task.id ? task : candidate)),
+    }));
   }
   const without = current ? removeTask(board, task.id) : board;
   if (!matchesFilter(task, filter)) return without;
@@ -112,7 +115,10 @@ export function placeTask(board: Board, task: TaskOutput, filter: BoardFilter): 
 
 /** The board with a task's fields replaced where it stands (the server's answer to a move made here). */
 export function replaceTask(board: Board, task: TaskOutput): Board {
-  return board.map((column) => ({ ...column, tasks: column.tasks.map((candidate) => (candidate.id === task.id ? task : candidate)) }));
+  return board.map((column) => ({
+    ...column,
+    tasks: column.tasks.map((candidate) => (candidate.id === task.id ? task : candidate)),
+  }));
 }
 
 /**

@@ -29,7 +29,20 @@ import { DraggedTaskCard, type Clock } from "./board-card";
 import { BoardColumn } from "./board-column";
 import { boardSearch, type BoardFilter } from "./board-filter";
 import { liveChange } from "./board-live";
-import { columnOf, dropSpot, findTask, isStatus, locate, moveInput, moveTask, placeTask, removeTask, replaceTask, type Board, type Spot } from "./board-state";
+import {
+  columnOf,
+  dropSpot,
+  findTask,
+  isStatus,
+  locate,
+  moveInput,
+  moveTask,
+  placeTask,
+  removeTask,
+  replaceTask,
+  type Board,
+  type Spot,
+} from "./board-state";
 import type { MoveTarget } from "./move-menu";
 
 /** Live events often come in bursts (a bulk change, a replay after reconnecting): one reload for the lot. */
@@ -206,7 +219,9 @@ export function KanbanBoard({ initial, filter, clock }: Props) {
     apply((current) => moveTask(current, taskId, target.status, target.index === "end" ? Number.MAX_SAFE_INTEGER : target.index));
     const spot = locate(boardRef.current, taskId);
     if (spot) {
-      setStatus(t("moved", { title: task.title, column: fields(`status.${spot.status}`), position: spot.index + 1, count: spot.count }));
+      setStatus(
+        t("moved", { title: task.title, column: fields(`status.${spot.status}`), position: spot.index + 1, count: spot.count }),
+      );
     }
     setFocusMoved(taskId);
     void sendMove(task);
@@ -265,9 +280,16 @@ function boardCollisions(board: () => Board): CollisionDetection {
     const underPointer = pointerWithin(args);
     const overId = getFirstCollision(underPointer.length > 0 ? underPointer : rectIntersection(args), "id");
     if (overId == null || !isStatus(overId)) return overId == null ? [] : [{ id: overId }];
-    const ids = new Set(board().find((column) => column.status === overId)?.tasks.map((task) => task.id));
+    const ids = new Set(
+      board()
+        .find((column) => column.status === overId)
+        ?.tasks.map((task) => task.id),
+    );
     if (ids.size === 0) return [{ id: overId }];
-    const nearest = closestCenter({ ...args, droppableContainers: args.droppableContainers.filter(({ id }) => ids.has(String(id))) });
+    const nearest = closestCenter({
+      ...args,
+      droppableContainers: args.droppableContainers.filter(({ id }) => ids.has(String(id))),
+    });
     return nearest.length > 0 ? nearest.slice(0, 1) : [{ id: overId }];
   };
 }

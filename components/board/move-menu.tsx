@@ -16,7 +16,17 @@ export interface MoveTarget {
  * other column). A disclosure rather than an ARIA menu: plain buttons in tab order, Escape closes it and gives
  * focus back to the button.
  */
-export function MoveMenu({ taskId, title, spot, onMove }: { taskId: string; title: string; spot: Spot; onMove(target: MoveTarget): void }) {
+export function MoveMenu({
+  taskId,
+  title,
+  spot,
+  onMove,
+}: {
+  taskId: string;
+  title: string;
+  spot: Spot;
+  onMove(target: MoveTarget): void;
+}) {
   const t = useTranslations("Board");
   const fields = useTranslations("TaskFields");
   const id = useId();

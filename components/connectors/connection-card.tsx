@@ -26,11 +26,17 @@ function RunSummary({ run }: { run: RunOutput }) {
         <strong>
           {t(`operation_${run.operation}`)}: {t(`run_${run.status}`)}
         </strong>{" "}
-        <span className="connection-meta">{format.dateTime(new Date(run.startedAt), { dateStyle: "medium", timeStyle: "short" })}</span>
+        <span className="connection-meta">
+          {format.dateTime(new Date(run.startedAt), { dateStyle: "medium", timeStyle: "short" })}
+        </span>
       </p>
       <p>{t("counts", run.counts)}</p>
       {run.error && <p className="connection-error">{run.error}</p>}
-      {run.nextAttemptAt && <p className="auth-hint">{t("retryAt", { date: format.dateTime(new Date(run.nextAttemptAt), { dateStyle: "medium", timeStyle: "short" }) })}</p>}
+      {run.nextAttemptAt && (
+        <p className="auth-hint">
+          {t("retryAt", { date: format.dateTime(new Date(run.nextAttemptAt), { dateStyle: "medium", timeStyle: "short" }) })}
+        </p>
+      )}
       {failed.length > 0 && (
         <ul className="connection-failures" aria-label={t("failedItems")}>
           {failed.map((item, index) => (
@@ -68,7 +74,13 @@ export function ConnectionCard({
   const base = `/api/v1/connectors/${connection.id}`;
 
   const failure = (status: number) =>
-    status === 409 ? t("errorRunning") : status === 403 ? t("errorForbidden") : status === 404 ? t("errorGone") : t("errorGeneric");
+    status === 409
+      ? t("errorRunning")
+      : status === 403
+        ? t("errorForbidden")
+        : status === 404
+          ? t("errorGone")
+          : t("errorGeneric");
 
   /** Runs one action at a time and announces its outcome; then the connection is read again (status, last sync). */
   async function act(work: () => Promise<Notice>) {
@@ -95,7 +107,10 @@ export function ConnectionCard({
       if (report.reachable && report.authenticated) {
         return { kind: "status", text: t("checkOk", { version: report.version ?? "?", flavour: flavour ?? "-" }) };
       }
-      return { kind: "error", text: t(report.reachable ? "checkNotAuthenticated" : "checkUnreachable", { error: report.error ?? "" }) };
+      return {
+        kind: "error",
+        text: t(report.reachable ? "checkNotAuthenticated" : "checkUnreachable", { error: report.error ?? "" }),
+      };
     });
 
   const runNow = (operation: "import" | "export") =>
@@ -104,7 +119,10 @@ export function ConnectionCard({
       if (answer.status !== 200 || !answer.body) return { kind: "error", text: failure(answer.status) };
       setLastRun(answer.body);
       if (runs) setRuns((list) => [answer.body!, ...(list ?? [])]);
-      return { kind: answer.body.status === "failed" ? "error" : "status", text: `${t(`operation_${operation}`)}: ${t(`run_${answer.body.status}`)}` };
+      return {
+        kind: answer.body.status === "failed" ? "error" : "status",
+        text: `${t(`operation_${operation}`)}: ${t(`run_${answer.body.status}`)}`,
+      };
     });
 
   const loadRuns = () =>
@@ -150,7 +168,11 @@ export function ConnectionCard({
         <dt>{t("credentialsLabel")}</dt>
         <dd dir="ltr">{connection.credentialsHint}</dd>
         <dt>{t("lastSync")}</dt>
-        <dd>{connection.lastSyncAt ? format.dateTime(new Date(connection.lastSyncAt), { dateStyle: "medium", timeStyle: "short" }) : t("never")}</dd>
+        <dd>
+          {connection.lastSyncAt
+            ? format.dateTime(new Date(connection.lastSyncAt), { dateStyle: "medium", timeStyle: "short" })
+            : t("never")}
+        </dd>
         {connection.lastError && (
           <>
             <dt>{t("lastError")}</dt>
@@ -184,7 +206,13 @@ export function ConnectionCard({
             </button>
           </>
         )}
-        <button className="button" type="button" disabled={busy} aria-expanded={runs !== null} onClick={() => (runs ? setRuns(null) : void loadRuns())}>
+        <button
+          className="button"
+          type="button"
+          disabled={busy}
+          aria-expanded={runs !== null}
+          onClick={() => (runs ? setRuns(null) : void loadRuns())}
+        >
           {runs ? t("hideRuns") : t("showRuns")}
         </button>
         {connection.canManage && !confirmDelete && (

@@ -42,7 +42,12 @@ function KindFields({ definition, errors }: { definition: KindDefinition; errors
           return (
             <div className="auth-field" key={name}>
               <label htmlFor={`connection-${name}`}>{label}</label>
-              <select id={`connection-${name}`} name={name} defaultValue={field.options?.[0]} aria-invalid={error ? true : undefined}>
+              <select
+                id={`connection-${name}`}
+                name={name}
+                defaultValue={field.options?.[0]}
+                aria-invalid={error ? true : undefined}
+              >
                 {field.options?.map((option) => (
                   <option key={option} value={option}>
                     {field.literal?.[option] ?? t(`field_${definition.kind}_${field.name}_${option}`)}
@@ -64,7 +69,9 @@ function KindFields({ definition, errors }: { definition: KindDefinition; errors
                 inputMode="numeric"
                 dir="ltr"
                 aria-invalid={error ? true : undefined}
-                aria-describedby={[hint && `connection-${name}-hint`, error && `connection-${name}-error`].filter(Boolean).join(" ") || undefined}
+                aria-describedby={
+                  [hint && `connection-${name}-hint`, error && `connection-${name}-error`].filter(Boolean).join(" ") || undefined
+                }
               />
               {hint && (
                 <p id={`connection-${name}-hint`} className="auth-hint">
@@ -96,7 +103,15 @@ function KindFields({ definition, errors }: { definition: KindDefinition; errors
   );
 }
 
-export function ConnectionSettings({ initial, kinds, teams }: { initial: ConnectionOutput[]; kinds: ConnectorKindId[]; teams: TeamChoice[] }) {
+export function ConnectionSettings({
+  initial,
+  kinds,
+  teams,
+}: {
+  initial: ConnectionOutput[];
+  kinds: ConnectorKindId[];
+  teams: TeamChoice[];
+}) {
   const t = useTranslations("ConnectionSettings");
   const definitions = CONNECTOR_KIND_FIELDS.filter((definition) => kinds.includes(definition.kind));
   const [connections, setConnections] = useState(initial);
@@ -182,7 +197,12 @@ export function ConnectionSettings({ initial, kinds, teams }: { initial: Connect
           >
             <div className="auth-field">
               <label htmlFor="connection-kind">{t("kindLabel")}</label>
-              <select id="connection-kind" name="kind" value={kind} onChange={(event) => setKind(event.target.value as ConnectorKindId)}>
+              <select
+                id="connection-kind"
+                name="kind"
+                value={kind}
+                onChange={(event) => setKind(event.target.value as ConnectorKindId)}
+              >
                 {definitions.map((each) => (
                   <option key={each.kind} value={each.kind}>
                     {t(`kind_${each.kind}`)}
@@ -190,8 +210,22 @@ export function ConnectionSettings({ initial, kinds, teams }: { initial: Connect
                 ))}
               </select>
             </div>
-            <TextField name="name" label={t("nameLabel")} autoComplete="off" required maxLength={100} error={fieldError("name")} />
-            <TextField name="baseUrl" label={t("baseUrlLabel")} autoComplete="url" required hint={t("baseUrlHint")} error={fieldError("baseUrl")} />
+            <TextField
+              name="name"
+              label={t("nameLabel")}
+              autoComplete="off"
+              required
+              maxLength={100}
+              error={fieldError("name")}
+            />
+            <TextField
+              name="baseUrl"
+              label={t("baseUrlLabel")}
+              autoComplete="url"
+              required
+              hint={t("baseUrlHint")}
+              error={fieldError("baseUrl")}
+            />
             {definition && <KindFields key={definition.kind} definition={definition} errors={errors.fields} />}
             {teams.some((team) => team.canAdd) && (
               <div className="auth-field">

@@ -35,7 +35,14 @@ export const CONNECTOR_KIND_FIELDS: readonly KindDefinition[] = [
       { name: "database", part: "settings", type: "text", required: true, hint: true },
       { name: "login", part: "credentials", type: "text", required: true, autoComplete: "off" },
       { name: "apiKey", part: "credentials", type: "password", required: true, hint: true, autoComplete: "new-password" },
-      { name: "apiFlavour", part: "settings", type: "select", required: false, options: ["auto", "jsonrpc", "json2"], literal: { jsonrpc: "JSON-RPC", json2: "JSON-2" } },
+      {
+        name: "apiFlavour",
+        part: "settings",
+        type: "select",
+        required: false,
+        options: ["auto", "jsonrpc", "json2"],
+        literal: { jsonrpc: "JSON-RPC", json2: "JSON-2" },
+      },
       { name: "projectId", part: "settings", type: "number", required: false, hint: true },
     ],
   },
@@ -59,7 +66,10 @@ export const CONNECTOR_KIND_FIELDS: readonly KindDefinition[] = [
 ];
 
 /** A kind's `credentials` and `settings` from the add form's fields (empty optional fields left out). */
-export function readKindValues(definition: KindDefinition, data: FormData): { credentials: Record<string, unknown>; settings: Record<string, unknown> } {
+export function readKindValues(
+  definition: KindDefinition,
+  data: FormData,
+): { credentials: Record<string, unknown>; settings: Record<string, unknown> } {
   const parts = { credentials: {} as Record<string, unknown>, settings: {} as Record<string, unknown> };
   for (const field of definition.fields) {
     const raw = String(data.get(`${field.part}.${field.name}`) ?? "").trim();

@@ -18,7 +18,9 @@ export function BadgeGrid({ badges }: { badges: readonly BadgeOutput[] }) {
             <h3>{name}</h3>
             <p className="achievements-muted">{t(`badges.${badge.id}.rule`)}</p>
             {badge.earned && badge.earnedAt ? (
-              <p className="achievements-badge-state">{t("badgeEarned", { date: format.dateTime(new Date(badge.earnedAt), { dateStyle: "medium" }) })}</p>
+              <p className="achievements-badge-state">
+                {t("badgeEarned", { date: format.dateTime(new Date(badge.earnedAt), { dateStyle: "medium" }) })}
+              </p>
             ) : (
               <>
                 <div

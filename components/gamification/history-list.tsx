@@ -11,7 +11,9 @@ export function HistoryList({ items }: { items: readonly AwardOutput[] }) {
       {items.map((item) => (
         <li key={item.id}>
           <span className="achievements-history-title">{item.taskTitle}</span>
-          {item.onTime !== null && <span className="achievements-tag">{item.onTime ? t("historyOnTime") : t("historyLate")}</span>}
+          {item.onTime !== null && (
+            <span className="achievements-tag">{item.onTime ? t("historyOnTime") : t("historyLate")}</span>
+          )}
           <time dateTime={item.completedAt} className="achievements-muted">
             {format.dateTime(new Date(item.completedAt), { dateStyle: "medium", timeStyle: "short" })}
           </time>

@@ -26,7 +26,15 @@ function queryOf(board: string, period: Period): string {
  * The leaderboard: the opt-in switch (saved at once), the board (everyone, the family, each team) and the period,
  * the table of those who chose to appear, and the caller's own standing, which only they see.
  */
-export function Leaderboard({ initial, choices, optedIn: initialOptIn }: { initial: LeaderboardOutput; choices: BoardChoices; optedIn: boolean }) {
+export function Leaderboard({
+  initial,
+  choices,
+  optedIn: initialOptIn,
+}: {
+  initial: LeaderboardOutput;
+  choices: BoardChoices;
+  optedIn: boolean;
+}) {
   const t = useTranslations("Achievements");
   const format = useFormatter();
   const id = useId();
@@ -42,7 +50,10 @@ export function Leaderboard({ initial, choices, optedIn: initialOptIn }: { initi
   async function load(nextBoard: string, nextPeriod: Period) {
     const request = ++latest.current;
     setError(null);
-    const answer = await callApi<LeaderboardOutput>("GET", `/api/v1/gamification/leaderboard?${queryOf(nextBoard, nextPeriod)}`).catch(() => null);
+    const answer = await callApi<LeaderboardOutput>(
+      "GET",
+      `/api/v1/gamification/leaderboard?${queryOf(nextBoard, nextPeriod)}`,
+    ).catch(() => null);
     if (request !== latest.current) return;
     if (answer?.status === 200 && answer.body) setData(answer.body);
     else {
@@ -71,7 +82,13 @@ export function Leaderboard({ initial, choices, optedIn: initialOptIn }: { initi
     <div className="achievements-board">
       <div className="achievements-optin">
         <label>
-          <input type="checkbox" checked={optedIn} disabled={busy} onChange={(event) => void toggle(event.currentTarget.checked)} /> {t("optIn")}
+          <input
+            type="checkbox"
+            checked={optedIn}
+            disabled={busy}
+            onChange={(event) => void toggle(event.currentTarget.checked)}
+          />{" "}
+          {t("optIn")}
         </label>
         <p className="achievements-muted">{t("optInHelp")}</p>
         <p role="status" className="achievements-muted">

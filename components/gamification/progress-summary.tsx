@@ -6,7 +6,11 @@ export function ProgressSummary({ profile }: { profile: ProfileOutput }) {
   const t = useTranslations("Achievements");
   const format = useFormatter();
   const { level, streak } = profile;
-  const progressText = t("levelProgressText", { points: format.number(profile.points), next: format.number(level.nextLevelPoints), level: level.level + 1 });
+  const progressText = t("levelProgressText", {
+    points: format.number(profile.points),
+    next: format.number(level.nextLevelPoints),
+    level: level.level + 1,
+  });
   return (
     <div className="achievements-summary">
       <section className="achievements-card" aria-labelledby="level-title">

@@ -71,7 +71,9 @@ export function GoalDetail(props: Props) {
         <ProgressBar value={goal.progress} label={t("progressLabel", { title: goal.title })} />
         <p className="goal-card-meta">
           {goal.targetDate && <span>{t("targetOn", { date: localDate(goal.targetDate) })}</span>}
-          {goal.achievedAt && <span>{t("achievedOn", { date: format.dateTime(new Date(goal.achievedAt), { dateStyle: "medium" }) })}</span>}
+          {goal.achievedAt && (
+            <span>{t("achievedOn", { date: format.dateTime(new Date(goal.achievedAt), { dateStyle: "medium" }) })}</span>
+          )}
         </p>
       </header>
       <GoalEditor locale={props.locale} goal={goal} onSaved={setGoal} />

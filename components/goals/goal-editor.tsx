@@ -85,10 +85,30 @@ export function GoalEditor({ locale, goal, onSaved }: Props) {
         onSubmit={submitWith(save)}
       >
         <Field label={t("titleLabel")} error={errors.fields.title}>
-          {(control) => <input {...control} name="title" type="text" required maxLength={GOAL_TITLE_MAX} defaultValue={goal.title} dir="auto" autoComplete="off" />}
+          {(control) => (
+            <input
+              {...control}
+              name="title"
+              type="text"
+              required
+              maxLength={GOAL_TITLE_MAX}
+              defaultValue={goal.title}
+              dir="auto"
+              autoComplete="off"
+            />
+          )}
         </Field>
         <Field label={t("descriptionLabel")} hint={t("descriptionHint")} error={errors.fields.description}>
-          {(control) => <textarea {...control} name="description" rows={5} maxLength={GOAL_DESCRIPTION_MAX} defaultValue={goal.description} dir="auto" />}
+          {(control) => (
+            <textarea
+              {...control}
+              name="description"
+              rows={5}
+              maxLength={GOAL_DESCRIPTION_MAX}
+              defaultValue={goal.description}
+              dir="auto"
+            />
+          )}
         </Field>
         <div className="goal-form-row">
           <Field label={t("statusLabel")} error={errors.fields.status}>
@@ -112,7 +132,18 @@ export function GoalEditor({ locale, goal, onSaved }: Props) {
             </div>
           ) : (
             <Field label={t("progressInputLabel")} error={errors.fields.progress}>
-              {(control) => <input {...control} name="progress" type="number" min={0} max={100} step={1} inputMode="numeric" defaultValue={goal.progress} />}
+              {(control) => (
+                <input
+                  {...control}
+                  name="progress"
+                  type="number"
+                  min={0}
+                  max={100}
+                  step={1}
+                  inputMode="numeric"
+                  defaultValue={goal.progress}
+                />
+              )}
             </Field>
           )}
         </div>

@@ -54,7 +54,15 @@ export function ProgressBar({ value, label }: { value: number; label: string }) 
   const text = t("progressValue", { progress: value });
   return (
     <div className="goal-progress">
-      <div className="goal-progress-track" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={value} aria-valuetext={text}>
+      <div
+        className="goal-progress-track"
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={value}
+        aria-valuetext={text}
+      >
         <div className="goal-progress-fill" style={{ inlineSize: `${value}%` }} />
       </div>
       <span className="goal-progress-text" aria-hidden="true">

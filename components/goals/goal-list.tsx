@@ -23,7 +23,9 @@ export function GoalList({ goals, locale }: { goals: readonly GoalOutput[]; loca
             <p className="goal-card-meta">
               {goal.targetDate && <span>{t("targetOn", { date: localDate(goal.targetDate) })}</span>}
               {goal.progressMode === "tasks" && (
-                <span>{t("tasksDone", { done: counted.filter((task) => task.status === "done").length, total: counted.length })}</span>
+                <span>
+                  {t("tasksDone", { done: counted.filter((task) => task.status === "done").length, total: counted.length })}
+                </span>
               )}
             </p>
           </li>

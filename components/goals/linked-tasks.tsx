@@ -49,7 +49,10 @@ export function LinkedTasks({ locale, goal, onChange, now, timeZone }: Props) {
     if (!query) return setResults(null);
     setBusy("search");
     try {
-      const answer = await callApi<{ items: TaskOutput[] }>("GET", `/api/v1/tasks?${new URLSearchParams({ q: query, limit: String(SEARCH_LIMIT) })}`);
+      const answer = await callApi<{ items: TaskOutput[] }>(
+        "GET",
+        `/api/v1/tasks?${new URLSearchParams({ q: query, limit: String(SEARCH_LIMIT) })}`,
+      );
       if (answer.status === 200 && answer.body) setResults(answer.body.items);
       else setError(failureMessage(t, answer.status));
     } catch {
@@ -74,7 +77,14 @@ export function LinkedTasks({ locale, goal, onChange, now, timeZone }: Props) {
                 {task.title}
               </a>
               <StatusBadge status={task.status} />
-              {task.dueAt && <DueDate dueAt={task.dueAt} now={now} timeZone={timeZone} finished={task.status === "done" || task.status === "cancelled"} />}
+              {task.dueAt && (
+                <DueDate
+                  dueAt={task.dueAt}
+                  now={now}
+                  timeZone={timeZone}
+                  finished={task.status === "done" || task.status === "cancelled"}
+                />
+              )}
               <button
                 className="button small"
                 type="button"
@@ -96,7 +106,9 @@ export function LinkedTasks({ locale, goal, onChange, now, timeZone }: Props) {
           void search(String(new FormData(event.currentTarget).get("q") ?? "").trim());
         }}
       >
-        <Field label={t("searchLabel")}>{(control) => <input {...control} name="q" type="search" maxLength={200} dir="auto" />}</Field>
+        <Field label={t("searchLabel")}>
+          {(control) => <input {...control} name="q" type="search" maxLength={200} dir="auto" />}
+        </Field>
         <button className="button" type="submit" disabled={busy !== null} aria-busy={busy === "search"}>
           {t("search")}
         </button>

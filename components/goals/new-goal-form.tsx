@@ -68,7 +68,9 @@ export function NewGoalForm({ locale }: { locale: string }) {
     >
       <FormMessage id="new-goal-error" kind="error" message={errors.form} />
       <Field label={t("titleLabel")} hint={t("titleHint")} error={errors.fields.title}>
-        {(control) => <input {...control} name="title" type="text" required maxLength={GOAL_TITLE_MAX} dir="auto" autoComplete="off" />}
+        {(control) => (
+          <input {...control} name="title" type="text" required maxLength={GOAL_TITLE_MAX} dir="auto" autoComplete="off" />
+        )}
       </Field>
       <Field label={t("descriptionLabel")} hint={t("descriptionHint")} error={errors.fields.description}>
         {(control) => <textarea {...control} name="description" rows={4} maxLength={GOAL_DESCRIPTION_MAX} dir="auto" />}

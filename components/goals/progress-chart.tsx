@@ -45,7 +45,12 @@ export function ProgressChart({ reports }: { reports: readonly ReportOutput[] })
     >
       <title id={`${id}-title`}>{t("chartTitle")}</title>
       <desc id={`${id}-desc`}>
-        {t("chartDesc", { count: reports.length, first: localDate(first.date), last: localDate(last.date), latest: percent(last.value) })}
+        {t("chartDesc", {
+          count: reports.length,
+          first: localDate(first.date),
+          last: localDate(last.date),
+          latest: percent(last.value),
+        })}
       </desc>
       {TICKS.map((tick) => (
         <g key={tick} className="goal-chart-grid">
@@ -55,7 +60,12 @@ export function ProgressChart({ reports }: { reports: readonly ReportOutput[] })
           </text>
         </g>
       ))}
-      <text className="goal-chart-axis" x={span === 0 ? x(first.date) : PAD.left} y={HEIGHT - 10} textAnchor={span === 0 ? "middle" : "start"}>
+      <text
+        className="goal-chart-axis"
+        x={span === 0 ? x(first.date) : PAD.left}
+        y={HEIGHT - 10}
+        textAnchor={span === 0 ? "middle" : "start"}
+      >
         {localDate(first.date, "short")}
       </text>
       {span > 0 && (

@@ -42,7 +42,8 @@ export function ProgressReports({ goalId, reports, onChange, today, progress }: 
     const json = { date: String(data.get("date") ?? ""), value: Number(data.get("value")), note: String(data.get("note") ?? "") };
     const fields: Partial<Record<FieldName, string>> = {};
     if (!json.date || json.date > today) fields.date = messages.date;
-    if (String(data.get("value") ?? "") === "" || !Number.isInteger(json.value) || json.value < 0 || json.value > 100) fields.value = messages.value;
+    if (String(data.get("value") ?? "") === "" || !Number.isInteger(json.value) || json.value < 0 || json.value > 100)
+      fields.value = messages.value;
     if (Object.keys(fields).length) return setErrors({ form: t("errorSummary"), fields });
     const answer = await callApi<ReportOutput>("POST", `/api/v1/goals/${goalId}/reports`, json);
     if (answer.status === 201 && answer.body) {
@@ -102,7 +103,19 @@ export function ProgressReports({ goalId, reports, onChange, today, progress }: 
             {(control) => <input {...control} name="date" type="date" required max={today} defaultValue={today} />}
           </Field>
           <Field label={t("reportValueLabel")} error={errors.fields.value}>
-            {(control) => <input {...control} name="value" type="number" required min={0} max={100} step={1} inputMode="numeric" defaultValue={progress} />}
+            {(control) => (
+              <input
+                {...control}
+                name="value"
+                type="number"
+                required
+                min={0}
+                max={100}
+                step={1}
+                inputMode="numeric"
+                defaultValue={progress}
+              />
+            )}
           </Field>
         </div>
         <Field label={t("reportNoteLabel")} error={errors.fields.note}>

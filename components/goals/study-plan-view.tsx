@@ -51,8 +51,12 @@ export function StudyPlanView({ goalId, plan, onPlan, onApplied, aiConfigured }:
         return setNotice(t("generated"));
       }
       if (answer.status === 503) return setProblem({ message: t("errorAiUnavailable"), offerBuiltIn: true });
-      if (answer.status === 429 && aiConfigured && !assistant) return setProblem({ message: t("errorAiBudget"), offerBuiltIn: true });
-      setProblem({ message: answer.status === 409 ? t("errorTargetPassed") : failureMessage(t, answer.status), offerBuiltIn: false });
+      if (answer.status === 429 && aiConfigured && !assistant)
+        return setProblem({ message: t("errorAiBudget"), offerBuiltIn: true });
+      setProblem({
+        message: answer.status === 409 ? t("errorTargetPassed") : failureMessage(t, answer.status),
+        offerBuiltIn: false,
+      });
     });
 
   const apply = () =>
@@ -66,7 +70,9 @@ export function StudyPlanView({ goalId, plan, onPlan, onApplied, aiConfigured }:
     });
 
   const answeredBy =
-    plan?.answeredBy.provider === "openai-compatible" ? t("answeredModel", { model: plan.answeredBy.model }) : t("answeredBuiltIn");
+    plan?.answeredBy.provider === "openai-compatible"
+      ? t("answeredModel", { model: plan.answeredBy.model })
+      : t("answeredBuiltIn");
 
   return (
     <section className="goal-section" aria-labelledby="goal-plan-title" aria-busy={busy === "generate"}>
@@ -75,7 +81,13 @@ export function StudyPlanView({ goalId, plan, onPlan, onApplied, aiConfigured }:
       <FormMessage kind="error" message={problem?.message} />
       <FormMessage kind="status" message={notice} />
       <div className="goal-actions">
-        <button className="button primary" type="button" disabled={busy !== null} aria-busy={busy === "generate"} onClick={() => generate()}>
+        <button
+          className="button primary"
+          type="button"
+          disabled={busy !== null}
+          aria-busy={busy === "generate"}
+          onClick={() => generate()}
+        >
           {busy === "generate" ? t("working") : plan ? t("regenerate") : t("generate")}
         </button>
         {problem?.offerBuiltIn && (
@@ -98,7 +110,9 @@ export function StudyPlanView({ goalId, plan, onPlan, onApplied, aiConfigured }:
           </p>
           {plan.fallbackReason && <p className="goal-plan-note">{t("fallback")}</p>}
           {plan.appliedAt && (
-            <p className="goal-plan-note">{t("applied", { date: format.dateTime(new Date(plan.appliedAt), { dateStyle: "medium" }) })}</p>
+            <p className="goal-plan-note">
+              {t("applied", { date: format.dateTime(new Date(plan.appliedAt), { dateStyle: "medium" }) })}
+            </p>
           )}
           <ol className="goal-plan-sessions">
             {plan.sessions.map((session, index) => (

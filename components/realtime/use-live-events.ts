@@ -36,33 +36,36 @@ export function useLiveEvents(handlers: Handlers): LiveState {
     let connectedBefore = false;
     let socket: Socket | undefined;
     let unmounted = false;
-    void import("socket.io-client").then(({ io }) => {
-      if (unmounted) return;
-      socket = io({
-        path: "/ws",
-        transports: ["websocket"],
-        withCredentials: true,
-        auth: (send) => send(cursor === undefined ? {} : { cursor }),
-      });
-      socket.on("connect", () => {
-        setState("live");
-        if (connectedBefore && cursor === undefined) latest.current.onResync?.();
-        connectedBefore = true;
-      });
-      socket.on("disconnect", () => setState("offline"));
-      socket.on("connect_error", () => setState("offline"));
-      socket.on("event", (event: LiveEvent) => {
-        cursor = Math.max(cursor ?? 0, event.id);
-        latest.current.onEvent(event);
-      });
-      socket.on("caught-up", ({ cursor: newest }: { cursor: number }) => {
-        cursor = Math.max(cursor ?? 0, newest);
-      });
-      socket.on("resync", () => {
-        cursor = undefined;
-        latest.current.onResync?.();
-      });
-    }, () => setState("offline"));
+    void import("socket.io-client").then(
+      ({ io }) => {
+        if (unmounted) return;
+        socket = io({
+          path: "/ws",
+          transports: ["websocket"],
+          withCredentials: true,
+          auth: (send) => send(cursor === undefined ? {} : { cursor }),
+        });
+        socket.on("connect", () => {
+          setState("live");
+          if (connectedBefore && cursor === undefined) latest.current.onResync?.();
+          connectedBefore = true;
+        });
+        socket.on("disconnect", () => setState("offline"));
+        socket.on("connect_error", () => setState("offline"));
+        socket.on("event", (event: LiveEvent) => {
+          cursor = Math.max(cursor ?? 0, event.id);
+          latest.current.onEvent(event);
+        });
+        socket.on("caught-up", ({ cursor: newest }: { cursor: number }) => {
+          cursor = Math.max(cursor ?? 0, newest);
+        });
+        socket.on("resync", () => {
+          cursor = undefined;
+          latest.current.onResync?.();
+        });
+      },
+      () => setState("offline"),
+    );
     return () => {
       unmounted = true;
       socket?.disconnect();

@@ -42,7 +42,10 @@ export function RequestItem({ request, meId, taskHref, now, timeZone, onChanged 
   async function act(action: Action) {
     setBusy(action);
     setError(undefined);
-    const answer = await callApi<CollaborationRequestOutput>("POST", `/api/v1/collaboration-requests/${request.id}/${action}`).catch(() => null);
+    const answer = await callApi<CollaborationRequestOutput>(
+      "POST",
+      `/api/v1/collaboration-requests/${request.id}/${action}`,
+    ).catch(() => null);
     setBusy(null);
     if (answer?.status === 200 && answer.body) return onChanged(answer.body);
     if (answer?.status === 404 || answer?.status === 409) {
@@ -63,10 +66,19 @@ export function RequestItem({ request, meId, taskHref, now, timeZone, onChanged 
           ) : (
             <strong dir="auto">{request.task.title}</strong>
           )}
-          {request.task.dueAt && <DueDate dueAt={request.task.dueAt} now={now} timeZone={timeZone} finished={request.task.status === "done" || request.task.status === "cancelled"} />}
+          {request.task.dueAt && (
+            <DueDate
+              dueAt={request.task.dueAt}
+              now={now}
+              timeZone={timeZone}
+              finished={request.task.status === "done" || request.task.status === "cancelled"}
+            />
+          )}
         </p>
       )}
-      <p id={`${id}-what`} className="request-what">{t(`${box}.${request.kind}`, { name: other.name })}</p>
+      <p id={`${id}-what`} className="request-what">
+        {t(`${box}.${request.kind}`, { name: other.name })}
+      </p>
       {request.message && (
         <blockquote className="request-message" dir="auto">
           {request.message}
@@ -84,15 +96,36 @@ export function RequestItem({ request, meId, taskHref, now, timeZone, onChanged 
         <div className="task-buttons">
           {box === "incoming" ? (
             <>
-              <button type="button" className="button primary" disabled={busy !== null} aria-describedby={`${id}-what`} aria-busy={busy === "accept"} onClick={() => void act("accept")}>
+              <button
+                type="button"
+                className="button primary"
+                disabled={busy !== null}
+                aria-describedby={`${id}-what`}
+                aria-busy={busy === "accept"}
+                onClick={() => void act("accept")}
+              >
                 {t("accept")}
               </button>
-              <button type="button" className="button" disabled={busy !== null} aria-describedby={`${id}-what`} aria-busy={busy === "reject"} onClick={() => void act("reject")}>
+              <button
+                type="button"
+                className="button"
+                disabled={busy !== null}
+                aria-describedby={`${id}-what`}
+                aria-busy={busy === "reject"}
+                onClick={() => void act("reject")}
+              >
                 {t("reject")}
               </button>
             </>
           ) : (
-            <button type="button" className="button" disabled={busy !== null} aria-describedby={`${id}-what`} aria-busy={busy === "withdraw"} onClick={() => void act("withdraw")}>
+            <button
+              type="button"
+              className="button"
+              disabled={busy !== null}
+              aria-describedby={`${id}-what`}
+              aria-busy={busy === "withdraw"}
+              onClick={() => void act("withdraw")}
+            >
               {t("withdraw")}
             </button>
           )}

@@ -26,18 +26,25 @@ interface RequestsInboxProps {
 
 export function RequestsInbox(props: RequestsInboxProps) {
   const t = useTranslations("Requests");
-  const [lists, setLists] = useState<Record<Box, CollaborationRequestOutput[]>>({ incoming: props.incoming, outgoing: props.outgoing });
+  const [lists, setLists] = useState<Record<Box, CollaborationRequestOutput[]>>({
+    incoming: props.incoming,
+    outgoing: props.outgoing,
+  });
   const [error, setError] = useState<string>();
   const [announcement, setAnnouncement] = useState("");
 
   const reload = useCallback(async () => {
     const answers = await Promise.all(
       (["incoming", "outgoing"] as const).map((box) =>
-        callApi<CollaborationRequestListOutput>("GET", `/api/v1/collaboration-requests?box=${box}&limit=${REQUEST_LIST_LIMIT}`).catch(() => null),
+        callApi<CollaborationRequestListOutput>(
+          "GET",
+          `/api/v1/collaboration-requests?box=${box}&limit=${REQUEST_LIST_LIMIT}`,
+        ).catch(() => null),
       ),
     );
     const [incoming, outgoing] = answers.map((answer) => (answer?.status === 200 ? answer.body?.items : undefined));
-    if (!incoming || !outgoing) return setError(answers.some((answer) => answer?.status === 401) ? t("errorSignedOut") : t("errorReload"));
+    if (!incoming || !outgoing)
+      return setError(answers.some((answer) => answer?.status === 401) ? t("errorSignedOut") : t("errorReload"));
     setError(undefined);
     setLists({ incoming, outgoing });
   }, [t]);
@@ -60,7 +67,10 @@ export function RequestsInbox(props: RequestsInboxProps) {
 
   // A claim's claimer is its recipient too: it belongs with what the user did, not with what they must decide.
   const sections = [
-    { box: "incoming" as const, items: pendingFirst(lists.incoming.filter((request) => boxOf(request, props.meId) === "incoming")) },
+    {
+      box: "incoming" as const,
+      items: pendingFirst(lists.incoming.filter((request) => boxOf(request, props.meId) === "incoming")),
+    },
     { box: "outgoing" as const, items: pendingFirst(lists.outgoing) },
   ];
   const item = (request: CollaborationRequestOutput) => (
@@ -92,7 +102,11 @@ export function RequestsInbox(props: RequestsInboxProps) {
         return (
           <section key={box} className="task-card" aria-labelledby={`requests-${box}`}>
             <h2 id={`requests-${box}`}>{t(`${box}Title`)}</h2>
-            {pending.length === 0 ? <p className="auth-hint">{t(`${box}Empty`)}</p> : <ul className="requests">{pending.map(item)}</ul>}
+            {pending.length === 0 ? (
+              <p className="auth-hint">{t(`${box}Empty`)}</p>
+            ) : (
+              <ul className="requests">{pending.map(item)}</ul>
+            )}
             {history.length > 0 && (
               <>
                 <h3 id={`requests-${box}-history`}>{t("historyTitle")}</h3>

@@ -20,7 +20,12 @@ export interface GoalChoice {
 
 type FieldName = "front" | "back" | "deck" | "goalId";
 
-function CardForm(props: { card?: CardOutput; goals: readonly GoalChoice[]; onSaved: (card: CardOutput) => void; onCancel?: () => void }) {
+function CardForm(props: {
+  card?: CardOutput;
+  goals: readonly GoalChoice[];
+  onSaved: (card: CardOutput) => void;
+  onCancel?: () => void;
+}) {
   const t = useTranslations("Reviews");
   const { busy, errors, setErrors, submitWith } = useFormSave<FieldName>(t("errorGeneric"));
   const [status, setStatus] = useState<string>();
@@ -63,7 +68,10 @@ function CardForm(props: { card?: CardOutput; goals: readonly GoalChoice[]; onSa
     } else if (answer.status === 404 && !card) {
       setErrors({ form: t("errorGoal"), fields: { goalId: messages.goalId } });
     } else {
-      setErrors({ form: answer.status === 409 ? t("errorLimit") : answer.status === 404 ? t("errorGone") : t("errorGeneric"), fields: {} });
+      setErrors({
+        form: answer.status === 409 ? t("errorLimit") : answer.status === 404 ? t("errorGone") : t("errorGeneric"),
+        fields: {},
+      });
     }
   });
 
@@ -72,14 +80,36 @@ function CardForm(props: { card?: CardOutput; goals: readonly GoalChoice[]; onSa
       <FormMessage id={`${prefix}-error`} kind="error" message={errors.form} />
       <FormMessage kind="status" message={status} />
       <Field label={t("frontLabel")} error={errors.fields.front}>
-        {(control) => <textarea {...control} name="front" rows={2} required maxLength={CARD_FRONT_MAX} dir="auto" defaultValue={card?.front} />}
+        {(control) => (
+          <textarea
+            {...control}
+            name="front"
+            rows={2}
+            required
+            maxLength={CARD_FRONT_MAX}
+            dir="auto"
+            defaultValue={card?.front}
+          />
+        )}
       </Field>
       <Field label={t("backLabel")} error={errors.fields.back}>
-        {(control) => <textarea {...control} name="back" rows={3} required maxLength={CARD_BACK_MAX} dir="auto" defaultValue={card?.back} />}
+        {(control) => (
+          <textarea {...control} name="back" rows={3} required maxLength={CARD_BACK_MAX} dir="auto" defaultValue={card?.back} />
+        )}
       </Field>
       <div className="goal-form-row">
         <Field label={t("deckLabel")} hint={t("deckHint")} error={errors.fields.deck}>
-          {(control) => <input {...control} name="deck" type="text" maxLength={CARD_DECK_MAX} dir="auto" autoComplete="off" defaultValue={card?.deck ?? ""} />}
+          {(control) => (
+            <input
+              {...control}
+              name="deck"
+              type="text"
+              maxLength={CARD_DECK_MAX}
+              dir="auto"
+              autoComplete="off"
+              defaultValue={card?.deck ?? ""}
+            />
+          )}
         </Field>
         <Field label={t("goalLabel")} error={errors.fields.goalId}>
           {(control) => (
@@ -164,7 +194,9 @@ export function CardList(props: {
                     {card.back}
                   </p>
                   <p className="review-meta">
-                    <span>{t("dueOn", { date: format.dateTime(new Date(card.due), { dateStyle: "medium", timeStyle: "short" }) })}</span>
+                    <span>
+                      {t("dueOn", { date: format.dateTime(new Date(card.due), { dateStyle: "medium", timeStyle: "short" }) })}
+                    </span>
                     {card.deck && <span>{t("deckTag", { deck: card.deck })}</span>}
                     {card.goal && (
                       <span>
@@ -179,10 +211,20 @@ export function CardList(props: {
                     <span>{t("reps", { count: card.reps })}</span>
                   </p>
                   <div className="goal-actions">
-                    <button className="button" type="button" onClick={() => setEditing(card.id)} aria-label={t("editLabel", { front: card.front })}>
+                    <button
+                      className="button"
+                      type="button"
+                      onClick={() => setEditing(card.id)}
+                      aria-label={t("editLabel", { front: card.front })}
+                    >
                       {t("edit")}
                     </button>
-                    <button className="button" type="button" onClick={() => void remove(card)} aria-label={t("deleteLabel", { front: card.front })}>
+                    <button
+                      className="button"
+                      type="button"
+                      onClick={() => void remove(card)}
+                      aria-label={t("deleteLabel", { front: card.front })}
+                    >
                       {t("delete")}
                     </button>
                   </div>

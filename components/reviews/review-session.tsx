@@ -11,7 +11,15 @@ import { REVIEW_GRADES, type ReviewGrade } from "@/lib/reviews/vocabulary";
  * or the keys 1-4). Each grade is posted with a fresh `reviewId`, so a repeated click or a retry counts once; the
  * card then leaves the queue (a card due again within minutes comes back when the page is reloaded).
  */
-export function ReviewSession({ queue, total, onReviewed }: { queue: CardOutput[]; total: number; onReviewed: (result: ReviewOutput) => void }) {
+export function ReviewSession({
+  queue,
+  total,
+  onReviewed,
+}: {
+  queue: CardOutput[];
+  total: number;
+  onReviewed: (result: ReviewOutput) => void;
+}) {
   const t = useTranslations("Reviews");
   const format = useFormatter();
   const [revealed, setRevealed] = useState(false);
@@ -34,11 +42,20 @@ export function ReviewSession({ queue, total, onReviewed }: { queue: CardOutput[
       setBusy(true);
       reviewId.current ??= crypto.randomUUID();
       try {
-        const answer = await callApi<ReviewOutput>("POST", `/api/v1/review-cards/${card.id}/reviews`, { grade: value, reviewId: reviewId.current });
+        const answer = await callApi<ReviewOutput>("POST", `/api/v1/review-cards/${card.id}/reviews`, {
+          grade: value,
+          reviewId: reviewId.current,
+        });
         if ((answer.status === 201 || answer.status === 200) && answer.body) {
           reviewId.current = null;
           setRevealed(false);
-          setMessage({ kind: "status", text: t("graded", { grade: t(`grade.${value}`), due: format.dateTime(new Date(answer.body.card.due), { dateStyle: "medium", timeStyle: "short" }) }) });
+          setMessage({
+            kind: "status",
+            text: t("graded", {
+              grade: t(`grade.${value}`),
+              due: format.dateTime(new Date(answer.body.card.due), { dateStyle: "medium", timeStyle: "short" }),
+            }),
+          });
           onReviewed(answer.body);
         } else {
           setMessage({ kind: "error", text: answer.status === 404 ? t("errorGone") : t("errorGeneric") });
@@ -81,7 +98,10 @@ export function ReviewSession({ queue, total, onReviewed }: { queue: CardOutput[
       <p className="review-count" aria-live="polite">
         {t("queueCount", { count: Math.max(total, queue.length) })}
       </p>
-      <p className={message?.kind === "error" ? "goal-form-error" : "goal-form-status"} role={message?.kind === "error" ? "alert" : "status"}>
+      <p
+        className={message?.kind === "error" ? "goal-form-error" : "goal-form-status"}
+        role={message?.kind === "error" ? "alert" : "status"}
+      >
         {message?.text}
       </p>
       {card ? (
@@ -100,7 +120,13 @@ export function ReviewSession({ queue, total, onReviewed }: { queue: CardOutput[
               <fieldset className="review-grades" disabled={busy} aria-busy={busy}>
                 <legend>{t("gradeLegend")}</legend>
                 {REVIEW_GRADES.map((value, index) => (
-                  <button key={value} type="button" className={`button review-grade review-grade-${value}`} onClick={() => void grade(value)} aria-keyshortcuts={String(index + 1)}>
+                  <button
+                    key={value}
+                    type="button"
+                    className={`button review-grade review-grade-${value}`}
+                    onClick={() => void grade(value)}
+                    aria-keyshortcuts={String(index + 1)}
+                  >
                     <kbd aria-hidden="true">{index + 1}</kbd> {t(`grade.${value}`)}
                   </button>
                 ))}

@@ -7,13 +7,22 @@ import { CardList, NewCardForm, type GoalChoice } from "./card-manager";
 import { ReviewSession } from "./review-session";
 
 /** /{locale}/reviews in the browser: the due queue and the cards, kept in step (a new card is due at once). */
-export function ReviewsApp(props: { due: CardOutput[]; dueTotal: number; cards: CardOutput[]; goals: GoalChoice[]; locale: string }) {
+export function ReviewsApp(props: {
+  due: CardOutput[];
+  dueTotal: number;
+  cards: CardOutput[];
+  goals: GoalChoice[];
+  locale: string;
+}) {
   const t = useTranslations("Reviews");
   const [queue, setQueue] = useState(props.due);
   const [total, setTotal] = useState(props.dueTotal);
   const [cards, setCards] = useState(props.cards);
 
-  const replace = useCallback((card: CardOutput) => setCards((list) => list.map((item) => (item.id === card.id ? card : item))), []);
+  const replace = useCallback(
+    (card: CardOutput) => setCards((list) => list.map((item) => (item.id === card.id ? card : item))),
+    [],
+  );
   const reviewed = useCallback(
     (result: ReviewOutput) => {
       setQueue((list) => list.filter((card) => card.id !== result.card.id));

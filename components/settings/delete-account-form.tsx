@@ -32,7 +32,8 @@ export function DeleteAccountForm({ locale, freshMinutes }: { locale: string; fr
         return window.location.assign(`/${locale}`);
       }
       setStep("ask");
-      if (answer.status === 403) return setErrors({ form: t("errorSummary"), password: t("errorDeletePassword", { minutes: freshMinutes }) });
+      if (answer.status === 403)
+        return setErrors({ form: t("errorSummary"), password: t("errorDeletePassword", { minutes: freshMinutes }) });
       setErrors({ form: failureMessage(t, answer.status) });
     } catch {
       setStep("ask");

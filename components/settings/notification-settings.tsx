@@ -43,7 +43,9 @@ export function NotificationSettingsForm({ initial }: { initial: SummarySettings
     const json = {
       dailySummaryTime: noDaily ? null : time,
       weeklyReport: data.get("weeklyReport") === "on",
-      summaryChannels: CHANNELS.map((channel) => channel.value).filter((channel) => data.getAll("summaryChannels").includes(channel)),
+      summaryChannels: CHANNELS.map((channel) => channel.value).filter((channel) =>
+        data.getAll("summaryChannels").includes(channel),
+      ),
     };
     if (!noDaily && !/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) {
       return setErrors({ form: t("errorSummary"), fields: { dailySummaryTime: t("errorTime") } });
@@ -51,7 +53,11 @@ export function NotificationSettingsForm({ initial }: { initial: SummarySettings
     const answer = await callApi("PUT", "/api/v1/notification-settings", json);
     if (answer.status === 200) return setSaved(true);
     if (answer.status === 400) {
-      const messages: Record<Field, string> = { dailySummaryTime: t("errorTime"), weeklyReport: t("errorWeekly"), summaryChannels: t("errorChannels") };
+      const messages: Record<Field, string> = {
+        dailySummaryTime: t("errorTime"),
+        weeklyReport: t("errorWeekly"),
+        summaryChannels: t("errorChannels"),
+      };
       const fields = fieldErrors(answer.body, messages);
       return setErrors({ form: Object.keys(fields).length ? t("errorSummary") : t("errorGeneric"), fields });
     }
@@ -98,7 +104,12 @@ export function NotificationSettingsForm({ initial }: { initial: SummarySettings
           </p>
           {fieldError("dailySummaryTime")}
           <label>
-            <input type="checkbox" name="noDailySummary" checked={noDaily} onChange={(event) => setNoDaily(event.currentTarget.checked)} />{" "}
+            <input
+              type="checkbox"
+              name="noDailySummary"
+              checked={noDaily}
+              onChange={(event) => setNoDaily(event.currentTarget.checked)}
+            />{" "}
             {t("noDailyLabel")}
           </label>
         </div>
@@ -119,7 +130,12 @@ export function NotificationSettingsForm({ initial }: { initial: SummarySettings
           <legend>{t("channelsLegend")}</legend>
           {CHANNELS.map((channel) => (
             <label key={channel.value}>
-              <input type="checkbox" name="summaryChannels" value={channel.value} defaultChecked={initial.summaryChannels.includes(channel.value)} />{" "}
+              <input
+                type="checkbox"
+                name="summaryChannels"
+                value={channel.value}
+                defaultChecked={initial.summaryChannels.includes(channel.value)}
+              />{" "}
               {t(channel.label)}
             </label>
           ))}

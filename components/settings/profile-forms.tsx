@@ -48,7 +48,11 @@ export function ProfileForm({ locale, user, languages, timeZones }: ProfileProps
       return setSaved(true);
     }
     if (answer.status === 400) {
-      const messages: Record<ProfileField, string> = { name: t("errorName"), locale: t("errorLanguage"), timeZone: t("errorTimeZone") };
+      const messages: Record<ProfileField, string> = {
+        name: t("errorName"),
+        locale: t("errorLanguage"),
+        timeZone: t("errorTimeZone"),
+      };
       const fields = fieldErrors(answer.body, messages);
       return setErrors({ form: Object.keys(fields).length ? t("errorSummary") : t("errorGeneric"), fields });
     }
@@ -68,8 +72,23 @@ export function ProfileForm({ locale, user, languages, timeZones }: ProfileProps
         aria-describedby={errors.form ? "profile-error" : undefined}
         onSubmit={submitWith(save)}
       >
-        <SettingsTextField name="name" label={t("nameLabel")} autoComplete="name" defaultValue={user.name} required maxLength={100} error={errors.fields.name} />
-        <SettingsSelectField name="locale" label={t("languageLabel")} hint={t("languageHint")} defaultValue={user.locale} options={languages} error={errors.fields.locale} />
+        <SettingsTextField
+          name="name"
+          label={t("nameLabel")}
+          autoComplete="name"
+          defaultValue={user.name}
+          required
+          maxLength={100}
+          error={errors.fields.name}
+        />
+        <SettingsSelectField
+          name="locale"
+          label={t("languageLabel")}
+          hint={t("languageHint")}
+          defaultValue={user.locale}
+          options={languages}
+          error={errors.fields.locale}
+        />
         <SettingsSelectField
           name="timeZone"
           label={t("timeZoneLabel")}
@@ -88,10 +107,20 @@ export function ProfileForm({ locale, user, languages, timeZones }: ProfileProps
 
 export function PasswordForm({ passwordMin }: { passwordMin: number }) {
   const t = useTranslations("Settings");
-  const { busy, saved: changed, setSaved: setChanged, errors, setErrors, submitWith } = useFormSave<PasswordField>(t("errorGeneric"));
+  const {
+    busy,
+    saved: changed,
+    setSaved: setChanged,
+    errors,
+    setErrors,
+    submitWith,
+  } = useFormSave<PasswordField>(t("errorGeneric"));
 
   async function change(data: FormData, form: HTMLFormElement) {
-    const json = { currentPassword: String(data.get("currentPassword") ?? ""), newPassword: String(data.get("newPassword") ?? "") };
+    const json = {
+      currentPassword: String(data.get("currentPassword") ?? ""),
+      newPassword: String(data.get("newPassword") ?? ""),
+    };
     if (!json.currentPassword || !json.newPassword) {
       return setErrors({
         form: t("errorSummary"),

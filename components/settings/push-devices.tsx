@@ -19,7 +19,10 @@ type Notice = { kind: "status" | "error"; text: string } | null;
 
 /** The bytes of a base64url text, as `applicationServerKey` takes them. */
 function base64UrlBytes(value: string): Uint8Array<ArrayBuffer> {
-  const base64 = value.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(value.length / 4) * 4, "=");
+  const base64 = value
+    .replace(/-/g, "+")
+    .replace(/_/g, "/")
+    .padEnd(Math.ceil(value.length / 4) * 4, "=");
   return Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
 }
 
@@ -103,7 +106,10 @@ export function PushDevices() {
       if (permission !== "granted") return { kind: "error", text: t("pushDenied") };
       let created: PushSubscription;
       try {
-        created = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlBytes(vapidKey) });
+        created = await registration.pushManager.subscribe({
+          userVisibleOnly: true,
+          applicationServerKey: base64UrlBytes(vapidKey),
+        });
       } catch (error) {
         const name = error instanceof Error ? error.name : "";
         return { kind: "error", text: name === "NotAllowedError" ? t("pushDenied") : t("pushUnreachable") };
@@ -136,14 +142,16 @@ export function PushDevices() {
       if (answer.status !== 200 || !answer.body) return { kind: "error", text: failureMessage(t, answer.status) };
       setTestResult(answer.body);
       await loadDevices();
-      const text = answer.body.status === "sent" ? t("testSent") : answer.body.status === "skipped" ? t("testSkipped") : t("testFailed");
+      const text =
+        answer.body.status === "sent" ? t("testSent") : answer.body.status === "skipped" ? t("testSkipped") : t("testFailed");
       return { kind: answer.body.status === "sent" ? "status" : "error", text };
     });
 
   const remove = (device: SubscriptionOutput) =>
     act(async () => {
       const answer = await callApi("DELETE", `/api/v1/push/subscriptions/${device.id}`);
-      if (answer.status !== 204 && answer.status !== 200 && answer.status !== 404) return { kind: "error", text: failureMessage(t, answer.status) };
+      if (answer.status !== 204 && answer.status !== 200 && answer.status !== 404)
+        return { kind: "error", text: failureMessage(t, answer.status) };
       if (subscription?.endpoint === device.endpoint) {
         await subscription.unsubscribe().catch(() => false);
         setSubscription(null);
@@ -164,7 +172,11 @@ export function PushDevices() {
             : t("pushOff");
 
   return (
-    <section className="auth-card" aria-labelledby="push-title" data-push-state={support === "ready" ? (subscription ? "on" : "off") : support}>
+    <section
+      className="auth-card"
+      aria-labelledby="push-title"
+      data-push-state={support === "ready" ? (subscription ? "on" : "off") : support}
+    >
       <h2 id="push-title">{t("pushTitle")}</h2>
       <p className="auth-lead">{t("pushLead")}</p>
       {state && <p className="push-state">{state}</p>}
@@ -224,7 +236,9 @@ export function PushDevices() {
               <strong dir="auto">{device.userAgent ?? t("unknownBrowser")}</strong>
               {subscription?.endpoint === device.endpoint && <> ({t("thisBrowser")})</>}
               <br />
-              <span>{t("addedOn", { date: format.dateTime(new Date(device.createdAt), { dateStyle: "medium", timeStyle: "short" }) })}</span>{" "}
+              <span>
+                {t("addedOn", { date: format.dateTime(new Date(device.createdAt), { dateStyle: "medium", timeStyle: "short" }) })}
+              </span>{" "}
               <button className="button" type="button" disabled={busy} onClick={() => void remove(device)}>
                 {t("remove")}
               </button>

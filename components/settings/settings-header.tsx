@@ -2,7 +2,13 @@ import type { ReactNode } from "react";
 import { getTranslations } from "next-intl/server";
 
 /** The header of a settings page: the way back to /{locale}/settings, the page's title and lead, and any extra lines. */
-export async function SettingsHeader(props: { locale: string; tag: string; title: string; lead: ReactNode; children?: ReactNode }) {
+export async function SettingsHeader(props: {
+  locale: string;
+  tag: string;
+  title: string;
+  lead: ReactNode;
+  children?: ReactNode;
+}) {
   const t = await getTranslations({ locale: props.tag, namespace: "Settings" });
   return (
     <header className="security-header">

@@ -51,7 +51,10 @@ export function WebhookDeliveries({ endpointId, enabled, version }: { endpointId
     setBusy(true);
     setStatus("");
     try {
-      const answer = await callApi<DeliveryDetailOutput>("POST", `/api/v1/webhooks/${endpointId}/deliveries/${delivery.id}/replay`);
+      const answer = await callApi<DeliveryDetailOutput>(
+        "POST",
+        `/api/v1/webhooks/${endpointId}/deliveries/${delivery.id}/replay`,
+      );
       if (answer.status !== 201 || !answer.body) {
         setError(answer.status === 409 ? t("errorReplay") : webhookFailureMessage(t, answer.status));
       } else {

@@ -120,7 +120,8 @@ export function WebhookEndpointCard({
       if (answer.status === 409) return { kind: "error", text: t("errorTestPaused") };
       if (answer.status !== 201 || !answer.body) return { kind: "error", text: webhookFailureMessage(t, answer.status) };
       const attempt = answer.body.attempts.at(-1);
-      if (answer.body.status === "succeeded") return { kind: "status", text: t("testSucceeded", { code: attempt?.statusCode ?? 200 }) };
+      if (answer.body.status === "succeeded")
+        return { kind: "status", text: t("testSucceeded", { code: attempt?.statusCode ?? 200 }) };
       const detail = attempt?.statusCode != null ? t("httpStatus", { code: attempt.statusCode }) : (attempt?.error ?? "");
       return { kind: "error", text: t("testFailed", { detail }) };
     });
@@ -153,7 +154,9 @@ export function WebhookEndpointCard({
         <h3 id={`${id}-title`} ref={heading} tabIndex={-1} className="webhook-url" dir="ltr">
           {endpoint.url}
         </h3>
-        <span className={`webhook-badge ${endpoint.enabled ? "active" : "paused"}`}>{endpoint.enabled ? t("statusActive") : t("statusPaused")}</span>
+        <span className={`webhook-badge ${endpoint.enabled ? "active" : "paused"}`}>
+          {endpoint.enabled ? t("statusActive") : t("statusPaused")}
+        </span>
       </div>
       {endpoint.description && (
         <p className="webhook-description" dir="auto">
@@ -163,9 +166,14 @@ export function WebhookEndpointCard({
       <p className="webhook-meta">
         {endpoint.events.length === 0
           ? t("eventsSummaryAll")
-          : t("eventsSummaryChosen", { count: endpoint.events.length, list: endpoint.events.map((type) => t(eventNameKey(type))).join(", ") })}
+          : t("eventsSummaryChosen", {
+              count: endpoint.events.length,
+              list: endpoint.events.map((type) => t(eventNameKey(type))).join(", "),
+            })}
       </p>
-      <p className="webhook-meta">{t("createdOn", { date: format.dateTime(new Date(endpoint.createdAt), { dateStyle: "medium" }) })}</p>
+      <p className="webhook-meta">
+        {t("createdOn", { date: format.dateTime(new Date(endpoint.createdAt), { dateStyle: "medium" }) })}
+      </p>
       {pausedByFailures && <p className="settings-warning">{t("pausedByFailures", { count: endpoint.consecutiveFailures })}</p>}
       {endpoint.enabled && endpoint.consecutiveFailures > 0 && (
         <p className="settings-warning">{t("failingDeliveries", { count: endpoint.consecutiveFailures, limit: failureLimit })}</p>

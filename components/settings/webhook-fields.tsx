@@ -25,7 +25,11 @@ export interface WebhookValues {
 
 /** The localized message of each field a 400 problem names. */
 export function webhookFieldErrors(t: T, body: unknown): WebhookFieldErrors {
-  const messages: Record<WebhookField, string> = { url: t("errorUrl"), description: t("errorDescription"), events: t("errorEvents") };
+  const messages: Record<WebhookField, string> = {
+    url: t("errorUrl"),
+    description: t("errorDescription"),
+    events: t("errorEvents"),
+  };
   const errors: WebhookFieldErrors = {};
   for (const field of invalidFields(body)) if (field in messages) errors[field as WebhookField] = messages[field as WebhookField];
   return errors;
@@ -113,10 +117,12 @@ export function WebhookFields({
       <fieldset className="auth-field webhook-events" aria-describedby={described("events")}>
         <legend>{t("eventsLegend")}</legend>
         <label className="webhook-choice">
-          <input type="radio" name="eventsMode" value="all" checked={!chosen} onChange={() => setChosen(false)} /> {t("eventsAll")}
+          <input type="radio" name="eventsMode" value="all" checked={!chosen} onChange={() => setChosen(false)} />{" "}
+          {t("eventsAll")}
         </label>
         <label className="webhook-choice">
-          <input type="radio" name="eventsMode" value="chosen" checked={chosen} onChange={() => setChosen(true)} /> {t("eventsChosen")}
+          <input type="radio" name="eventsMode" value="chosen" checked={chosen} onChange={() => setChosen(true)} />{" "}
+          {t("eventsChosen")}
         </label>
         {chosen && (
           <ul className="webhook-event-list">

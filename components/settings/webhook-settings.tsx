@@ -6,7 +6,13 @@ import { callApi } from "@/components/auth/call-api";
 import { FormError } from "@/components/auth/form-field";
 import type { CreatedEndpointOutput, EndpointOutput } from "@/lib/webhooks/schema";
 import { WebhookEndpointCard } from "./webhook-endpoint";
-import { readWebhookValues, WebhookFields, webhookFailureMessage, webhookFieldErrors, type WebhookFieldErrors } from "./webhook-fields";
+import {
+  readWebhookValues,
+  WebhookFields,
+  webhookFailureMessage,
+  webhookFieldErrors,
+  type WebhookFieldErrors,
+} from "./webhook-fields";
 import { WebhookSecret } from "./webhook-secret";
 
 /*

@@ -18,7 +18,9 @@ export function PriorityBadge({ priority }: { priority: Priority }) {
   const t = useTranslations("TaskFields");
   if (priority === "normal") return null;
   return (
-    <span className={`task-priority task-priority-${priority}`}>{t("priorityLabel", { priority: t(`priority.${priority}`) })}</span>
+    <span className={`task-priority task-priority-${priority}`}>
+      {t("priorityLabel", { priority: t(`priority.${priority}`) })}
+    </span>
   );
 }
 

@@ -43,7 +43,11 @@ export function TemplateLibrary(props: { templates: TemplateOutput[]; groups: Ch
         ...(startDate ? { startDate } : {}),
       });
       if (answer.status === 201 && answer.body) {
-        return { kind: "status", text: t("applied", { count: answer.body.tasks.length, name: template.name }), href: props.tasksHref };
+        return {
+          kind: "status",
+          text: t("applied", { count: answer.body.tasks.length, name: template.name }),
+          href: props.tasksHref,
+        };
       }
       return { kind: "error", text: answer.status === 400 ? t("errorApply") : t("errorGeneric") };
     });
@@ -51,7 +55,11 @@ export function TemplateLibrary(props: { templates: TemplateOutput[]; groups: Ch
   const saveGroup = (data: FormData) =>
     run(async () => {
       const name = String(data.get("name") ?? "").trim();
-      const answer = await callApi<TemplateOutput>("POST", `/api/v1/templates/from-group/${String(data.get("groupId"))}`, name ? { name } : {});
+      const answer = await callApi<TemplateOutput>(
+        "POST",
+        `/api/v1/templates/from-group/${String(data.get("groupId"))}`,
+        name ? { name } : {},
+      );
       if (answer.status === 201 && answer.body) {
         const made = answer.body;
         setTemplates((current) => [...current, made]);
@@ -71,13 +79,23 @@ export function TemplateLibrary(props: { templates: TemplateOutput[]; groups: Ch
 
   return (
     <>
-      <p className={message?.kind === "error" ? "goal-form-error" : "goal-form-status"} role={message?.kind === "error" ? "alert" : "status"}>
+      <p
+        className={message?.kind === "error" ? "goal-form-error" : "goal-form-status"}
+        role={message?.kind === "error" ? "alert" : "status"}
+      >
         {message?.text} {message?.href && <a href={message.href}>{t("openTasks")}</a>}
       </p>
       <ul className="template-list">
         {templates.map((template) => (
           <li key={template.id}>
-            <TemplateCard template={template} groups={props.groups} today={props.today} busy={busy} onApply={apply} onDelete={remove} />
+            <TemplateCard
+              template={template}
+              groups={props.groups}
+              today={props.today}
+              busy={busy}
+              onApply={apply}
+              onDelete={remove}
+            />
           </li>
         ))}
       </ul>

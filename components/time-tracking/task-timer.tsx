@@ -14,7 +14,15 @@ import { formatDuration } from "./duration";
  */
 
 /** `announce` says what happened in the task page's status region; errors show in the panel. */
-export function TaskTimer({ taskId, initial, announce }: { taskId: string; initial: TaskTimeOutput; announce: (message: string) => void }) {
+export function TaskTimer({
+  taskId,
+  initial,
+  announce,
+}: {
+  taskId: string;
+  initial: TaskTimeOutput;
+  announce: (message: string) => void;
+}) {
   const t = useTranslations("TimeTracking");
   const id = useId();
   const [time, setTime] = useState(initial);
@@ -48,7 +56,9 @@ export function TaskTimer({ taskId, initial, announce }: { taskId: string; initi
     if (answer?.status === 200) {
       await refresh();
       const stoppedOther = !running && (answer.body as StartedTimerOutput | null)?.stopped;
-      announce(running ? t("timerStopped") : stoppedOther ? t("timerSwitched", { task: stoppedOther.taskTitle }) : t("timerStarted"));
+      announce(
+        running ? t("timerStopped") : stoppedOther ? t("timerSwitched", { task: stoppedOther.taskTitle }) : t("timerStarted"),
+      );
     } else {
       setError(answer?.status === 409 ? t("errorNotRunning") : t("errorGeneric"));
       await refresh();
@@ -65,10 +75,17 @@ export function TaskTimer({ taskId, initial, announce }: { taskId: string; initi
         </p>
       )}
       <p className="auth-hint">
-        {t("taskTotal", { time: formatDuration(time.totalSeconds + since) })} · {t("mine", { time: formatDuration(time.mineSeconds + since) })}
+        {t("taskTotal", { time: formatDuration(time.totalSeconds + since) })} ·{" "}
+        {t("mine", { time: formatDuration(time.mineSeconds + since) })}
       </p>
       <FormError id={`${id}-error`} message={error} />
-      <button type="button" className={running ? "button" : "button primary"} disabled={busy} aria-busy={busy} onClick={() => void toggle()}>
+      <button
+        type="button"
+        className={running ? "button" : "button primary"}
+        disabled={busy}
+        aria-busy={busy}
+        onClick={() => void toggle()}
+      >
         {running ? t("stop") : t("start")}
       </button>
     </section>

@@ -48,10 +48,28 @@ export function TimeReport({ initial }: { initial: ReportOutput }) {
         <FormMessage kind="error" message={error} />
         <div className="goal-form-row">
           <Field label={t("fromLabel")}>
-            {(control) => <input {...control} name="from" type="date" value={range.from} onChange={(event) => setRange({ ...range, from: event.target.value })} required />}
+            {(control) => (
+              <input
+                {...control}
+                name="from"
+                type="date"
+                value={range.from}
+                onChange={(event) => setRange({ ...range, from: event.target.value })}
+                required
+              />
+            )}
           </Field>
           <Field label={t("toLabel")}>
-            {(control) => <input {...control} name="to" type="date" value={range.to} onChange={(event) => setRange({ ...range, to: event.target.value })} required />}
+            {(control) => (
+              <input
+                {...control}
+                name="to"
+                type="date"
+                value={range.to}
+                onChange={(event) => setRange({ ...range, to: event.target.value })}
+                required
+              />
+            )}
           </Field>
           <Field label={t("byLabel")}>
             {(control) => (

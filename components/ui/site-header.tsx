@@ -37,7 +37,9 @@ export async function SiteHeader({ locale, theme }: { locale: Locale; theme: The
     { href: "/settings", label: t("settings") },
     ...(user?.isAdmin ? [{ href: "/admin", label: t("admin") }] : []),
   ];
-  const sections: NavItem[] = entries.filter(({ module }) => !module || isModuleEnabled(module)).map(({ href, label }) => ({ href, label }));
+  const sections: NavItem[] = entries
+    .filter(({ module }) => !module || isModuleEnabled(module))
+    .map(({ href, label }) => ({ href, label }));
   return (
     <header className="site-header shell-header">
       <Link href="/" className="brand" aria-label={`${appName} – ${t("home")}`}>

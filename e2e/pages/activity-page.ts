@@ -22,7 +22,9 @@ export class ActivityPage {
 
   /** A stat of the week ("Total", "Daily average") by its term. */
   weekStat(term: string): Locator {
-    return this.week.locator(".activity-stats > div", { has: this.page.getByRole("term").filter({ hasText: term }) }).getByRole("definition");
+    return this.week
+      .locator(".activity-stats > div", { has: this.page.getByRole("term").filter({ hasText: term }) })
+      .getByRole("definition");
   }
 
   /** The week's list of categories, each item reading "<category> <time>". */

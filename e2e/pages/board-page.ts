@@ -45,7 +45,9 @@ export class BoardPage {
 
   /** The answer to the next `POST /tasks/{id}/move`. */
   nextMove(): Promise<Response> {
-    return this.page.waitForResponse((response) => /\/api\/v1\/tasks\/[^/]+\/move$/.test(response.url()) && response.request().method() === "POST");
+    return this.page.waitForResponse(
+      (response) => /\/api\/v1\/tasks\/[^/]+\/move$/.test(response.url()) && response.request().method() === "POST",
+    );
   }
 
   /**

@@ -29,7 +29,10 @@ export class InvitePage {
   }
 
   /** Fills the registration form by its labels and submits it. */
-  async register(labels: { name: string; email: string; password: string; submit: string }, values: { name: string; email: string; password: string }) {
+  async register(
+    labels: { name: string; email: string; password: string; submit: string },
+    values: { name: string; email: string; password: string },
+  ) {
     await this.registerForm.getByLabel(labels.name).fill(values.name);
     await this.registerForm.getByLabel(labels.email).fill(values.email);
     await this.registerForm.getByLabel(labels.password).fill(values.password);

@@ -17,7 +17,8 @@ export class TaskDetailPage {
   constructor(readonly page: Page) {
     this.heading = page.getByRole("heading", { level: 1 });
     this.status = page.locator("main").getByRole("status");
-    const card = (heading: string) => page.locator("section", { has: page.getByRole("heading", { level: 2, name: heading, exact: true }) });
+    const card = (heading: string) =>
+      page.locator("section", { has: page.getByRole("heading", { level: 2, name: heading, exact: true }) });
     this.details = card("Details");
     this.subtasks = card("Subtasks");
     this.recurrence = card("Repeat");
@@ -64,7 +65,9 @@ export class TaskDetailPage {
 
   /** The subtasks' titles as shown, in order. */
   subtaskTitles(): Promise<string[]> {
-    return this.subtasks.locator(".subtask input.subtask-title").evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+    return this.subtasks
+      .locator(".subtask input.subtask-title")
+      .evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
   }
 
   subtaskCheckbox(title: string): Locator {

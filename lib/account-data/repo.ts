@@ -52,7 +52,9 @@ function bind(condition: string, owner: AccountOwner): SQL {
   const chunks = condition
     .split(/(\$user\b|\$email\b)/)
     .filter((chunk) => chunk !== "")
-    .map((chunk) => (chunk === "$user" ? sql`${owner.userId}::uuid` : chunk === "$email" ? sql`${owner.email}::text` : sql.raw(chunk)));
+    .map((chunk) =>
+      chunk === "$user" ? sql`${owner.userId}::uuid` : chunk === "$email" ? sql`${owner.email}::text` : sql.raw(chunk),
+    );
   return sql.join(chunks, sql.raw(""));
 }
 
@@ -236,7 +238,9 @@ export async function eraseAccount(owner: AccountOwner, tx: Executor): Promise<v
       if (rule === "nullify") {
         await tx.execute(sql`update ${table} set ${column} = null where ${column} = ${id}::uuid`);
       } else if (rule === "remove") {
-        await tx.execute(sql`update ${table} set ${column} = array_remove(${column}, ${id}::uuid) where ${column} @> array[${id}::uuid]`);
+        await tx.execute(
+          sql`update ${table} set ${column} = array_remove(${column}, ${id}::uuid) where ${column} @> array[${id}::uuid]`,
+        );
       } else if (rule === "scrub") {
         await tx.execute(
           sql`update ${table} set ${column} = regexp_replace(${column}::text, ${id}::text, ${NIL_UUID}::text, 'gi')::jsonb

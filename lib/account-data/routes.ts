@@ -17,7 +17,7 @@ const exportRoute = apiRoute({
   tags: TAGS,
   summary: "Download everything of yours (GDPR export)",
   description:
-    "A JSON file (`Content-Disposition: attachment; filename=\"spolu-export-<YYYY-MM-DD>.json\"`, not cached) with " +
+    'A JSON file (`Content-Disposition: attachment; filename="spolu-export-<YYYY-MM-DD>.json"`, not cached) with ' +
     "`exportedAt`, your profile as `user`, and one key per kind of data, each a list of rows with their columns in " +
     `camelCase: ${EXPORT_KEYS}. Your tasks come whole (\`tasks\`, with \`subtasks\`); other people's tasks you are ` +
     "assigned to or collaborate on only with their own fields (`sharedTasks`). Teams, projects and the family come " +
@@ -31,7 +31,10 @@ const exportRoute = apiRoute({
     200: {
       description: "Your data, as a download",
       headers: {
-        "Content-Disposition": { description: 'attachment; filename="spolu-export-<YYYY-MM-DD>.json"', schema: { type: "string" } },
+        "Content-Disposition": {
+          description: 'attachment; filename="spolu-export-<YYYY-MM-DD>.json"',
+          schema: { type: "string" },
+        },
         "Cache-Control": { description: "no-store", schema: { type: "string" } },
       },
       content: { "application/json": { schema: accountExportOutput } },

@@ -149,7 +149,8 @@ async function leaveFamily(userId: string, tx: Executor): Promise<void> {
   const familyId = mine.family.id;
   const others = (await listFamilyMembers(familyId, tx)).filter((member) => member.userId !== userId);
   if (others.length === 0) await deleteFamilyRow(familyId, tx);
-  else if (!others.some((member) => member.role === "parent")) await updateFamilyMemberRole(familyId, others[0]!.userId, "parent", tx);
+  else if (!others.some((member) => member.role === "parent"))
+    await updateFamilyMemberRole(familyId, others[0]!.userId, "parent", tx);
 }
 
 /** Tasks other people put into the user's groups go back to their owners' first active group. */
@@ -167,7 +168,11 @@ async function sendOthersTasksHome(userId: string, tx: Executor): Promise<void> 
 /** Who sees each task now, without the user. */
 async function audiences(taskIds: readonly string[], userId: string, tx: Executor): Promise<Map<string, string[]>> {
   const seen = new Map<string, string[]>();
-  for (const taskId of taskIds) seen.set(taskId, (await taskAudience([taskId], tx)).filter((id) => id !== userId));
+  for (const taskId of taskIds)
+    seen.set(
+      taskId,
+      (await taskAudience([taskId], tx)).filter((id) => id !== userId),
+    );
   return seen;
 }
 

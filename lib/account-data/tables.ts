@@ -91,7 +91,19 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
         where:
           "owner_id <> $user and id in (select task_id from task_assignees where user_id = $user " +
           "union select task_id from task_collaborators where user_id = $user)",
-        only: ["id", "title", "description", "status", "priority", "due_at", "start_date", "tags", "completed_at", "created_at", "updated_at"],
+        only: [
+          "id",
+          "title",
+          "description",
+          "status",
+          "priority",
+          "due_at",
+          "start_date",
+          "tags",
+          "completed_at",
+          "created_at",
+          "updated_at",
+        ],
       },
     ],
   },
@@ -337,7 +349,10 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
   chat_actions: {
     about: "Actions the assistant proposed to the user, and their decisions.",
     userColumns: { user_id: "cascade" },
-    otherColumns: { params: "the proposed task's fields or new due date: the user's own data", task_id: "the task it made or changed" },
+    otherColumns: {
+      params: "the proposed task's fields or new due date: the user's own data",
+      task_id: "the task it made or changed",
+    },
     export: [{ key: "chatActions", where: "user_id = $user" }],
   },
   media_items: {
@@ -411,7 +426,8 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     export: [{ key: "taskTemplates", where: "owner_id = $user" }],
   },
   time_entries: {
-    about: "Time the user tracked (timers and entries by hand), also on others' tasks; others' time on the user's tasks goes with those tasks.",
+    about:
+      "Time the user tracked (timers and entries by hand), also on others' tasks; others' time on the user's tasks goes with those tasks.",
     userColumns: { user_id: "cascade" },
     export: [{ key: "timeEntries", where: "user_id = $user" }],
   },
@@ -500,7 +516,9 @@ export function registryProblems(
   for (const shape of shapes) {
     const entry = registry[shape.name];
     if (!entry) {
-      problems.push(`${shape.name}: not in the account-data registry (lib/account-data/tables.ts): say how it is exported and deleted`);
+      problems.push(
+        `${shape.name}: not in the account-data registry (lib/account-data/tables.ts): say how it is exported and deleted`,
+      );
       continue;
     }
     const columns = new Map(shape.columns.map((column) => [column.name, column]));
@@ -515,22 +533,31 @@ export function registryProblems(
       if (column.references?.table === "users") {
         const expected = ruleForForeignKey(column.references.onDelete);
         if (!rule) problems.push(`${where}: references users.id but the registry does not say what deleting the user does to it`);
-        else if (!expected) problems.push(`${where}: references users.id ON DELETE ${column.references.onDelete}: deleting the user would fail`);
-        else if (rule !== expected) problems.push(`${where}: the registry says ${rule}, the foreign key ON DELETE ${column.references.onDelete}`);
+        else if (!expected)
+          problems.push(`${where}: references users.id ON DELETE ${column.references.onDelete}: deleting the user would fail`);
+        else if (rule !== expected)
+          problems.push(`${where}: the registry says ${rule}, the foreign key ON DELETE ${column.references.onDelete}`);
         continue;
       }
       if (rule === "cascade" || rule === "set-null") problems.push(`${where}: ${rule} needs a foreign key to users.id`);
-      if (rule && ARRAY_RULES.includes(rule) && column.type !== "uuid[]") problems.push(`${where}: ${rule} is for uuid[] columns`);
-      if (rule === "scrub" && column.type !== "jsonb" && column.type !== "json") problems.push(`${where}: scrub is for jsonb columns`);
-      if (rule === "nullify" && (column.type !== "uuid" || column.notNull)) problems.push(`${where}: nullify is for nullable uuid columns`);
+      if (rule && ARRAY_RULES.includes(rule) && column.type !== "uuid[]")
+        problems.push(`${where}: ${rule} is for uuid[] columns`);
+      if (rule === "scrub" && column.type !== "jsonb" && column.type !== "json")
+        problems.push(`${where}: scrub is for jsonb columns`);
+      if (rule === "nullify" && (column.type !== "uuid" || column.notNull))
+        problems.push(`${where}: nullify is for nullable uuid columns`);
       if (!rule && !other && needsClassifying(column)) {
-        problems.push(`${where}: a ${column.type} column the registry does not classify: a user column (with its rule) or not (with why)`);
+        problems.push(
+          `${where}: a ${column.type} column the registry does not classify: a user column (with its rule) or not (with why)`,
+        );
       }
     }
     if (entry.parent) {
       const link = columns.get(entry.parent.column)?.references;
       if (!link || link.table !== entry.parent.table || link.onDelete !== "cascade") {
-        problems.push(`${shape.name}.${entry.parent.column}: the parent needs a foreign key to ${entry.parent.table} ON DELETE CASCADE`);
+        problems.push(
+          `${shape.name}.${entry.parent.column}: the parent needs a foreign key to ${entry.parent.table} ON DELETE CASCADE`,
+        );
       } else if (!registry[entry.parent.table] || !hasUserData(registry[entry.parent.table]!)) {
         problems.push(`${shape.name}: its parent ${entry.parent.table} holds no user data in the registry`);
       }
@@ -549,7 +576,9 @@ export function registryProblems(
 }
 
 /** The export keys with the tables they come from: every table with user data has at least one. */
-export function exportKeys(registry: Readonly<Record<string, TableEntry>> = ACCOUNT_DATA_TABLES): { table: string; view: ExportView }[] {
+export function exportKeys(
+  registry: Readonly<Record<string, TableEntry>> = ACCOUNT_DATA_TABLES,
+): { table: string; view: ExportView }[] {
   return Object.entries(registry).flatMap(([table, entry]) =>
     Array.isArray(entry.export) ? (entry.export as readonly ExportView[]).map((view) => ({ table, view })) : [],
   );

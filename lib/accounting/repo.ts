@@ -4,7 +4,10 @@ import { db, type Executor } from "../db/client";
 import { invoiceItems, invoices, type InvoiceItemRow, type InvoiceRow } from "../db/schema/invoices";
 
 export type { InvoiceItemRow, InvoiceRow };
-export type InvoiceFields = Pick<InvoiceRow, "number" | "partnerCompany" | "partnerIco" | "issueDate" | "taxDate" | "dueDate" | "text" | "taskId">;
+export type InvoiceFields = Pick<
+  InvoiceRow,
+  "number" | "partnerCompany" | "partnerIco" | "issueDate" | "taxDate" | "dueDate" | "text" | "taskId"
+>;
 export type ItemFields = Pick<InvoiceItemRow, "text" | "quantity" | "unit" | "unitPrice" | "rateVat">;
 export interface InvoiceWithItems {
   invoice: InvoiceRow;
@@ -21,7 +24,11 @@ async function replaceItems(executor: Executor, invoiceId: string, items: readon
     .returning();
 }
 
-export async function insertInvoice(ownerId: string, fields: InvoiceFields, items: readonly ItemFields[]): Promise<InvoiceWithItems> {
+export async function insertInvoice(
+  ownerId: string,
+  fields: InvoiceFields,
+  items: readonly ItemFields[],
+): Promise<InvoiceWithItems> {
   return db().transaction(async (tx) => {
     const now = nowDate();
     const [invoice] = await tx
@@ -40,12 +47,21 @@ export async function findInvoice(ownerId: string, id: string): Promise<InvoiceW
 }
 
 export async function listInvoices(ownerId: string): Promise<InvoiceWithItems[]> {
-  const rows = await db().select().from(invoices).where(eq(invoices.ownerId, ownerId)).orderBy(desc(invoices.issueDate), desc(invoices.createdAt));
+  const rows = await db()
+    .select()
+    .from(invoices)
+    .where(eq(invoices.ownerId, ownerId))
+    .orderBy(desc(invoices.issueDate), desc(invoices.createdAt));
   if (rows.length === 0) return [];
   const items = await db()
     .select()
     .from(invoiceItems)
-    .where(inArray(invoiceItems.invoiceId, rows.map((row) => row.id)))
+    .where(
+      inArray(
+        invoiceItems.invoiceId,
+        rows.map((row) => row.id),
+      ),
+    )
     .orderBy(asc(invoiceItems.position));
   return rows.map((invoice) => ({ invoice, items: items.filter((item) => item.invoiceId === invoice.id) }));
 }

@@ -1,7 +1,14 @@
 import { apiRoute, jsonBody, jsonContent, problemResponse } from "../api/route";
 import { createRouter } from "../api/router";
 import { statusOutput } from "../connectors/schema";
-import { accountingStatusQuery, createInvoiceInput, invoiceListOutput, invoiceOutput, invoiceParams, updateInvoiceInput } from "./schema";
+import {
+  accountingStatusQuery,
+  createInvoiceInput,
+  invoiceListOutput,
+  invoiceOutput,
+  invoiceParams,
+  updateInvoiceInput,
+} from "./schema";
 import { accountingStatus, createInvoice, deleteInvoice, getInvoice, listOwnInvoices, updateInvoice } from "./service";
 
 const TAGS = ["Accounting"];
@@ -19,7 +26,7 @@ const listRoute = apiRoute({
   summary: "Your invoices",
   description:
     `Newest issue date first, with their lines. ${OWNER_ONLY} \`paidAt\` is set by the POHODA connection's signed ` +
-    "webhook (`POST /connectors/{id}/webhook` with `{ \"event\": \"invoice.paid\" | \"invoice.unpaid\", \"number\": " +
+    'webhook (`POST /connectors/{id}/webhook` with `{ "event": "invoice.paid" | "invoice.unpaid", "number": ' +
     "\"<POHODA's number>\" }` or `\"id\"`: POHODA's document id); the connection's import brings in POHODA's issued invoices.",
   access: "user",
   module: "accounting",
@@ -87,7 +94,10 @@ const statusRoute = apiRoute({
   access: "user",
   module: "accounting",
   request: { query: accountingStatusQuery },
-  responses: { 200: jsonContent(statusOutput, "What the mServer answered"), 404: problemResponse("No accounting connection that you can see") },
+  responses: {
+    200: jsonContent(statusOutput, "What the mServer answered"),
+    404: problemResponse("No accounting connection that you can see"),
+  },
 });
 
 export const accountingRoutes = createRouter()

@@ -64,7 +64,12 @@ export const createInvoiceInput = z
 export type CreateInvoiceInput = z.infer<typeof createInvoiceInput>;
 
 export const updateInvoiceInput = z
-  .strictObject({ ...fields, issueDate: fields.issueDate.optional(), dueDate: fields.dueDate.optional(), items: fields.items.optional() })
+  .strictObject({
+    ...fields,
+    issueDate: fields.issueDate.optional(),
+    dueDate: fields.dueDate.optional(),
+    items: fields.items.optional(),
+  })
   .refine((input) => Object.keys(input).length > 0, { message: "give at least one field" })
   .openapi("UpdateInvoiceInput", { description: "The fields given change; `items` replaces all lines" });
 export type UpdateInvoiceInput = z.infer<typeof updateInvoiceInput>;
@@ -102,5 +107,8 @@ export type InvoiceOutput = z.infer<typeof invoiceOutput>;
 export const invoiceListOutput = z.object({ items: z.array(invoiceOutput) }).openapi("InvoiceList");
 
 export const accountingStatusQuery = z.strictObject({
-  connectionId: z.uuid("must be a connection id").optional().openapi({ description: "Needed only when you see several accounting connections" }),
+  connectionId: z
+    .uuid("must be a connection id")
+    .optional()
+    .openapi({ description: "Needed only when you see several accounting connections" }),
 });

@@ -4,7 +4,16 @@ import { nowDate } from "../clock";
 import type { StatusOutput } from "../connectors/schema";
 import { checkVisible, connectionOfKind } from "../connectors/service";
 import { getTask } from "../tasks/service";
-import { deleteInvoiceRow, findInvoice, insertInvoice, listInvoices, updateInvoiceRow, type InvoiceFields, type InvoiceWithItems, type ItemFields } from "./repo";
+import {
+  deleteInvoiceRow,
+  findInvoice,
+  insertInvoice,
+  listInvoices,
+  updateInvoiceRow,
+  type InvoiceFields,
+  type InvoiceWithItems,
+  type ItemFields,
+} from "./repo";
 import type { CreateInvoiceInput, InvoiceItemInput, InvoiceOutput, UpdateInvoiceInput } from "./schema";
 
 /*
@@ -31,7 +40,13 @@ export function toInvoiceOutput({ invoice, items }: InvoiceWithItems): InvoiceOu
     text: invoice.text,
     currency: "CZK",
     taskId: invoice.taskId,
-    items: items.map((item) => ({ text: item.text, quantity: item.quantity, unit: item.unit, unitPrice: item.unitPrice, rateVat: item.rateVat })),
+    items: items.map((item) => ({
+      text: item.text,
+      quantity: item.quantity,
+      unit: item.unit,
+      unitPrice: item.unitPrice,
+      rateVat: item.rateVat,
+    })),
     totalWithoutVat: total,
     paidAt: invoice.paidAt?.toISOString() ?? null,
     createdAt: invoice.createdAt.toISOString(),
@@ -40,7 +55,13 @@ export function toInvoiceOutput({ invoice, items }: InvoiceWithItems): InvoiceOu
 }
 
 function itemFields(items: readonly InvoiceItemInput[]): ItemFields[] {
-  return items.map((item) => ({ text: item.text, quantity: item.quantity, unit: item.unit ?? null, unitPrice: item.unitPrice, rateVat: item.rateVat }));
+  return items.map((item) => ({
+    text: item.text,
+    quantity: item.quantity,
+    unit: item.unit ?? null,
+    unitPrice: item.unitPrice,
+    rateVat: item.rateVat,
+  }));
 }
 
 async function checkTask(actor: Actor, taskId: string | null | undefined): Promise<void> {
@@ -48,7 +69,8 @@ async function checkTask(actor: Actor, taskId: string | null | undefined): Promi
   try {
     await getTask(actor, taskId);
   } catch (error) {
-    if (error instanceof AppError && error.code === "not_found") throw invalidField("body", "/taskId", "no task with this id that you can see");
+    if (error instanceof AppError && error.code === "not_found")
+      throw invalidField("body", "/taskId", "no task with this id that you can see");
     throw error;
   }
 }
@@ -87,17 +109,22 @@ export async function updateInvoice(actor: Actor, id: string, input: UpdateInvoi
   await checkTask(actor, input.taskId);
   const issueDate = input.issueDate ?? invoice.issueDate;
   const dueDate = input.dueDate ?? invoice.dueDate;
-  if (dueDate < issueDate) throw invalidField("body", input.dueDate ? "/dueDate" : "/issueDate", "the due date must not be before the issue date");
+  if (dueDate < issueDate)
+    throw invalidField("body", input.dueDate ? "/dueDate" : "/issueDate", "the due date must not be before the issue date");
   const patch: Partial<InvoiceFields> = {
     ...(input.number !== undefined && { number: input.number }),
-    ...(input.partner !== undefined && { partnerCompany: input.partner?.company ?? null, partnerIco: input.partner?.ico ?? null }),
+    ...(input.partner !== undefined && {
+      partnerCompany: input.partner?.company ?? null,
+      partnerIco: input.partner?.ico ?? null,
+    }),
     ...(input.issueDate !== undefined && { issueDate: input.issueDate }),
     ...(input.taxDate !== undefined && { taxDate: input.taxDate }),
     ...(input.dueDate !== undefined && { dueDate: input.dueDate }),
     ...(input.text !== undefined && { text: input.text }),
     ...(input.taskId !== undefined && { taskId: input.taskId }),
   };
-  if (!(await updateInvoiceRow(actor.userId, id, patch, input.items && itemFields(input.items)))) throw new AppError("not_found", NOT_FOUND);
+  if (!(await updateInvoiceRow(actor.userId, id, patch, input.items && itemFields(input.items))))
+    throw new AppError("not_found", NOT_FOUND);
   return getInvoice(actor, id);
 }
 

@@ -2,14 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { apiRoute, jsonBody, jsonContent, problemResponse } from "../api/route";
 import { createRouter } from "../api/router";
 import { clearSessionCookie, setLocaleCookie, setSessionCookie } from "../api/session-cookie";
-import {
-  authResultOutput,
-  changePasswordInput,
-  loginInput,
-  registerInput,
-  updateProfileInput,
-  userOutput,
-} from "./schema";
+import { authResultOutput, changePasswordInput, loginInput, registerInput, updateProfileInput, userOutput } from "./schema";
 import { changePassword, getMe, login, register, signOutEverywhere, updateProfile } from "./service";
 
 const registerRoute = apiRoute({
@@ -89,8 +82,7 @@ const logoutRoute = apiRoute({
   path: "/auth/logout",
   tags: ["Account"],
   summary: "Sign out",
-  description:
-    "Clears the session cookie. With `everywhere=true` every token of the user stops working (all devices).",
+  description: "Clears the session cookie. With `everywhere=true` every token of the user stops working (all devices).",
   access: "user",
   request: {
     query: z.strictObject({

@@ -17,7 +17,10 @@ export const emailInput = z
  */
 export function accountRefFields(who = "The user to add", whose = "The email of the account to add") {
   return {
-    userId: z.uuid("must be a user id").optional().openapi({ description: `${who}; or give \`email\`` }),
+    userId: z
+      .uuid("must be a user id")
+      .optional()
+      .openapi({ description: `${who}; or give \`email\`` }),
     email: emailInput.optional().openapi({ description: `${whose}; or give \`userId\`` }),
   };
 }
@@ -42,7 +45,10 @@ const newPassword = z
   });
 
 /** Any password a user might type, checked only for size: its strength is checked on the way in. */
-const givenPassword = z.string().min(1, "is required").max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
+const givenPassword = z
+  .string()
+  .min(1, "is required")
+  .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
 const name = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 
@@ -82,9 +88,7 @@ export const loginInput = z
   .openapi("LoginInput");
 export type LoginInput = z.infer<typeof loginInput>;
 
-export const changePasswordInput = z
-  .strictObject({ currentPassword: givenPassword, newPassword })
-  .openapi("ChangePasswordInput");
+export const changePasswordInput = z.strictObject({ currentPassword: givenPassword, newPassword }).openapi("ChangePasswordInput");
 export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
 
 export const updateProfileInput = z
@@ -92,7 +96,11 @@ export const updateProfileInput = z
     name: name.optional(),
     locale: localeInput.optional(),
     timeZone: timeZoneInput.optional(),
-    avatarUrl: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).max(2048).nullable().optional(),
+    avatarUrl: z
+      .url({ protocol: /^https?$/, message: "must be an http(s) URL" })
+      .max(2048)
+      .nullable()
+      .optional(),
     email: emailInput.optional().openapi({ description: "Changing it needs currentPassword" }),
     currentPassword: givenPassword.optional(),
   })

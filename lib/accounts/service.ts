@@ -7,14 +7,7 @@ import type { UserRow } from "../db/schema/users";
 import { limiter } from "../rate-limit/limiter";
 import { disconnectUser } from "../realtime/events";
 import { findUserByEmail, findUserById, insertUser, updateUser } from "./repo";
-import type {
-  AuthResultOutput,
-  ChangePasswordInput,
-  LoginInput,
-  RegisterInput,
-  UpdateProfileInput,
-  UserOutput,
-} from "./schema";
+import type { AuthResultOutput, ChangePasswordInput, LoginInput, RegisterInput, UpdateProfileInput, UserOutput } from "./schema";
 
 export function toUserOutput(user: UserRow): UserOutput {
   return {

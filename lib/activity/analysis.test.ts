@@ -53,14 +53,32 @@ describe("the built-in analysis", () => {
   });
 
   test("focus time comes from no category when no leisure category averages enough a day", () => {
-    const light = facts({ categories: [{ category: "reading", seconds: 20 * HOUR, previousSeconds: 0 }, { category: "games", seconds: HOUR, previousSeconds: 0 }] });
-    expect(builtInInsights(light).find((insight) => insight.kind === "focus")).toMatchObject({ fromCategory: null, minutesPerDay: 75 });
+    const light = facts({
+      categories: [
+        { category: "reading", seconds: 20 * HOUR, previousSeconds: 0 },
+        { category: "games", seconds: HOUR, previousSeconds: 0 },
+      ],
+    });
+    expect(builtInInsights(light).find((insight) => insight.kind === "focus")).toMatchObject({
+      fromCategory: null,
+      minutesPerDay: 75,
+    });
     const calm = facts({ tasks: { open: 1, overdue: 0, dueSoon: 0, next: [] } });
-    expect(builtInInsights(calm).find((insight) => insight.kind === "focus")).toMatchObject({ minutesPerDay: 25, nextTask: null });
+    expect(builtInInsights(calm).find((insight) => insight.kind === "focus")).toMatchObject({
+      minutesPerDay: 25,
+      nextTask: null,
+    });
   });
 
   test("a week without data says so, still compares with the week before, and without open tasks says that too", () => {
-    const empty = facts({ totalSeconds: 0, changePercent: -100, categories: [], topApps: [], lateNightSeconds: 0, tasks: { open: 0, overdue: 0, dueSoon: 0, next: [] } });
+    const empty = facts({
+      totalSeconds: 0,
+      changePercent: -100,
+      categories: [],
+      topApps: [],
+      lateNightSeconds: 0,
+      tasks: { open: 0, overdue: 0, dueSoon: 0, next: [] },
+    });
     expect(builtInInsights(empty)).toEqual([
       { kind: "noData" },
       { kind: "change", totalSeconds: 0, previousTotalSeconds: 10 * HOUR, changePercent: -100 },
@@ -77,7 +95,13 @@ describe("the built-in analysis", () => {
 
 describe("the prompt", () => {
   test("holds the facts as JSON, the period, and asks for the user's language", () => {
-    const window = { from: "2027-06-04", to: "2027-06-10", previousFrom: "2027-05-28", previousTo: "2027-06-03", timeZone: "Europe/Prague" };
+    const window = {
+      from: "2027-06-04",
+      to: "2027-06-10",
+      previousFrom: "2027-05-28",
+      previousTo: "2027-06-03",
+      timeZone: "Europe/Prague",
+    };
     const [system, user] = analysisPrompt(facts(), window, "Čeština");
     expect(system).toMatchObject({ role: "system", content: expect.stringContaining("in Čeština") });
     expect(JSON.parse(user!.content)).toEqual({

@@ -58,7 +58,8 @@ export function builtInInsights(facts: ActivityFacts): Insight[] {
       dailyAverageSeconds: Math.round(heaviest.seconds / facts.days),
     });
     insights.push({ kind: "topApp", ...topApp, dailyAverageSeconds: Math.round(topApp.seconds / facts.days) });
-    if (facts.lateNightSeconds > 0) insights.push({ kind: "lateNight", seconds: facts.lateNightSeconds, nights: facts.lateNights });
+    if (facts.lateNightSeconds > 0)
+      insights.push({ kind: "lateNight", seconds: facts.lateNightSeconds, nights: facts.lateNights });
   }
   insights.push(facts.tasks.open > 0 ? focusInsight(facts, facts.peakHour) : { kind: "noOpenTasks" });
   return insights;

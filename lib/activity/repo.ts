@@ -37,10 +37,21 @@ export async function storedClientIds(userId: string, clientIds: readonly string
 }
 
 /** The user's stored records of these apps that overlap [start, end). */
-export async function storedRanges(userId: string, apps: readonly string[], start: Date, end: Date, tx: Executor): Promise<StoredRange[]> {
+export async function storedRanges(
+  userId: string,
+  apps: readonly string[],
+  start: Date,
+  end: Date,
+  tx: Executor,
+): Promise<StoredRange[]> {
   if (apps.length === 0) return [];
   return tx
-    .select({ clientId: activityRecords.clientId, app: activityRecords.app, startedAt: activityRecords.startedAt, endedAt: activityRecords.endedAt })
+    .select({
+      clientId: activityRecords.clientId,
+      app: activityRecords.app,
+      startedAt: activityRecords.startedAt,
+      endedAt: activityRecords.endedAt,
+    })
     .from(activityRecords)
     .where(and(overlapping(userId, start, end), inArray(activityRecords.app, [...apps])));
 }

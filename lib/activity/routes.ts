@@ -13,7 +13,14 @@ import {
   summaryQuery,
 } from "./schema";
 import { analyseActivity, deleteRecords, getDaily, getSummary, reportRecords } from "./service";
-import { BATCH_MAX, CLOCK_SKEW_SECONDS, LATE_NIGHT_FROM_HOUR, LATE_NIGHT_UNTIL_HOUR, RECORD_RANGE_MAX_HOURS, WINDOW_DAYS_MAX } from "./vocabulary";
+import {
+  BATCH_MAX,
+  CLOCK_SKEW_SECONDS,
+  LATE_NIGHT_FROM_HOUR,
+  LATE_NIGHT_UNTIL_HOUR,
+  RECORD_RANGE_MAX_HOURS,
+  WINDOW_DAYS_MAX,
+} from "./vocabulary";
 
 /** The activity monitor: phone usage reported by clients, its summaries and analysis (issue 8). Under /api/v1 only. */
 const TAGS = ["Activity"];

@@ -8,11 +8,17 @@ function item(id: string, startedAt: string, endedAt: string, fields: Partial<Re
   return { id, app: "Chat", category: "communication", seconds: 60, startedAt, endedAt, ...fields };
 }
 
-const pointers = (records: ReportedRecord[], stored: string[] = []) => batchErrors(records, NOW, new Set(stored)).map((error) => error.pointer);
+const pointers = (records: ReportedRecord[], stored: string[] = []) =>
+  batchErrors(records, NOW, new Set(stored)).map((error) => error.pointer);
 
 describe("batchErrors", () => {
   test("a sound batch has none", () => {
-    expect(pointers([item("a", "2027-06-10T10:00:00Z", "2027-06-10T10:05:00Z"), item("b", "2027-06-10T10:05:00Z", "2027-06-10T10:10:00Z")])).toEqual([]);
+    expect(
+      pointers([
+        item("a", "2027-06-10T10:00:00Z", "2027-06-10T10:05:00Z"),
+        item("b", "2027-06-10T10:05:00Z", "2027-06-10T10:10:00Z"),
+      ]),
+    ).toEqual([]);
   });
 
   test("endedAt before startedAt, a range over 24 hours, and seconds longer than the range", () => {
@@ -40,8 +46,13 @@ describe("batchErrors", () => {
   });
 
   test("an id twice in a batch is named at its second place", () => {
-    const batch = [item("a", "2027-06-10T10:00:00Z", "2027-06-10T10:05:00Z"), item("a", "2027-06-10T11:00:00Z", "2027-06-10T11:05:00Z", { app: "Mail" })];
-    expect(batchErrors(batch, NOW, new Set())).toEqual([{ in: "body", pointer: "/records/1/id", detail: "repeats the id of /records/0" }]);
+    const batch = [
+      item("a", "2027-06-10T10:00:00Z", "2027-06-10T10:05:00Z"),
+      item("a", "2027-06-10T11:00:00Z", "2027-06-10T11:05:00Z", { app: "Mail" }),
+    ];
+    expect(batchErrors(batch, NOW, new Set())).toEqual([
+      { in: "body", pointer: "/records/1/id", detail: "repeats the id of /records/0" },
+    ]);
   });
 
   test("overlapping records of the same app are refused; touching ones and other apps are fine", () => {
@@ -57,7 +68,10 @@ describe("batchErrors", () => {
   });
 
   test("records stored already are duplicates, not overlaps", () => {
-    const batch = [item("a", "2027-06-10T10:00:00Z", "2027-06-10T10:10:00Z"), item("b", "2027-06-10T10:10:00Z", "2027-06-10T10:20:00Z")];
+    const batch = [
+      item("a", "2027-06-10T10:00:00Z", "2027-06-10T10:10:00Z"),
+      item("b", "2027-06-10T10:10:00Z", "2027-06-10T10:20:00Z"),
+    ];
     expect(pointers([...batch, item("a", "2027-06-10T10:00:00Z", "2027-06-10T10:10:00Z")], ["a"])).toEqual(["/records/2/id"]);
     expect(pointers(batch, ["a", "b"])).toEqual([]);
     expect(newRecords(batch, new Set(["a"]))).toEqual([{ index: 1, record: batch[1] }]);
@@ -65,7 +79,9 @@ describe("batchErrors", () => {
 });
 
 describe("overlaps with stored records", () => {
-  const stored = [{ clientId: "old", app: "Chat", startedAt: new Date("2027-06-10T09:00:00Z"), endedAt: new Date("2027-06-10T10:00:00Z") }];
+  const stored = [
+    { clientId: "old", app: "Chat", startedAt: new Date("2027-06-10T09:00:00Z"), endedAt: new Date("2027-06-10T10:00:00Z") },
+  ];
 
   test("a new record of the same app inside a stored range is named with the stored id", () => {
     const fresh = [{ index: 4, record: item("new", "2027-06-10T09:59:00Z", "2027-06-10T10:01:00Z") }];
@@ -84,6 +100,12 @@ describe("overlaps with stored records", () => {
       { index: 1, record: item("y", "2027-06-10T09:30:00Z", "2027-06-10T09:31:00Z", { app: "chat" }) },
     ];
     expect(storedOverlapErrors(fresh, stored)).toEqual([]);
-    expect(overlaps(stored[0]!, { app: "Chat", startedAt: new Date("2027-06-10T08:00:00Z"), endedAt: new Date("2027-06-10T09:00:00Z") })).toBe(false);
+    expect(
+      overlaps(stored[0]!, {
+        app: "Chat",
+        startedAt: new Date("2027-06-10T08:00:00Z"),
+        endedAt: new Date("2027-06-10T09:00:00Z"),
+      }),
+    ).toBe(false);
   });
 });

@@ -52,7 +52,8 @@ function recordErrors(record: ReportedRecord, index: number, now: Date): FieldEr
   if (length < 0) return [bodyError(at(index, "endedAt"), "must not be before startedAt")];
   const errors: FieldError[] = [];
   if (endedAt.getTime() > latest) errors.push(bodyError(at(index, "endedAt"), "is in the future"));
-  if (length > RANGE_MAX_MS) errors.push(bodyError(at(index, "endedAt"), `must be at most ${RECORD_RANGE_MAX_HOURS} hours after startedAt`));
+  if (length > RANGE_MAX_MS)
+    errors.push(bodyError(at(index, "endedAt"), `must be at most ${RECORD_RANGE_MAX_HOURS} hours after startedAt`));
   const rangeSeconds = Math.ceil(length / 1000);
   if (record.seconds > rangeSeconds) {
     errors.push(bodyError(at(index, "seconds"), `must not be more than the ${rangeSeconds} seconds from startedAt to endedAt`));
@@ -76,7 +77,8 @@ export function batchErrors(records: readonly ReportedRecord[], now: Date, store
   const fresh = newRecords(records, storedIds).map(({ index, record }) => ({ index, range: rangeOf(record) }));
   for (const [position, later] of fresh.entries()) {
     const earlier = fresh.slice(0, position).find((candidate) => overlaps(candidate.range, later.range));
-    if (earlier) errors.push(bodyError(at(later.index, "startedAt"), `overlaps /records/${earlier.index}, a record of the same app`));
+    if (earlier)
+      errors.push(bodyError(at(later.index, "startedAt"), `overlaps /records/${earlier.index}, a record of the same app`));
   }
   return errors;
 }
@@ -97,6 +99,8 @@ export function storedOverlapErrors(fresh: readonly Indexed<ReportedRecord>[], s
     const clash = stored.find((range) => overlaps(range, rangeOf(record)));
     if (!clash) return [];
     const when = `${clash.startedAt.toISOString()} to ${clash.endedAt.toISOString()}`;
-    return [bodyError(at(index, "startedAt"), `overlaps the stored record ${JSON.stringify(clash.clientId)} of the same app (${when})`)];
+    return [
+      bodyError(at(index, "startedAt"), `overlaps the stored record ${JSON.stringify(clash.clientId)} of the same app (${when})`),
+    ];
   });
 }

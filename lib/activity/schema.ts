@@ -1,19 +1,24 @@
 import { z } from "@hono/zod-openapi";
 import { answeredBySchema } from "../ai/schema";
-import { ACTIVITY_CATEGORIES, APP_MAX, BATCH_MAX, CLIENT_ID_MAX, DEFAULT_WINDOW_DAYS, RECORD_RANGE_MAX_HOURS } from "./vocabulary";
+import {
+  ACTIVITY_CATEGORIES,
+  APP_MAX,
+  BATCH_MAX,
+  CLIENT_ID_MAX,
+  DEFAULT_WINDOW_DAYS,
+  RECORD_RANGE_MAX_HOURS,
+} from "./vocabulary";
 
 const dateTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time such as 2026-12-01T09:00:00Z" });
 const localDate = z.iso.date("must be a date such as 2026-12-01");
 const seconds = z.number().int().min(0);
 
-const category = z
-  .enum(ACTIVITY_CATEGORIES, { error: `must be one of ${ACTIVITY_CATEGORIES.join(", ")}` })
-  .openapi({
-    description:
-      "A fixed set, so that every client's time adds up the same way: map the platform's own categories onto it " +
-      "(`other` when none fits). `communication` is messaging and calls, `reading` books and documents, `news` " +
-      "news and magazines.",
-  });
+const category = z.enum(ACTIVITY_CATEGORIES, { error: `must be one of ${ACTIVITY_CATEGORIES.join(", ")}` }).openapi({
+  description:
+    "A fixed set, so that every client's time adds up the same way: map the platform's own categories onto it " +
+    "(`other` when none fits). `communication` is messaging and calls, `reading` books and documents, `news` " +
+    "news and magazines.",
+});
 
 // Reporting
 
@@ -23,7 +28,10 @@ export const reportedRecord = z
       .string({ error: "must be a string" })
       .min(1, "must not be empty")
       .max(CLIENT_ID_MAX, `must be at most ${CLIENT_ID_MAX} characters`)
-      .openapi({ description: "The client's own id for the record (a UUID, say): sending it again adds nothing", example: "7d1c7f0e-3b8a-4d4e-9a53-1f0c2f4b8e21" }),
+      .openapi({
+        description: "The client's own id for the record (a UUID, say): sending it again adds nothing",
+        example: "7d1c7f0e-3b8a-4d4e-9a53-1f0c2f4b8e21",
+      }),
     app: z
       .string({ error: "must be a string" })
       .trim()
@@ -35,9 +43,14 @@ export const reportedRecord = z
       .number({ error: "must be a number of seconds" })
       .int("must be a whole number of seconds")
       .min(0, "must not be negative")
-      .openapi({ description: "Time spent in the app within the range: at most the range's length, rounded up to whole seconds", example: 1500 }),
+      .openapi({
+        description: "Time spent in the app within the range: at most the range's length, rounded up to whole seconds",
+        example: 1500,
+      }),
     startedAt: dateTime,
-    endedAt: dateTime.openapi({ description: `Not before startedAt, at most ${RECORD_RANGE_MAX_HOURS} hours after it, not in the future` }),
+    endedAt: dateTime.openapi({
+      description: `Not before startedAt, at most ${RECORD_RANGE_MAX_HOURS} hours after it, not in the future`,
+    }),
   })
   .openapi("ActivityRecordInput");
 export type ReportedRecord = z.infer<typeof reportedRecord>;
@@ -66,7 +79,9 @@ export type ReportRecordsOutput = z.infer<typeof reportRecordsOutput>;
 // Windows of local dates
 
 const windowFields = {
-  from: localDate.optional().openapi({ description: `First local date (your time zone); by default ${DEFAULT_WINDOW_DAYS - 1} days before \`to\`` }),
+  from: localDate
+    .optional()
+    .openapi({ description: `First local date (your time zone); by default ${DEFAULT_WINDOW_DAYS - 1} days before \`to\`` }),
   to: localDate.optional().openapi({ description: "Last local date, included; by default today" }),
 };
 
@@ -80,8 +95,13 @@ export const dailyQuery = z.strictObject({
 });
 
 export const deleteRecordsQuery = z.strictObject({
-  before: localDate.optional().openapi({ description: "Delete the records that started before this local date (your time zone)" }),
-  all: z.literal("true", { error: "must be true" }).optional().openapi({ description: "`true` deletes every record you reported" }),
+  before: localDate
+    .optional()
+    .openapi({ description: "Delete the records that started before this local date (your time zone)" }),
+  all: z
+    .literal("true", { error: "must be true" })
+    .optional()
+    .openapi({ description: "`true` deletes every record you reported" }),
 });
 export type DeleteRecordsQuery = z.infer<typeof deleteRecordsQuery>;
 
@@ -103,7 +123,9 @@ export const summaryOutput = z
     timeZone: z.string().openapi({ description: "Your time zone, in which the dates are read" }),
     days: z.number().int(),
     totalSeconds: seconds,
-    dailyAverageSeconds: seconds.openapi({ description: "totalSeconds divided by `days` (every day of the window counts), rounded" }),
+    dailyAverageSeconds: seconds.openapi({
+      description: "totalSeconds divided by `days` (every day of the window counts), rounded",
+    }),
     perDay: z.array(z.object({ date: localDate, seconds })),
     categories: z.array(categoryTotal).openapi({ description: "Categories with any time, most first" }),
     apps: z.array(appTotal).openapi({ description: "Apps with any time, most first" }),
@@ -163,8 +185,19 @@ export type ActivityFacts = z.infer<typeof activityFacts>;
 export const insight = z
   .discriminatedUnion("kind", [
     z.object({ kind: z.literal("noData") }),
-    z.object({ kind: z.literal("change"), totalSeconds: seconds, previousTotalSeconds: seconds, changePercent: z.number().int().nullable() }),
-    z.object({ kind: z.literal("heaviestCategory"), category, seconds, sharePercent: z.number().int(), dailyAverageSeconds: seconds }),
+    z.object({
+      kind: z.literal("change"),
+      totalSeconds: seconds,
+      previousTotalSeconds: seconds,
+      changePercent: z.number().int().nullable(),
+    }),
+    z.object({
+      kind: z.literal("heaviestCategory"),
+      category,
+      seconds,
+      sharePercent: z.number().int(),
+      dailyAverageSeconds: seconds,
+    }),
     z.object({ kind: z.literal("topApp"), app: z.string(), category, seconds, dailyAverageSeconds: seconds }),
     z.object({ kind: z.literal("lateNight"), seconds, nights: z.number().int() }),
     z
@@ -200,10 +233,18 @@ export const analysisOutput = z
     previousTo: localDate,
     timeZone: z.string(),
     facts: activityFacts,
-    insights: z.array(insight).openapi({ description: "The built-in assistant's findings from the facts (computed in every case)" }),
-    text: z.string().nullable().openapi({ description: "The AI endpoint's answer, in your language; null when the built-in assistant answered" }),
+    insights: z
+      .array(insight)
+      .openapi({ description: "The built-in assistant's findings from the facts (computed in every case)" }),
+    text: z
+      .string()
+      .nullable()
+      .openapi({ description: "The AI endpoint's answer, in your language; null when the built-in assistant answered" }),
     answeredBy: answeredBySchema,
-    fallbackReason: z.string().optional().openapi({ description: "Why the built-in assistant answered although an endpoint is configured" }),
+    fallbackReason: z
+      .string()
+      .optional()
+      .openapi({ description: "Why the built-in assistant answered although an endpoint is configured" }),
   })
   .openapi("ActivityAnalysis");
 export type AnalysisOutput = z.infer<typeof analysisOutput>;

@@ -6,7 +6,15 @@ import { db } from "../db/client";
 import { isLocale, LOCALE_NAMES } from "../i18n/locales";
 import { addDays, localDateOf, startOfLocalDay } from "../local-dates";
 import { analysisPrompt, builtInInsights, changePercent, isLateNight, type AnalysisWindow } from "./analysis";
-import { deleteRecordRows, insertRecords, lockUserRecords, openTaskFacts, recordsBetween, storedClientIds, storedRanges } from "./repo";
+import {
+  deleteRecordRows,
+  insertRecords,
+  lockUserRecords,
+  openTaskFacts,
+  recordsBetween,
+  storedClientIds,
+  storedRanges,
+} from "./repo";
 import { batchErrors, newRecords, rangeOf, storedOverlapErrors } from "./rules";
 import type {
   ActivityFacts,
@@ -18,7 +26,17 @@ import type {
   SummaryOutput,
   WindowInput,
 } from "./schema";
-import { datesBetween, hourSlots, secondsPerDate, tally, topApps, windowOf, type HourSlot, type Tally, type UsageRecord } from "./tally";
+import {
+  datesBetween,
+  hourSlots,
+  secondsPerDate,
+  tally,
+  topApps,
+  windowOf,
+  type HourSlot,
+  type Tally,
+  type UsageRecord,
+} from "./tally";
 import { DEFAULT_WINDOW_DAYS, LATE_NIGHT_UNTIL_HOUR, WINDOW_DAYS_MAX } from "./vocabulary";
 
 /*
@@ -34,7 +52,9 @@ const ERRORS_QUOTED = 3;
 // Reporting
 
 function batchRejected(errors: readonly FieldError[]): AppError {
-  const quoted = errors.slice(0, ERRORS_QUOTED).map(({ pointer, detail }) => `${pointer.slice(1).replace(/\//g, ".")}: ${detail}`);
+  const quoted = errors
+    .slice(0, ERRORS_QUOTED)
+    .map(({ pointer, detail }) => `${pointer.slice(1).replace(/\//g, ".")}: ${detail}`);
   const more = errors.length > ERRORS_QUOTED ? `; and ${errors.length - ERRORS_QUOTED} more` : "";
   return new AppError("validation_failed", `Nothing was stored: ${quoted.join("; ")}${more}`, { errors: [...errors] });
 }
@@ -48,7 +68,11 @@ export async function reportRecords(actor: Actor, input: ReportRecordsInput): Pr
   const { records } = input;
   return db().transaction(async (tx) => {
     await lockUserRecords(actor.userId, tx);
-    const stored = await storedClientIds(actor.userId, records.map((record) => record.id), tx);
+    const stored = await storedClientIds(
+      actor.userId,
+      records.map((record) => record.id),
+      tx,
+    );
     const errors = batchErrors(records, now, stored);
     const fresh = newRecords(records, stored);
     if (fresh.length > 0) {
@@ -73,7 +97,10 @@ export async function reportRecords(actor: Actor, input: ReportRecordsInput): Pr
     return {
       accepted: accepted.size,
       duplicates: records.length - accepted.size,
-      items: records.map((record, index) => ({ id: record.id, status: accepted.has(index) ? ("accepted" as const) : ("duplicate" as const) })),
+      items: records.map((record, index) => ({
+        id: record.id,
+        status: accepted.has(index) ? ("accepted" as const) : ("duplicate" as const),
+      })),
     };
   });
 }
@@ -103,7 +130,8 @@ function resolveWindow(actor: Actor, input: WindowInput, location: "query" | "bo
   const to = input.to ?? today(actor);
   const from = input.from ?? addDays(to, -(DEFAULT_WINDOW_DAYS - 1));
   if (from > to) throw invalidField(location, "/from", `must not be after to (${to})`);
-  if (addDays(from, WINDOW_DAYS_MAX) <= to) throw invalidField(location, "/from", `must be at most ${WINDOW_DAYS_MAX} days before to`);
+  if (addDays(from, WINDOW_DAYS_MAX) <= to)
+    throw invalidField(location, "/from", `must be at most ${WINDOW_DAYS_MAX} days before to`);
   return { from, to };
 }
 
@@ -182,9 +210,14 @@ async function gatherFacts(actor: Actor, window: AnalysisWindow): Promise<Activi
     lateNights.add(slot.hour < LATE_NIGHT_UNTIL_HOUR ? addDays(slot.date, -1) : slot.date);
   });
   const previousByCategory = new Map(previous.tally.categories.map(({ category, seconds }) => [category, seconds]));
-  const categories = current.tally.categories.map(({ category, seconds }) => ({ category, seconds, previousSeconds: previousByCategory.get(category) ?? 0 }));
+  const categories = current.tally.categories.map(({ category, seconds }) => ({
+    category,
+    seconds,
+    previousSeconds: previousByCategory.get(category) ?? 0,
+  }));
   for (const { category, seconds } of previous.tally.categories) {
-    if (!categories.some((item) => item.category === category)) categories.push({ category, seconds: 0, previousSeconds: seconds });
+    if (!categories.some((item) => item.category === category))
+      categories.push({ category, seconds: 0, previousSeconds: seconds });
   }
   const perDay = secondsPerDate(current.slots, current.tally.slotSeconds);
   const busiest = perDay.reduce((best, day) => (day.seconds > best.seconds ? day : best), perDay[0]!);
@@ -215,13 +248,24 @@ async function gatherFacts(actor: Actor, window: AnalysisWindow): Promise<Activi
 export async function analyseActivity(actor: Actor, input: WindowInput): Promise<AnalysisOutput> {
   const { from, to } = resolveWindow(actor, input, "body");
   const days = datesBetween(from, to).length;
-  const window: AnalysisWindow = { from, to, previousFrom: addDays(from, -days), previousTo: addDays(from, -1), timeZone: actor.timeZone };
+  const window: AnalysisWindow = {
+    from,
+    to,
+    previousFrom: addDays(from, -days),
+    previousTo: addDays(from, -1),
+    timeZone: actor.timeZone,
+  };
   const facts = await gatherFacts(actor, window);
   const analysis = { ...window, facts, insights: builtInInsights(facts) };
   if (!aiEndpointConfigured()) return { ...analysis, text: null, answeredBy: BUILT_IN };
 
   const language = LOCALE_NAMES[isLocale(actor.locale) ? actor.locale : "en"];
-  const answer = await complete({ userId: actor.userId, purpose: "activity_analysis", messages: analysisPrompt(facts, window, language), maxTokens: 500 });
+  const answer = await complete({
+    userId: actor.userId,
+    purpose: "activity_analysis",
+    messages: analysisPrompt(facts, window, language),
+    maxTokens: 500,
+  });
   const text = answer.text.trim();
   if (!text) return { ...analysis, text: null, answeredBy: BUILT_IN, fallbackReason: "The AI service gave an empty answer" };
   return { ...analysis, text, answeredBy: answer.answeredBy };

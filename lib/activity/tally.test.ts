@@ -4,7 +4,13 @@ import { datesBetween, hourSlots, secondsBetween, secondsPerDate, tally, type Us
 const PRAGUE = "Europe/Prague";
 const KOLKATA = "Asia/Kolkata";
 
-function record(app: string, startedAt: string, endedAt: string, seconds: number, category: UsageRecord["category"] = "social"): UsageRecord {
+function record(
+  app: string,
+  startedAt: string,
+  endedAt: string,
+  seconds: number,
+  category: UsageRecord["category"] = "social",
+): UsageRecord {
   return { app, category, seconds, startedAt: new Date(startedAt), endedAt: new Date(endedAt) };
 }
 

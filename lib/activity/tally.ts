@@ -50,7 +50,12 @@ export function hourSlots(from: string, to: string, timeZone: string): HourSlot[
     const { start, end } = windowOf(date, date, timeZone);
     for (let at = start.getTime(); at < end.getTime(); at += HOUR_MS) {
       const startsAt = new Date(at);
-      slots.push({ date, startsAt, endsAt: new Date(Math.min(at + HOUR_MS, end.getTime())), hour: zonedWallTime(startsAt, timeZone).hour });
+      slots.push({
+        date,
+        startsAt,
+        endsAt: new Date(Math.min(at + HOUR_MS, end.getTime())),
+        hour: zonedWallTime(startsAt, timeZone).hour,
+      });
     }
   }
   return slots;
@@ -98,8 +103,10 @@ function firstSlotAfter(slots: readonly HourSlot[], instant: number): number {
   return low;
 }
 
-const byMostSeconds = <T extends { seconds: number }>(key: (item: T) => string) => (a: T, b: T) =>
-  b.seconds - a.seconds || key(a).localeCompare(key(b));
+const byMostSeconds =
+  <T extends { seconds: number }>(key: (item: T) => string) =>
+  (a: T, b: T) =>
+    b.seconds - a.seconds || key(a).localeCompare(key(b));
 
 /** Adds up the records' time over the slots (time outside them is not counted). */
 export function tally(records: readonly UsageRecord[], slots: readonly HourSlot[]): Tally {
@@ -109,7 +116,11 @@ export function tally(records: readonly UsageRecord[], slots: readonly HourSlot[
   for (const record of records) {
     let recordSeconds = 0;
     const end = record.endedAt.getTime();
-    for (let index = firstSlotAfter(slots, record.startedAt.getTime()); index < slots.length && slots[index]!.startsAt.getTime() < end; index++) {
+    for (
+      let index = firstSlotAfter(slots, record.startedAt.getTime());
+      index < slots.length && slots[index]!.startsAt.getTime() < end;
+      index++
+    ) {
       const seconds = secondsBetween(record, slots[index]!.startsAt, slots[index]!.endsAt);
       slotSeconds[index]! += seconds;
       recordSeconds += seconds;

@@ -56,7 +56,11 @@ export async function findAdminUser(id: string): Promise<AdminUserRow | null> {
 export async function setUserDisabled(id: string, disabled: boolean, at: Date): Promise<void> {
   await db()
     .update(users)
-    .set(disabled ? { disabledAt: at, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: at } : { disabledAt: null, updatedAt: at })
+    .set(
+      disabled
+        ? { disabledAt: at, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: at }
+        : { disabledAt: null, updatedAt: at },
+    )
     .where(eq(users.id, id));
   await forgetSessionUser(id);
 }

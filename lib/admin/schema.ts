@@ -66,16 +66,25 @@ export type AdminUserListOutput = z.infer<typeof adminUserListOutput>;
 export const jobStatusOutput = z
   .object({
     name: z.string(),
-    module: z.enum(MODULE_IDS).nullable().openapi({ description: "The feature module the job belongs to; null for the core's jobs" }),
+    module: z
+      .enum(MODULE_IDS)
+      .nullable()
+      .openapi({ description: "The feature module the job belongs to; null for the core's jobs" }),
     paused: z.boolean().openapi({ description: "true while its module is switched off: the job does not run" }),
     intervalMs: z.number().int().openapi({ description: "How often it runs (in one process at a time across the deployment)" }),
-    lastStartedAt: z.iso.datetime().nullable().openapi({ description: "When its last run began; null if it never ran (since job status was recorded)" }),
+    lastStartedAt: z.iso
+      .datetime()
+      .nullable()
+      .openapi({ description: "When its last run began; null if it never ran (since job status was recorded)" }),
     lastFinishedAt: z.iso.datetime().nullable().openapi({ description: "When its last finished run ended" }),
     lastDurationMs: z.number().int().nullable(),
     lastOutcome: z.enum(["running", "succeeded", "failed"]).nullable().openapi({
       description: "`running`: a run began and has not ended (or its process stopped midway); null if it never ran",
     }),
-    lastError: z.string().nullable().openapi({ description: "The error message of the last finished run when it failed; null when it succeeded" }),
+    lastError: z
+      .string()
+      .nullable()
+      .openapi({ description: "The error message of the last finished run when it failed; null when it succeeded" }),
     lastRunner: z.string().nullable().openapi({ description: "The process of the last run: host name and process id" }),
     runCount: z.number().int().openapi({ description: "Finished runs, in every process" }),
     failureCount: z.number().int().openapi({ description: "Finished runs that failed" }),
@@ -83,5 +92,7 @@ export const jobStatusOutput = z
   .openapi("JobStatus");
 export type JobStatusOutput = z.infer<typeof jobStatusOutput>;
 
-export const jobStatusListOutput = z.object({ items: z.array(jobStatusOutput).openapi({ description: "Every job, by name" }) }).openapi("JobStatusList");
+export const jobStatusListOutput = z
+  .object({ items: z.array(jobStatusOutput).openapi({ description: "Every job, by name" }) })
+  .openapi("JobStatusList");
 export type JobStatusListOutput = z.infer<typeof jobStatusListOutput>;

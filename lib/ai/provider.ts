@@ -62,7 +62,10 @@ function openai(): OpenAI {
   const key = `${AI_BASE_URL}|${AI_API_KEY ?? ""}|${AI_TIMEOUT_MS}`;
   if (client?.key !== key) {
     // Local servers take any key; the package insists on one.
-    client = { key, openai: new OpenAI({ baseURL: AI_BASE_URL, apiKey: AI_API_KEY ?? "none", timeout: AI_TIMEOUT_MS, maxRetries: 0 }) };
+    client = {
+      key,
+      openai: new OpenAI({ baseURL: AI_BASE_URL, apiKey: AI_API_KEY ?? "none", timeout: AI_TIMEOUT_MS, maxRetries: 0 }),
+    };
   }
   return client.openai;
 }
@@ -79,9 +82,13 @@ async function takeBudget(userId: string): Promise<string> {
   const day = utcDay(now);
   const limit = config().AI_DAILY_REQUESTS;
   if (!(await takeDailyRequest(userId, day, limit))) {
-    throw new AppError("rate_limited", `You have used today's ${limit} requests to the AI service; the budget renews at midnight UTC`, {
-      retryAfterSeconds: secondsUntilUtcMidnight(now),
-    });
+    throw new AppError(
+      "rate_limited",
+      `You have used today's ${limit} requests to the AI service; the budget renews at midnight UTC`,
+      {
+        retryAfterSeconds: secondsUntilUtcMidnight(now),
+      },
+    );
   }
   return day;
 }
@@ -92,7 +99,10 @@ function unavailable(error: unknown, timedOut: boolean): AppError {
   if (timedOut || error instanceof APIConnectionTimeoutError) {
     return new AppError("unavailable", `The AI service did not answer within ${seconds} s`, { retryAfterSeconds: 30 });
   }
-  const detail = error instanceof APIError && error.status !== undefined ? `answered ${error.status}: ${error.message}` : "could not be reached";
+  const detail =
+    error instanceof APIError && error.status !== undefined
+      ? `answered ${error.status}: ${error.message}`
+      : "could not be reached";
   return new AppError("unavailable", `The AI service ${detail.slice(0, 300)}`, { retryAfterSeconds: 30 });
 }
 

@@ -80,11 +80,7 @@ export function createApiApp() {
     await openDatabase();
     await next();
   });
-  app.use(
-    `${API_PREFIX}/*`,
-    jsonBodyOnly(config().BODY_LIMIT_BYTES),
-    rateLimit("general"),
-  );
+  app.use(`${API_PREFIX}/*`, jsonBodyOnly(config().BODY_LIMIT_BYTES), rateLimit("general"));
 
   app.route(API_PREFIX, accountsRoutes);
   app.route(API_PREFIX, accountDataRoutes);

@@ -11,7 +11,10 @@ export function clientIp(c: Context<ApiEnv>): string {
   const hops = config().TRUST_PROXY;
   const forwarded = requestHeader(c, "x-forwarded-for");
   if (hops > 0 && forwarded) {
-    const chain = forwarded.split(",").map((entry) => entry.trim()).filter(Boolean);
+    const chain = forwarded
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean);
     const entry = chain[Math.max(0, chain.length - hops)];
     if (entry) return entry;
   }

@@ -33,9 +33,9 @@ const ROOT_ALIASES: readonly RootAlias[] = [
 ];
 
 const aliasPattern = new RegExp(
-  `^(?:${ROOT_ALIASES.map(
-    ({ path, subtree }) => path.replace(/:[a-zA-Z]+/g, "[^/]+") + (subtree ? "(?:/.*)?" : ""),
-  ).join("|")})$`,
+  `^(?:${ROOT_ALIASES.map(({ path, subtree }) => path.replace(/:[a-zA-Z]+/g, "[^/]+") + (subtree ? "(?:/.*)?" : "")).join(
+    "|",
+  )})$`,
 );
 
 /** The canonical `/api/v1/...` path for a request path, or null when Next should serve it. */
@@ -48,8 +48,6 @@ export function toApiPath(pathname: string): string | null {
 export function apiRewrites(): { source: string; destination: string }[] {
   return ROOT_ALIASES.flatMap(({ path, subtree }) => {
     const exact = { source: path, destination: API_PREFIX + path };
-    return subtree
-      ? [exact, { source: `${path}/:rest+`, destination: `${API_PREFIX}${path}/:rest+` }]
-      : [exact];
+    return subtree ? [exact, { source: `${path}/:rest+`, destination: `${API_PREFIX}${path}/:rest+` }] : [exact];
   });
 }

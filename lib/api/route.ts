@@ -42,7 +42,9 @@ function standardProblems(config: ApiRouteConfig) {
     ...(hasInput && { 400: problem("Invalid input: `errors` names each bad field") }),
     ...(config.access === "user" || config.access === "admin" ? { 401: problem("Missing, invalid or revoked token") } : {}),
     ...(config.access === "admin" && { 403: problem("Not an administrator") }),
-    ...(config.module && { 404: problem(`No such resource, or the \`${config.module}\` module is switched off (\`module_disabled\`)`) }),
+    ...(config.module && {
+      404: problem(`No such resource, or the \`${config.module}\` module is switched off (\`module_disabled\`)`),
+    }),
     ...(request.body && {
       413: problem("Request body too large"),
       415: problem("Request body is not application/json"),
@@ -60,7 +62,10 @@ const ACCESS_MIDDLEWARE: Record<Access, MiddlewareHandler<ApiEnv>[]> = {
 };
 
 type ApiRoute<R extends ApiRouteConfig> = ReturnType<
-  typeof createRoute<R["path"], Omit<R, "access" | "limit" | "module" | "middleware"> & { middleware: MiddlewareHandler<ApiEnv>[] }>
+  typeof createRoute<
+    R["path"],
+    Omit<R, "access" | "limit" | "module" | "middleware"> & { middleware: MiddlewareHandler<ApiEnv>[] }
+  >
 >;
 
 /**
@@ -73,7 +78,8 @@ export function apiRoute<const R extends ApiRouteConfig>(config: R) {
     ...route,
     ...(module && {
       "x-spolu-module": module,
-      description: `${route.description ?? ""}\n\nPart of the \`${module}\` module: 404 \`module_disabled\` while an administrator has it switched off.`.trim(),
+      description:
+        `${route.description ?? ""}\n\nPart of the \`${module}\` module: 404 \`module_disabled\` while an administrator has it switched off.`.trim(),
     }),
     ...(access === "user" || access === "admin" ? { security: [{ bearerAuth: [] }] } : {}),
     middleware: [

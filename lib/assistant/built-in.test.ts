@@ -32,7 +32,16 @@ function facts(overrides: Partial<Facts> = {}): Facts {
     today: "2027-03-25",
     openTasks,
     openCount: openTasks.length,
-    goals: [{ id: "10000000-0000-4000-8000-000000000001", title: "Learn Czech", status: "active", progress: 40, progressMode: "manual", targetDate: "2027-06-01" }],
+    goals: [
+      {
+        id: "10000000-0000-4000-8000-000000000001",
+        title: "Learn Czech",
+        status: "active",
+        progress: 40,
+        progressMode: "manual",
+        targetDate: "2027-06-01",
+      },
+    ],
     ...overrides,
   };
 }
@@ -43,7 +52,9 @@ describe("builtInChat", () => {
     expect(en.text).toBe("Due today (1 task):\n• Pay rent – 3:00 PM");
     expect(en.proposals).toEqual([]);
     expect(builtInChat("Co mám dnes?", facts(), "cs").text).toBe("Dnes k termínu (1 úkol):\n• Pay rent – 15:00");
-    expect(builtInChat("What is due today?", facts({ openTasks: [TAXES], openCount: 1 }), "en").text).toBe("Nothing is due today.");
+    expect(builtInChat("What is due today?", facts({ openTasks: [TAXES], openCount: 1 }), "en").text).toBe(
+      "Nothing is due today.",
+    );
   });
 
   test("overdue, this week, a named day", () => {
@@ -52,37 +63,59 @@ describe("builtInChat", () => {
     expect(builtInChat("what is due this week?", facts(), "en").text).toBe(
       "Due this week, until Sunday, March 28 (2 tasks):\n• Pay rent – 3:00 PM\n• Dentist appointment – Fri, Mar 26, 8:30 AM",
     );
-    expect(builtInChat("anything on friday?", facts(), "en").text).toBe("Due on Friday, March 26 (1 task):\n• Dentist appointment – Fri, Mar 26, 8:30 AM");
+    expect(builtInChat("anything on friday?", facts(), "en").text).toBe(
+      "Due on Friday, March 26 (1 task):\n• Dentist appointment – Fri, Mar 26, 8:30 AM",
+    );
   });
 
   test("how many, what next (overdue first, then today, then by priority), goals", () => {
-    expect(builtInChat("how many tasks do I have?", facts(), "en").text).toBe("You have 5 open tasks.\n1 of them is overdue.\n1 is due today.");
-    expect(builtInChat("Kolik mám úkolů?", facts(), "cs").text).toBe("Máte 5 otevřených úkolů.\n1 z nich je po termínu.\n1 má termín dnes.");
+    expect(builtInChat("how many tasks do I have?", facts(), "en").text).toBe(
+      "You have 5 open tasks.\n1 of them is overdue.\n1 is due today.",
+    );
+    expect(builtInChat("Kolik mám úkolů?", facts(), "cs").text).toBe(
+      "Máte 5 otevřených úkolů.\n1 z nich je po termínu.\n1 má termín dnes.",
+    );
     const next = builtInChat("what should I do next?", facts(), "en").text.split("\n");
     expect(next[0]).toBe("Next I would do “Call Jana”: it has been overdue since Wed, Mar 24, 9:00 AM.");
     expect(next.slice(1)).toEqual(["After that:", "• Pay rent – 3:00 PM", "• Dentist appointment – Fri, Mar 26, 8:30 AM"]);
-    expect(builtInChat("what next?", facts({ openTasks: [TAXES, BOOK], openCount: 2 }), "en").text).toMatch(/^Next I would do “Taxes”: it is due Tue, Apr 20/);
+    expect(builtInChat("what next?", facts({ openTasks: [TAXES, BOOK], openCount: 2 }), "en").text).toMatch(
+      /^Next I would do “Taxes”: it is due Tue, Apr 20/,
+    );
     expect(builtInChat("how are my goals?", facts(), "en").text).toBe("Your goals:\n• Learn Czech: 40% (target Tuesday, June 1)");
   });
 
   test("add a task: proposes it, due at 17:00 local on the day named", () => {
     const answer = builtInChat("add task Buy milk tomorrow", facts(), "en");
-    expect(answer.proposals).toEqual([{ kind: "create_task", title: "Buy milk", dueAt: new Date("2027-03-26T16:00:00Z"), taskId: null }]);
+    expect(answer.proposals).toEqual([
+      { kind: "create_task", title: "Buy milk", dueAt: new Date("2027-03-26T16:00:00Z"), taskId: null },
+    ]);
     expect(answer.text).toBe("Shall I add the task “Buy milk”, due Fri, Mar 26, 5:00 PM? Confirm it below.");
     // Today after 17:00: 23:59 instead of a time already gone.
     const late = builtInChat("add task Sleep today", facts({ now: new Date("2027-03-25T17:30:00Z") }), "en");
     expect(late.proposals[0]?.dueAt).toEqual(new Date("2027-03-25T22:59:00Z"));
-    expect(builtInChat("add task", facts(), "en")).toEqual({ text: expect.stringContaining("What should the new task be called?"), proposals: [] });
+    expect(builtInChat("add task", facts(), "en")).toEqual({
+      text: expect.stringContaining("What should the new task be called?"),
+      proposals: [],
+    });
   });
 
   test("move a task: finds it by title, keeps its time of day, asks when unclear", () => {
     const moved = builtInChat("move the dentist appointment to Monday", facts(), "en");
-    expect(moved.proposals).toEqual([{ kind: "reschedule_task", title: "Dentist appointment", dueAt: new Date("2027-03-29T06:30:00Z"), taskId: DENTIST.id }]);
+    expect(moved.proposals).toEqual([
+      { kind: "reschedule_task", title: "Dentist appointment", dueAt: new Date("2027-03-29T06:30:00Z"), taskId: DENTIST.id },
+    ]);
     expect(moved.text).toBe("Shall I move “Dentist appointment” to Mon, Mar 29, 8:30 AM? Confirm it below.");
-    expect(builtInChat("přesuň Nájem na zítra", facts(), "cs")).toEqual({ text: "Nenašel (nenašla) jsem žádný váš otevřený úkol, který by odpovídal „Nájem“.", proposals: [] });
-    expect(builtInChat("move Pay rent", facts(), "en").text).toBe("When should “Pay rent” be due? For example: “move Pay rent to Friday”.");
+    expect(builtInChat("přesuň Nájem na zítra", facts(), "cs")).toEqual({
+      text: "Nenašel (nenašla) jsem žádný váš otevřený úkol, který by odpovídal „Nájem“.",
+      proposals: [],
+    });
+    expect(builtInChat("move Pay rent", facts(), "en").text).toBe(
+      "When should “Pay rent” be due? For example: “move Pay rent to Friday”.",
+    );
     const two = facts({ openTasks: [task("Call Jana", null), task("Call Jana's mum", null)] });
-    expect(builtInChat("move call to Friday", two, "en").text).toBe("Several of your tasks match “call”: Call Jana or Call Jana's mum. Which one do you mean?");
+    expect(builtInChat("move call to Friday", two, "en").text).toBe(
+      "Several of your tasks match “call”: Call Jana or Call Jana's mum. Which one do you mean?",
+    );
   });
 
   test("anything else, in any language: an overview of the user's own tasks and what it can do", () => {
@@ -98,8 +131,13 @@ describe("builtInChat", () => {
     expect(builtInChat("Що прострочено?", facts(), "ua").text).toMatch(/^Прострочено \(1 завдання\):\n• Call Jana – /);
     expect(builtInChat("מה כדאי לעשות עכשיו?", facts(), "he").text).toMatch(/^הייתי מתחיל\/ה עכשיו ב„Call Jana”/);
     const added = builtInChat("Добавь задачу «Позвонить в банк» на завтра", facts(), "ru");
-    expect(added.proposals).toEqual([{ kind: "create_task", title: "Позвонить в банк", dueAt: new Date("2027-03-26T16:00:00Z"), taskId: null }]);
-    expect(builtInChat("הוסף משימה להתקשר לבנק מחר", facts(), "he").proposals[0]).toMatchObject({ title: "להתקשר לבנק", dueAt: new Date("2027-03-26T16:00:00Z") });
+    expect(added.proposals).toEqual([
+      { kind: "create_task", title: "Позвонить в банк", dueAt: new Date("2027-03-26T16:00:00Z"), taskId: null },
+    ]);
+    expect(builtInChat("הוסף משימה להתקשר לבנק מחר", facts(), "he").proposals[0]).toMatchObject({
+      title: "להתקשר לבנק",
+      dueAt: new Date("2027-03-26T16:00:00Z"),
+    });
   });
 });
 
@@ -118,7 +156,9 @@ describe("narratives", () => {
     expect(text).toBe(
       "1 task is due on Thursday, March 25. 1 task is overdue. Start with “Call Jana”. Your goal “Learn Czech” is at 40%; its target date is Tuesday, June 1.",
     );
-    expect(builtInBriefing({ date: "2027-03-26", today: [], overdue: [], goals: [] }, facts(), "cs")).toBe("Na 26. března (pátek) nemáte nic k termínu a nic není po termínu: volný den.");
+    expect(builtInBriefing({ date: "2027-03-26", today: [], overdue: [], goals: [] }, facts(), "cs")).toBe(
+      "Na 26. března (pátek) nemáte nic k termínu a nic není po termínu: volný den.",
+    );
   });
 
   test("the briefing counts the cards due for review, and says nothing of them when there are none", () => {
@@ -154,7 +194,22 @@ describe("the built-in assistant's messages", () => {
   const english = ASSISTANT_MESSAGES.en;
   /** Lines that read the same in every language. */
   const SAME_EVERYWHERE = new Set(["taskLine", "taskLineNoDue", "goalLine"]);
-  const values = { count: 0, completed: 0, created: 0, title: "T", due: "D", date: "X", query: "Q", titles: "A, B", progress: 5, from: 1, to: 2, start: "S", end: "E", reason: "today" };
+  const values = {
+    count: 0,
+    completed: 0,
+    created: 0,
+    title: "T",
+    due: "D",
+    date: "X",
+    query: "Q",
+    titles: "A, B",
+    progress: 5,
+    from: 1,
+    to: 2,
+    start: "S",
+    end: "E",
+    reason: "today",
+  };
 
   interface Element {
     type: number;
@@ -176,7 +231,10 @@ describe("the built-in assistant's messages", () => {
       if (locale !== "en" && !SAME_EVERYWHERE.has(key)) expect(text, `${locale} ${key}`).not.toBe(english[key]);
       const format = new IntlMessageFormat(text, languageTag(locale));
       for (const plural of plurals(format.getAst() as unknown as Element[])) {
-        for (let n = 0; n <= 200; n++) expect(`=${n}` in plural.options! || rules.select(n) in plural.options!, `${locale} ${key} lacks a form for ${n}`).toBe(true);
+        for (let n = 0; n <= 200; n++)
+          expect(`=${n}` in plural.options! || rules.select(n) in plural.options!, `${locale} ${key} lacks a form for ${n}`).toBe(
+            true,
+          );
       }
       expect(String(format.format(values)), `${locale} ${key}`).not.toMatch(/[{}]/);
     }

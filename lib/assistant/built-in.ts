@@ -47,7 +47,10 @@ export function dueAtOn(date: string, facts: Pick<Facts, "now" | "timeZone">, ke
 
 /** The open tasks a request names: an exact title, else titles starting with it, else titles containing all its words. */
 export function matchTasks(query: string, tasks: readonly FactTask[]): FactTask[] {
-  const words = (text: string) => fold(text).replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  const words = (text: string) =>
+    fold(text)
+      .replace(/[^\p{L}\p{N}]+/gu, " ")
+      .trim();
   const wanted = words(query);
   if (!wanted) return [];
   const titled = tasks.map((task) => ({ task, title: words(task.title) }));
@@ -79,13 +82,16 @@ class Speaker {
    */
   date(date: string): string {
     const noon = new Date(`${date}T12:00:00Z`);
-    if (this.locale === "en") return new Intl.DateTimeFormat(this.tag, { timeZone: "UTC", weekday: "long", day: "numeric", month: "long" }).format(noon);
+    if (this.locale === "en")
+      return new Intl.DateTimeFormat(this.tag, { timeZone: "UTC", weekday: "long", day: "numeric", month: "long" }).format(noon);
     const day = new Intl.DateTimeFormat(this.tag, { timeZone: "UTC", day: "numeric", month: "long" }).format(noon);
     return `${day} (${new Intl.DateTimeFormat(this.tag, { timeZone: "UTC", weekday: "long" }).format(noon)})`;
   }
 
   time(instant: Date): string {
-    return new Intl.DateTimeFormat(this.tag, { timeZone: this.facts.timeZone, hour: "numeric", minute: "2-digit" }).format(instant);
+    return new Intl.DateTimeFormat(this.tag, { timeZone: this.facts.timeZone, hour: "numeric", minute: "2-digit" }).format(
+      instant,
+    );
   }
 
   /** A due time: only the time today, else the day and time ("Fri, Mar 6, 17:00"). */
@@ -110,7 +116,11 @@ class Speaker {
   taskLines(tasks: readonly FactTask[]): string[] {
     const lines = tasks
       .slice(0, LIST_MAX)
-      .map((task) => (task.dueAt ? this.t("taskLine", { title: task.title, due: this.due(task.dueAt) }) : this.t("taskLineNoDue", { title: task.title })));
+      .map((task) =>
+        task.dueAt
+          ? this.t("taskLine", { title: task.title, due: this.due(task.dueAt) })
+          : this.t("taskLineNoDue", { title: task.title }),
+      );
     if (tasks.length > LIST_MAX) lines.push(this.t("more", { count: tasks.length - LIST_MAX }));
     return lines;
   }
@@ -124,7 +134,10 @@ class Speaker {
   }
 }
 
-const answer = (lines: (string | string[])[], proposals: Proposal[] = []): BuiltInAnswer => ({ text: lines.flat().join("\n"), proposals });
+const answer = (lines: (string | string[])[], proposals: Proposal[] = []): BuiltInAnswer => ({
+  text: lines.flat().join("\n"),
+  proposals,
+});
 
 function overdueTasks(facts: Facts): FactTask[] {
   return facts.openTasks.filter((task) => task.dueAt && task.dueAt < facts.now);
@@ -133,7 +146,11 @@ function overdueTasks(facts: Facts): FactTask[] {
 function counts(say: Speaker, facts: Facts): string[] {
   const overdue = overdueTasks(facts).length;
   const today = dueOn(facts, facts.today).length;
-  return [say.t("openCount", { count: facts.openCount }), ...(overdue ? [say.t("overdueCount", { count: overdue })] : []), ...(today ? [say.t("todayCount", { count: today })] : [])];
+  return [
+    say.t("openCount", { count: facts.openCount }),
+    ...(overdue ? [say.t("overdueCount", { count: overdue })] : []),
+    ...(today ? [say.t("todayCount", { count: today })] : []),
+  ];
 }
 
 function nextUp(say: Speaker, facts: Facts): string[] {
@@ -152,9 +169,14 @@ function nextUp(say: Speaker, facts: Facts): string[] {
 
 function dueOnAnswer(say: Speaker, facts: Facts, date: string): BuiltInAnswer {
   const tasks = dueOn(facts, date);
-  if (date === facts.today) return answer(tasks.length ? [say.t("dueToday", { count: tasks.length }), say.taskLines(tasks)] : [say.t("dueTodayNone")]);
+  if (date === facts.today)
+    return answer(tasks.length ? [say.t("dueToday", { count: tasks.length }), say.taskLines(tasks)] : [say.t("dueTodayNone")]);
   const day = say.date(date);
-  return answer(tasks.length ? [say.t("dueOn", { count: tasks.length, date: day }), say.taskLines(tasks)] : [say.t("dueOnNone", { date: day })]);
+  return answer(
+    tasks.length
+      ? [say.t("dueOn", { count: tasks.length, date: day }), say.taskLines(tasks)]
+      : [say.t("dueOnNone", { date: day })],
+  );
 }
 
 function weekAnswer(say: Speaker, facts: Facts): BuiltInAnswer {
@@ -163,13 +185,17 @@ function weekAnswer(say: Speaker, facts: Facts): BuiltInAnswer {
   const until = dayRange(sunday, facts.timeZone).end;
   const tasks = facts.openTasks.filter((task) => task.dueAt && task.dueAt >= from && task.dueAt < until);
   const date = say.date(sunday);
-  return answer(tasks.length ? [say.t("dueWeek", { count: tasks.length, date }), say.taskLines(tasks)] : [say.t("dueWeekNone", { date })]);
+  return answer(
+    tasks.length ? [say.t("dueWeek", { count: tasks.length, date }), say.taskLines(tasks)] : [say.t("dueWeekNone", { date })],
+  );
 }
 
 function createAnswer(say: Speaker, facts: Facts, intent: Extract<Intent, { kind: "create_task" }>): BuiltInAnswer {
   if (!intent.title) return answer([say.t("createNeedsTitle")]);
   const dueAt = intent.date ? dueAtOn(intent.date, facts) : null;
-  const text = dueAt ? say.t("createProposal", { title: intent.title, due: say.due(dueAt) }) : say.t("createProposalNoDue", { title: intent.title });
+  const text = dueAt
+    ? say.t("createProposal", { title: intent.title, due: say.due(dueAt) })
+    : say.t("createProposalNoDue", { title: intent.title });
   return answer([text], [{ kind: "create_task", title: intent.title, dueAt, taskId: null }]);
 }
 
@@ -178,10 +204,14 @@ function rescheduleAnswer(say: Speaker, facts: Facts, intent: Extract<Intent, { 
   const matches = matchTasks(intent.query, facts.openTasks);
   const [task] = matches;
   if (!task) return answer([say.t("rescheduleNotFound", { query: intent.query })]);
-  if (matches.length > 1) return answer([say.t("rescheduleAmbiguous", { query: intent.query, titles: say.titles(matches.slice(0, 5)) })]);
+  if (matches.length > 1)
+    return answer([say.t("rescheduleAmbiguous", { query: intent.query, titles: say.titles(matches.slice(0, 5)) })]);
   if (!intent.date) return answer([say.t("rescheduleNeedsDate", { title: task.title })]);
   const dueAt = dueAtOn(intent.date, facts, task.dueAt);
-  return answer([say.t("rescheduleProposal", { title: task.title, due: say.due(dueAt) })], [{ kind: "reschedule_task", title: task.title, dueAt, taskId: task.id }]);
+  return answer(
+    [say.t("rescheduleProposal", { title: task.title, due: say.due(dueAt) })],
+    [{ kind: "reschedule_task", title: task.title, dueAt, taskId: task.id }],
+  );
 }
 
 /** The built-in assistant's answer to a chat message. */
@@ -195,7 +225,9 @@ export function builtInChat(message: string, facts: Facts, locale: Locale): Buil
       return rescheduleAnswer(say, facts, intent);
     case "overdue": {
       const overdue = overdueTasks(facts);
-      return answer(overdue.length ? [say.t("overdue", { count: overdue.length }), say.taskLines(overdue)] : [say.t("overdueNone")]);
+      return answer(
+        overdue.length ? [say.t("overdue", { count: overdue.length }), say.taskLines(overdue)] : [say.t("overdueNone")],
+      );
     }
     case "week":
       return weekAnswer(say, facts);
@@ -228,7 +260,11 @@ export interface BriefingFacts {
 }
 
 /** A few sentences about a day: what is due, what is overdue, where to start, the nearest goal, the cards to review. */
-export function builtInBriefing(briefing: BriefingFacts, calendar: Pick<Facts, "now" | "timeZone" | "today">, locale: Locale): string {
+export function builtInBriefing(
+  briefing: BriefingFacts,
+  calendar: Pick<Facts, "now" | "timeZone" | "today">,
+  locale: Locale,
+): string {
   const say = new Speaker(calendar, locale);
   const date = say.date(briefing.date);
   const sentences: string[] = [];
@@ -268,13 +304,19 @@ const WEEKLY_GOALS_MAX = 5;
 export function builtInWeekly(week: WeekFacts, calendar: Pick<Facts, "now" | "timeZone" | "today">, locale: Locale): string {
   const say = new Speaker(calendar, locale);
   const sentences = [
-    say.t("weeklyDone", { start: say.date(week.weekStart), end: say.date(week.weekEnd), completed: week.completed, created: week.created }),
+    say.t("weeklyDone", {
+      start: say.date(week.weekStart),
+      end: say.date(week.weekEnd),
+      completed: week.completed,
+      created: week.created,
+    }),
     say.t("weeklyOpen", { count: week.open }),
   ];
   if (week.overdue) sentences.push(say.t("weeklyOverdue", { count: week.overdue }));
   for (const goal of week.goals.slice(0, WEEKLY_GOALS_MAX)) {
     if (goal.progressAtStart === null) sentences.push(say.t("weeklyGoalNow", { title: goal.title, to: goal.progress }));
-    else if (goal.progressAtStart === goal.progress) sentences.push(say.t("weeklyGoalSame", { title: goal.title, to: goal.progress }));
+    else if (goal.progressAtStart === goal.progress)
+      sentences.push(say.t("weeklyGoalSame", { title: goal.title, to: goal.progress }));
     else sentences.push(say.t("weeklyGoalMoved", { title: goal.title, from: goal.progressAtStart, to: goal.progress }));
   }
   return sentences.join(" ");

@@ -18,7 +18,12 @@ const NARRATIVE_MAX_TOKENS = 400;
  * has used up the user's budget or answers nothing never costs them the narrative. The built-in one stands in,
  * with the reason.
  */
-export async function narrate(userId: string, purpose: AiPurpose, prompt: () => AiMessage[], builtIn: () => string): Promise<Narrative> {
+export async function narrate(
+  userId: string,
+  purpose: AiPurpose,
+  prompt: () => AiMessage[],
+  builtIn: () => string,
+): Promise<Narrative> {
   if (!aiEndpointConfigured()) return { text: builtIn(), answeredBy: BUILT_IN, fallbackReason: null };
   let fallbackReason: string;
   try {

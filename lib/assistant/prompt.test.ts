@@ -26,7 +26,9 @@ describe("chatPrompt", () => {
     const [system, earlier, message] = chatPrompt(facts, "cs", [{ role: "user", content: "Hi" }], "Co dnes?");
     expect(system?.role).toBe("system");
     expect(system?.content).toContain("Answer in Czech");
-    expect(system?.content).toContain(`"id":"${TASK_ID}","title":"Pay rent","status":"todo","priority":"high","due":"2027-03-25T15:00+01:00","overdue":false`);
+    expect(system?.content).toContain(
+      `"id":"${TASK_ID}","title":"Pay rent","status":"todo","priority":"high","due":"2027-03-25T15:00+01:00","overdue":false`,
+    );
     expect(earlier).toEqual({ role: "user", content: "Hi" });
     expect(message).toEqual({ role: "user", content: "Co dnes?" });
   });
@@ -34,7 +36,8 @@ describe("chatPrompt", () => {
 
 describe("reading an answer", () => {
   test("the actions block is held back from the text as it streams, however it is cut", () => {
-    const answer = 'Sure: I can add it.\n```spolu-actions\n{"actions":[{"kind":"create_task","title":"Buy milk","dueAt":"2027-03-26"}]}\n```';
+    const answer =
+      'Sure: I can add it.\n```spolu-actions\n{"actions":[{"kind":"create_task","title":"Buy milk","dueAt":"2027-03-26"}]}\n```';
     for (const size of [1, 3, 7, 50]) {
       const reader = new AnswerReader();
       let shown = "";

@@ -112,7 +112,11 @@ export function weeklyPrompt(week: WeekFacts, calendar: Calendar, locale: Locale
       createdTasks: week.created,
       overdueNow: week.overdue,
       openNow: week.open,
-      goals: week.goals.map(({ title, progress, progressAtStart }) => ({ title, progressNow: progress, progressAtWeekStart: progressAtStart })),
+      goals: week.goals.map(({ title, progress, progressAtStart }) => ({
+        title,
+        progressNow: progress,
+        progressAtWeekStart: progressAtStart,
+      })),
     }),
   ].join("\n");
   return [
@@ -194,6 +198,9 @@ export class AnswerReader {
     if (fence === -1) return { text: this.text.trim(), proposals: [] };
     const block = this.text.slice(fence + ACTIONS_FENCE.length);
     const close = block.indexOf("```");
-    return { text: this.text.slice(0, fence).trim(), proposals: parseProposals(close === -1 ? block : block.slice(0, close), facts) };
+    return {
+      text: this.text.slice(0, fence).trim(),
+      proposals: parseProposals(close === -1 ? block : block.slice(0, close), facts),
+    };
   }
 }

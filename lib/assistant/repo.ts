@@ -135,7 +135,12 @@ export interface GoalWeek extends FactGoal {
  * or achieved during the week, that existed before it ended, with their progress now and when it began. A goal
  * made during the week began at 0; a hand-set one otherwise at its last progress report dated before the week.
  */
-export async function findGoalsOverWeek(userId: string, weekStart: string, periodStart: Date, periodEnd: Date): Promise<GoalWeek[]> {
+export async function findGoalsOverWeek(
+  userId: string,
+  weekStart: string,
+  periodStart: Date,
+  periodEnd: Date,
+): Promise<GoalWeek[]> {
   const rows = await db()
     .select({
       id: goals.id,
@@ -237,7 +242,12 @@ export async function listChatMessages(
 
 /** The user's latest messages, oldest first (the conversation so far, for the endpoint's prompt). */
 export async function recentChatMessages(userId: string, limit: number): Promise<ChatMessageRow[]> {
-  const rows = await db().select().from(chatMessages).where(eq(chatMessages.userId, userId)).orderBy(desc(chatMessages.id)).limit(limit);
+  const rows = await db()
+    .select()
+    .from(chatMessages)
+    .where(eq(chatMessages.userId, userId))
+    .orderBy(desc(chatMessages.id))
+    .limit(limit);
   return rows.reverse();
 }
 
@@ -260,7 +270,12 @@ export async function findChatAction(userId: string, id: string): Promise<ChatAc
  * Decides a proposed action of the user's (confirmed or dismissed), unless it was decided already: the one
  * update that finds it still `proposed` wins; null to everyone else.
  */
-export async function decideChatAction(userId: string, id: string, state: "confirmed" | "dismissed", now: Date): Promise<ChatActionRow | null> {
+export async function decideChatAction(
+  userId: string,
+  id: string,
+  state: "confirmed" | "dismissed",
+  now: Date,
+): Promise<ChatActionRow | null> {
   const [row] = await db()
     .update(chatActions)
     .set({ state, decidedAt: now })

@@ -19,7 +19,16 @@ import {
   clearChatOutput,
   listChatMessagesQuery,
 } from "./schema";
-import { chat, chatStream, clearMessages, confirmAction, dismissAction, getBriefing, listMessages, type ChatEvent } from "./service";
+import {
+  chat,
+  chatStream,
+  clearMessages,
+  confirmAction,
+  dismissAction,
+  getBriefing,
+  listMessages,
+  type ChatEvent,
+} from "./service";
 
 const ASSISTANT = ["Assistant"];
 
@@ -46,7 +55,7 @@ const ACTIONS =
   "of your open tasks and a new due time). A day without a time means 17:00 that day (23:59 once 17:00 has " +
   "passed), and a rescheduled task keeps its time of day. They are stored as `proposed` with the answer and do " +
   "nothing until you confirm them (`POST /chat/actions/{id}/confirm`) or dismiss them. The endpoint proposes them " +
-  "in a fenced ```spolu-actions block at the end of its answer (a JSON object `{ \"actions\": [...] }`), which is " +
+  'in a fenced ```spolu-actions block at the end of its answer (a JSON object `{ "actions": [...] }`), which is ' +
   "never shown; an action with a missing title, an unreadable date or a task id not among your open tasks is " +
   "dropped, and at most 5 are kept.";
 
@@ -98,7 +107,8 @@ const clearMessagesRoute = apiRoute({
   path: "/chat/messages",
   tags: ASSISTANT,
   summary: "Clear your conversation",
-  description: "Deletes all your messages and the assistant's answers, with their actions still proposed (confirmed ones leave their tasks as they are).",
+  description:
+    "Deletes all your messages and the assistant's answers, with their actions still proposed (confirmed ones leave their tasks as they are).",
   access: "user",
   module: "ai",
   responses: { 200: jsonContent(clearChatOutput, "How many messages were deleted") },
@@ -132,7 +142,11 @@ const dismissRoute = apiRoute({
   access: "user",
   module: "ai",
   request: { params: actionIdParams },
-  responses: { 200: jsonContent(chatActionOutput, "The dismissed action"), 404: problemResponse(NO_ACTION), 409: problemResponse(DECIDED) },
+  responses: {
+    200: jsonContent(chatActionOutput, "The dismissed action"),
+    404: problemResponse(NO_ACTION),
+    409: problemResponse(DECIDED),
+  },
 });
 
 const briefingRoute = apiRoute({
@@ -170,7 +184,13 @@ function sendEvents(c: Context<ApiEnv>, events: AsyncGenerator<ChatEvent>): Resp
       if (c.req.raw.signal.aborted) return;
       const problem = toAppError(error);
       if (problem.status >= 500) {
-        await recordServerError(error, { method: c.req.method, route: c.req.routePath, status: problem.status, requestId: c.get("requestId"), userId: c.var.actor.userId });
+        await recordServerError(error, {
+          method: c.req.method,
+          route: c.req.routePath,
+          status: problem.status,
+          requestId: c.get("requestId"),
+          userId: c.var.actor.userId,
+        });
       }
       await sse.writeSSE({ event: "error", data: JSON.stringify({ ...problemBody(c, problem), stored: false }) });
     }

@@ -10,12 +10,16 @@ export const CHAT_LIMIT_MAX = 100;
 const LANGUAGES = LOCALES.join(", ");
 
 const localDate = z.iso.date("must be a date such as 2026-03-23");
-const langSchema = z.enum(LOCALES, { message: `must be one of ${LANGUAGES}` }).optional().openapi({
-  description: `The language of the assistant's words: one of ${LANGUAGES}. Default: your profile locale.`,
-});
+const langSchema = z
+  .enum(LOCALES, { message: `must be one of ${LANGUAGES}` })
+  .optional()
+  .openapi({
+    description: `The language of the assistant's words: one of ${LANGUAGES}. Default: your profile locale.`,
+  });
 
 const fallbackReason = z.string().nullable().openapi({
-  description: "Set when the AI endpoint's answer was unusable (or it failed where that is allowed) and the built-in assistant answered instead: why",
+  description:
+    "Set when the AI endpoint's answer was unusable (or it failed where that is allowed) and the built-in assistant answered instead: why",
 });
 
 // Chat
@@ -36,11 +40,16 @@ export type ChatInput = z.infer<typeof chatInput>;
 export const chatActionOutput = z
   .object({
     id: z.uuid(),
-    kind: z.enum(CHAT_ACTION_KINDS).openapi({ description: "`create_task`: add a task; `reschedule_task`: give one of your tasks a new due time" }),
+    kind: z
+      .enum(CHAT_ACTION_KINDS)
+      .openapi({ description: "`create_task`: add a task; `reschedule_task`: give one of your tasks a new due time" }),
     state: z.enum(CHAT_ACTION_STATES).openapi({ description: "`proposed` until you confirm or dismiss it (once)" }),
     title: z.string().openapi({ description: "The new task's title, or the title of the task to reschedule" }),
     dueAt: z.iso.datetime().nullable().openapi({ description: "The (new) due time; null: a task without one" }),
-    taskId: z.uuid().nullable().openapi({ description: "The task to reschedule; once a create_task is confirmed, the task it created" }),
+    taskId: z
+      .uuid()
+      .nullable()
+      .openapi({ description: "The task to reschedule; once a create_task is confirmed, the task it created" }),
     createdAt: z.iso.datetime(),
     decidedAt: z.iso.datetime().nullable(),
   })
@@ -90,12 +99,18 @@ export type ListChatMessagesQuery = z.infer<typeof listChatMessagesQuery>;
 export const chatMessageListOutput = z
   .object({
     items: z.array(chatMessageOutput).openapi({ description: "Newest first" }),
-    nextCursor: z.number().int().nullable().openapi({ description: "Pass as `before` for older messages; null on the last page" }),
+    nextCursor: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "Pass as `before` for older messages; null on the last page" }),
   })
   .openapi("ChatMessageList");
 export type ChatMessageListOutput = z.infer<typeof chatMessageListOutput>;
 
-export const clearChatOutput = z.object({ deleted: z.number().int().openapi({ description: "Messages deleted" }) }).openapi("ClearChat");
+export const clearChatOutput = z
+  .object({ deleted: z.number().int().openapi({ description: "Messages deleted" }) })
+  .openapi("ClearChat");
 
 export const actionIdParams = z.object({ id: z.uuid("must be an action id") });
 
@@ -119,7 +134,8 @@ export const factGoalOutput = z
     status: z.enum(GOAL_STATUSES),
     progress: z.number().int().min(0).max(100),
     progressMode: z.enum(["manual", "tasks"]).openapi({
-      description: "`tasks`: the share of its linked tasks that are done (cancelled ones left out); `manual`: the value set by hand",
+      description:
+        "`tasks`: the share of its linked tasks that are done (cancelled ones left out); `manual`: the value set by hand",
     }),
     targetDate: localDate.nullable(),
   })
@@ -154,9 +170,17 @@ export const briefingOutput = z
           })
           .openapi("BriefingReview"),
       )
-      .openapi({ description: "The first 5 spaced-repetition cards due by the end of that day, the longest due first; empty while the module is off" }),
-    reviewsDue: z.number().int().openapi({ description: "How many cards are due by the end of that day in all (0 while the module is off)" }),
-    reviewsAvailable: z.boolean().openapi({ description: "Whether the spaced-repetition module is on: false means `reviews` is empty because it is off" }),
+      .openapi({
+        description:
+          "The first 5 spaced-repetition cards due by the end of that day, the longest due first; empty while the module is off",
+      }),
+    reviewsDue: z
+      .number()
+      .int()
+      .openapi({ description: "How many cards are due by the end of that day in all (0 while the module is off)" }),
+    reviewsAvailable: z
+      .boolean()
+      .openapi({ description: "Whether the spaced-repetition module is on: false means `reviews` is empty because it is off" }),
     narrative: z.string().openapi({ description: "A few sentences about the day" }),
     answeredBy: answeredBySchema,
     fallbackReason,

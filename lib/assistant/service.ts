@@ -69,7 +69,9 @@ function localeOf(actor: Actor, lang: Locale | undefined): Locale {
 
 function answeredByOutput(stored: Record<string, unknown> | null): ChatMessageOutput["answeredBy"] {
   if (!stored) return null;
-  return stored.provider === "openai-compatible" ? { provider: "openai-compatible", model: String(stored.model ?? "") } : { provider: "built-in" };
+  return stored.provider === "openai-compatible"
+    ? { provider: "openai-compatible", model: String(stored.model ?? "") }
+    : { provider: "built-in" };
 }
 
 function toActionOutput(row: ChatActionRow): ChatActionOutput {
@@ -116,8 +118,14 @@ async function storeExchange(actor: Actor, question: string, answer: Answer, now
   const stored = await insertExchange(
     actor.userId,
     question,
-    { content: answer.text, answeredBy: { ...answer.answeredBy, ...(answer.fallbackReason && { fallbackReason: answer.fallbackReason }) } },
-    answer.proposals.map(({ kind, title, dueAt, taskId }) => ({ kind, params: { title, dueAt: dueAt?.toISOString() ?? null, taskId } })),
+    {
+      content: answer.text,
+      answeredBy: { ...answer.answeredBy, ...(answer.fallbackReason && { fallbackReason: answer.fallbackReason }) },
+    },
+    answer.proposals.map(({ kind, title, dueAt, taskId }) => ({
+      kind,
+      params: { title, dueAt: dueAt?.toISOString() ?? null, taskId },
+    })),
     now,
   );
   return { question: toMessageOutput(stored.question, []), answer: toMessageOutput(stored.answer, stored.actions) };
@@ -166,7 +174,8 @@ export type ChatEvent =
 /** A whole answer sent as a stream, a few words at a time (the built-in one, which has no stream of its own). */
 function* pieces(text: string): Generator<ChatEvent> {
   const words = text.match(/\S+\s*|\s+/g) ?? [];
-  for (let at = 0; at < words.length; at += CHUNK_WORDS) yield { event: "delta", data: { text: words.slice(at, at + CHUNK_WORDS).join("") } };
+  for (let at = 0; at < words.length; at += CHUNK_WORDS)
+    yield { event: "delta", data: { text: words.slice(at, at + CHUNK_WORDS).join("") } };
 }
 
 async function* finishStream(actor: Actor, question: string, answer: Answer, now: Date): AsyncGenerator<ChatEvent> {
@@ -320,5 +329,10 @@ export function briefingLists(briefing: BriefingData): BriefingLists {
 export async function getBriefing(actor: Actor, query: BriefingQuery): Promise<BriefingOutput> {
   const briefing = await briefingFacts(actor, query.date);
   const narrative = await briefingNarrative(actor, briefing, query.lang);
-  return { ...briefingLists(briefing), narrative: narrative.text, answeredBy: narrative.answeredBy, fallbackReason: narrative.fallbackReason };
+  return {
+    ...briefingLists(briefing),
+    narrative: narrative.text,
+    answeredBy: narrative.answeredBy,
+    fallbackReason: narrative.fallbackReason,
+  };
 }

@@ -59,10 +59,26 @@ describe("understand", () => {
   });
 
   test("adding a task: the title keeps its letters, the date phrase comes out", () => {
-    expect(understand("add task Buy milk tomorrow", TODAY)).toEqual({ kind: "create_task", title: "Buy milk", date: "2027-03-26" });
-    expect(understand("Please create a new task: “Call Jana” on Friday.", TODAY)).toEqual({ kind: "create_task", title: "Call Jana", date: "2027-03-26" });
-    expect(understand("remind me to water the plants", TODAY)).toEqual({ kind: "create_task", title: "water the plants", date: null });
-    expect(understand("Přidej úkol Zavolat na úřad zítra", TODAY)).toEqual({ kind: "create_task", title: "Zavolat na úřad", date: "2027-03-26" });
+    expect(understand("add task Buy milk tomorrow", TODAY)).toEqual({
+      kind: "create_task",
+      title: "Buy milk",
+      date: "2027-03-26",
+    });
+    expect(understand("Please create a new task: “Call Jana” on Friday.", TODAY)).toEqual({
+      kind: "create_task",
+      title: "Call Jana",
+      date: "2027-03-26",
+    });
+    expect(understand("remind me to water the plants", TODAY)).toEqual({
+      kind: "create_task",
+      title: "water the plants",
+      date: null,
+    });
+    expect(understand("Přidej úkol Zavolat na úřad zítra", TODAY)).toEqual({
+      kind: "create_task",
+      title: "Zavolat na úřad",
+      date: "2027-03-26",
+    });
     expect(understand("přidej úkol", TODAY)).toEqual({ kind: "create_task", title: null, date: null });
   });
 
@@ -78,15 +94,35 @@ describe("understand", () => {
     expect(understand("Скільки в мене завдань?", TODAY)).toEqual({ kind: "count" });
     expect(understand("Что делать дальше?", TODAY)).toEqual({ kind: "next" });
     expect(understand("Як справи з цілями?", TODAY)).toEqual({ kind: "goals" });
-    expect(understand("Добавь задачу «Позвонить в банк» на завтра", TODAY)).toEqual({ kind: "create_task", title: "Позвонить в банк", date: "2027-03-26" });
+    expect(understand("Добавь задачу «Позвонить в банк» на завтра", TODAY)).toEqual({
+      kind: "create_task",
+      title: "Позвонить в банк",
+      date: "2027-03-26",
+    });
     expect(understand("Додай завдання Купити хліб", TODAY)).toEqual({ kind: "create_task", title: "Купити хліб", date: null });
-    expect(understand("הוסף משימה להתקשר לבנק למחר", TODAY)).toEqual({ kind: "create_task", title: "להתקשר לבנק", date: "2027-03-26" });
+    expect(understand("הוסף משימה להתקשר לבנק למחר", TODAY)).toEqual({
+      kind: "create_task",
+      title: "להתקשר לבנק",
+      date: "2027-03-26",
+    });
   });
 
   test("moving a task: what it is called and where to", () => {
-    expect(understand("move Buy milk to Friday", TODAY)).toEqual({ kind: "reschedule_task", query: "Buy milk", date: "2027-03-26" });
-    expect(understand("Reschedule the task 'Dentist' to 2027-04-02", TODAY)).toEqual({ kind: "reschedule_task", query: "Dentist", date: "2027-04-02" });
-    expect(understand("Přesuň úkol Nákup na pondělí", TODAY)).toEqual({ kind: "reschedule_task", query: "Nákup", date: "2027-03-29" });
+    expect(understand("move Buy milk to Friday", TODAY)).toEqual({
+      kind: "reschedule_task",
+      query: "Buy milk",
+      date: "2027-03-26",
+    });
+    expect(understand("Reschedule the task 'Dentist' to 2027-04-02", TODAY)).toEqual({
+      kind: "reschedule_task",
+      query: "Dentist",
+      date: "2027-04-02",
+    });
+    expect(understand("Přesuň úkol Nákup na pondělí", TODAY)).toEqual({
+      kind: "reschedule_task",
+      query: "Nákup",
+      date: "2027-03-29",
+    });
     expect(understand("postpone taxes", TODAY)).toEqual({ kind: "reschedule_task", query: "taxes", date: null });
   });
 });

@@ -88,7 +88,10 @@ const DATE_PHRASES: readonly DatePhrase[] = [
     },
   },
   {
-    pattern: new RegExp(String.raw`\b(?:the )?day after tomorrow\b|\bpozitri\b|${START}(?:послезавтра|післязавтра)${END}|[לב]?מחרתיים`, "u"),
+    pattern: new RegExp(
+      String.raw`\b(?:the )?day after tomorrow\b|\bpozitri\b|${START}(?:послезавтра|післязавтра)${END}|[לב]?מחרתיים`,
+      "u",
+    ),
     resolve: (_m, today) => addDays(today, 2),
   },
   {
@@ -96,10 +99,16 @@ const DATE_PHRASES: readonly DatePhrase[] = [
     resolve: (_m, today) => addDays(today, 1),
   },
   {
-    pattern: new RegExp(String.raw`\b(?:today|tonight|dnes|dneska|dnesek|dnesku)\b|${START}(?:сегодня|сьогодні)${END}|[לב]?היום`, "u"),
+    pattern: new RegExp(
+      String.raw`\b(?:today|tonight|dnes|dneska|dnesek|dnesku)\b|${START}(?:сегодня|сьогодні)${END}|[לב]?היום`,
+      "u",
+    ),
     resolve: (_m, today) => today,
   },
-  { pattern: /\bin (\d{1,3}) days?\b|\bza (\d{1,3}) (?:den|dny|dni|dnu)\b/, resolve: (m, today) => addDays(today, Number(m[1] ?? m[2])) },
+  {
+    pattern: /\bin (\d{1,3}) days?\b|\bza (\d{1,3}) (?:den|dny|dni|dnu)\b/,
+    resolve: (m, today) => addDays(today, Number(m[1] ?? m[2])),
+  },
   { pattern: /\b(?:week|tyden)\b/, resolve: (_m, today) => nextWeekday(today, 1), requires: /\b(?:next|pristi)\s/ },
   ...WEEKDAYS.map(([names, weekday]) => ({
     pattern: new RegExp(String.raw`\b(?:${names.source})\b`),
@@ -130,11 +139,15 @@ const CREATE = new RegExp(
     String.raw`|(?:הוסף|הוסיפי|תוסיף|תוסיפי|צור|צרי)\s+משימה(?:\s+חדשה)?`,
   "u",
 );
-const RESCHEDULE = /\b(?:reschedule|postpone|move|push back|push|shift|delay|presun|presunte|presunout|presunes|odloz|odlozte|odlozit|posun|posunte|posunout|preloz|prelozte|prelozit)\b/;
+const RESCHEDULE =
+  /\b(?:reschedule|postpone|move|push back|push|shift|delay|presun|presunte|presunout|presunes|odloz|odlozte|odlozit|posun|posunte|posunout|preloz|prelozte|prelozit)\b/;
 
 /** English and Czech words (bounded by \b), then Russian, Ukrainian and Hebrew stems. */
 const KEYWORDS: readonly [Exclude<Intent["kind"], "create_task" | "reschedule_task" | "due_on">, RegExp][] = [
-  ["overdue", /\b(?:overdue|late|behind|missed|past due|po terminu|zpozd\w*|prosl\w*|propadl\w*|nestihl\w*)\b|просроч|простроч|איחור/u],
+  [
+    "overdue",
+    /\b(?:overdue|late|behind|missed|past due|po terminu|zpozd\w*|prosl\w*|propadl\w*|nestihl\w*)\b|просроч|простроч|איחור/u,
+  ],
   // "next week" is a date (see findDate), not this week.
   ["week", /(?<!\b(?:next|pristi) )\b(?:week|tyden|tydnu|tydne)\b|(?<!(?:следующ|наступн)\p{L}* )(?:недел|тижн|тиждень)|שבוע/u],
   ["count", /\b(?:how many|count|number of|kolik|pocet)\b|сколько|скільки|כמה/u],
@@ -142,7 +155,10 @@ const KEYWORDS: readonly [Exclude<Intent["kind"], "create_task" | "reschedule_ta
     "next",
     /\b(?:next|what should i|what to do|priorit\w*|urgent|focus|start with|most important|co dal|co ted|co mam (?:delat|udelat)|dalsi|nejdulezitejsi|nalehav\w*|cim zacit|zacit)\b|дальше|следующ|сначала|приоритет|далі|наступн|спочатку|пріоритет|הבא|קודם|עכשיו/u,
   ],
-  ["goals", /\b(?:goal|goals|progress|cil|cile|cilu|cili|cilem|cilum|cilech|pokrok\w*)\b|цел[ьиеяю]|прогресс?|ціл[ьіеюя]|יעד|מטר/u],
+  [
+    "goals",
+    /\b(?:goal|goals|progress|cil|cile|cilu|cili|cilem|cilum|cilech|pokrok\w*)\b|цел[ьиеяю]|прогресс?|ціл[ьіеюя]|יעד|מטר/u,
+  ],
 ];
 
 /** Words before a new task's title ("add task called …", "remind me to …"). */
@@ -153,7 +169,8 @@ const TASK_FILLER = /^(?:the|my|a|an|task|ukol|muj|moje|ten|tu)\s+/;
 /** Quotes, filler words and punctuation around a title or a task named in a request. */
 function tidy(text: string, filler: RegExp): string | null {
   let cleaned = text.replace(/^[\s:,\-–—]+/, "");
-  for (let found = filler.exec(fold(cleaned)); found; found = filler.exec(fold(cleaned))) cleaned = cleaned.slice(found[0].length);
+  for (let found = filler.exec(fold(cleaned)); found; found = filler.exec(fold(cleaned)))
+    cleaned = cleaned.slice(found[0].length);
   cleaned = cleaned
     .replace(/[\s.,!?;:\-–—]+$/, "")
     .replace(/^["'“”„‘’«»]+|["'“”„‘’«»]+$/g, "")

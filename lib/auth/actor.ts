@@ -66,5 +66,11 @@ export async function actorFromClaims(claims: SessionClaims | null): Promise<Act
 export async function actorForUser(userId: string): Promise<Actor | null> {
   const user = await findSessionUser(userId);
   if (!user || user.disabled) return null;
-  return { userId: user.id, email: user.email, locale: user.locale, timeZone: user.timeZone, isAdmin: config().ADMIN_EMAILS.includes(user.email) };
+  return {
+    userId: user.id,
+    email: user.email,
+    locale: user.locale,
+    timeZone: user.timeZone,
+    isAdmin: config().ADMIN_EMAILS.includes(user.email),
+  };
 }

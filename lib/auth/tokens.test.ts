@@ -34,8 +34,12 @@ describe("session tokens", () => {
     const refused = [
       new UnsecuredJWT({ sub: USER, ver: 0 }).setIssuer("spolu").setAudience("spolu:session").encode(),
       await forge({}).sign(new TextEncoder().encode("another-secret-of-enough-length!!")),
-      await forge({}).setExpirationTime(now() - 10).sign(key),
-      await forge({}).setNotBefore(now() + 3600).sign(key),
+      await forge({})
+        .setExpirationTime(now() - 10)
+        .sign(key),
+      await forge({})
+        .setNotBefore(now() + 3600)
+        .sign(key),
       await forge({}).setIssuer("someone-else").sign(key),
       await forge({}).setAudience("spolu:invitation").sign(key),
       await forge({ ver: "0" }).sign(key),

@@ -123,10 +123,7 @@ export async function updateRequestState(requestId: string, state: Collaboration
 
 /** Which pending requests an expiry pass looks at: one, a user's in one box, one task/kind/recipient, or all. */
 export type ExpiryScope =
-  | { requestId: string }
-  | { userId: string; box: Box }
-  | { taskId: string; kind: CollaborationKind; recipientId: string }
-  | "all";
+  { requestId: string } | { userId: string; box: Box } | { taskId: string; kind: CollaborationKind; recipientId: string } | "all";
 
 function scopeCondition(scope: ExpiryScope): SQL | undefined {
   if (scope === "all") return undefined;
@@ -145,7 +142,12 @@ function scopeCondition(scope: ExpiryScope): SQL | undefined {
  * so that running it twice, or in two processes, expires each request once. `decidedAt` becomes the moment the
  * request expired, whenever this runs.
  */
-export async function expirePendingRows(scope: ExpiryScope, now: Date, limit: number, tx: Executor): Promise<TaskCollaborationRow[]> {
+export async function expirePendingRows(
+  scope: ExpiryScope,
+  now: Date,
+  limit: number,
+  tx: Executor,
+): Promise<TaskCollaborationRow[]> {
   const due = tx
     .select({ id: taskCollaboration.id })
     .from(taskCollaboration)
@@ -184,7 +186,8 @@ export async function listHistory(requestId: string, executor: Executor = db()):
 export async function insertAssignee(taskId: string, userId: string, now: Date, tx: Executor): Promise<void> {
   await tx
     .insert(taskAssignees)
-    .values({ taskId, userId, createdAt: now }).onConflictDoNothing({ target: [taskAssignees.taskId, taskAssignees.userId] });
+    .values({ taskId, userId, createdAt: now })
+    .onConflictDoNothing({ target: [taskAssignees.taskId, taskAssignees.userId] });
 }
 
 /** Makes a user a collaborator on a task; nothing changes when they already are. */

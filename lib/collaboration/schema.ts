@@ -58,7 +58,11 @@ export const listRequestsQuery = z
       .min(1, "must be at least 1")
       .max(LIST_LIMIT_MAX, `must be at most ${LIST_LIMIT_MAX}`)
       .default(50),
-    cursor: z.string().max(500, "is not a cursor of this list").optional().openapi({ description: "`nextCursor` of the previous page" }),
+    cursor: z
+      .string()
+      .max(500, "is not a cursor of this list")
+      .optional()
+      .openapi({ description: "`nextCursor` of the previous page" }),
   })
   .openapi("ListCollaborationRequestsQuery");
 export type ListRequestsQuery = z.infer<typeof listRequestsQuery>;

@@ -141,8 +141,10 @@ function checkNotAlready(kind: CreateRequestInput["kind"], recipientId: string, 
     throw new AppError("conflict", "This user is already assigned to the task");
   }
   if (kind === "collaborate") {
-    const already = task.ownerId === recipientId || task.assigneeIds.includes(recipientId) || task.collaboratorIds.includes(recipientId);
-    if (already) throw new AppError("conflict", "This user already works on the task (as its owner, an assignee or a collaborator)");
+    const already =
+      task.ownerId === recipientId || task.assigneeIds.includes(recipientId) || task.collaboratorIds.includes(recipientId);
+    if (already)
+      throw new AppError("conflict", "This user already works on the task (as its owner, an assignee or a collaborator)");
   }
   if (kind === "transfer" && task.ownerId === recipientId) throw new AppError("conflict", "This user already owns the task");
 }
@@ -230,7 +232,11 @@ async function applyAccepted(
     await insertCollaborator(task.id, request.recipientId, now, tx);
   }
   if (request.kind === "transfer" && transfer) {
-    await updateTaskRow(task.id, { ownerId: request.recipientId, groupId: transfer.groupId, position: transfer.position, updatedAt: now }, tx);
+    await updateTaskRow(
+      task.id,
+      { ownerId: request.recipientId, groupId: transfer.groupId, position: transfer.position, updatedAt: now },
+      tx,
+    );
     // The previous owner keeps seeing (and editing) the task; the new owner needs no collaborator place.
     await insertCollaborator(task.id, task.ownerId, now, tx);
     await deleteCollaborator(task.id, request.recipientId, tx);
@@ -307,7 +313,10 @@ export async function claimTask(actor: Actor, taskId: string): Promise<ClaimOutp
     await lockTask(taskId, tx);
     const task = await getTaskFor(actor, taskId, "claim", tx);
     if (task.assigneeIds.length > 0) {
-      throw new AppError("conflict", "Someone is already assigned to this task: only a task nobody is assigned to can be claimed");
+      throw new AppError(
+        "conflict",
+        "Someone is already assigned to this task: only a task nobody is assigned to can be claimed",
+      );
     }
     const before = await taskAudience([taskId], tx);
     const now = nowDate();

@@ -72,7 +72,8 @@ export function checkBaseUrl(raw: string): string {
 /** One HTTP exchange; throws ConnectorError, never answers a 3xx. The caller judges the status. */
 export async function connectorRequest(request: ConnectorRequest): Promise<ConnectorResponse> {
   const url = new URL(request.url);
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new ConnectorError(`${url.protocol} is not http or https`, false);
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new ConnectorError(`${url.protocol} is not http or https`, false);
   const allowPrivate = connectorsMayReachPrivate();
   const refusal = hostRefusal(url, allowPrivate);
   if (refusal) throw new ConnectorError(refusal, false);
@@ -82,9 +83,13 @@ export async function connectorRequest(request: ConnectorRequest): Promise<Conne
   try {
     target = await resolveTarget(bareHost(url), allowPrivate);
   } catch (error) {
-    throw new ConnectorError(error instanceof Error ? error.message : String(error), !(error instanceof TargetRefused) || !error.address);
+    throw new ConnectorError(
+      error instanceof Error ? error.message : String(error),
+      !(error instanceof TargetRefused) || !error.address,
+    );
   }
-  const body = request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, "utf8");
+  const body =
+    request.body === undefined ? undefined : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, "utf8");
   const maxBytes = request.maxBytes ?? MAX_BYTES;
   try {
     return await new Promise<ConnectorResponse>((resolve, reject) => {
@@ -104,7 +109,13 @@ export async function connectorRequest(request: ConnectorRequest): Promise<Conne
           const status = response.statusCode ?? 0;
           if (status >= 300 && status < 400) {
             response.destroy();
-            reject(new ConnectorError(`answered ${status} (a redirect to ${response.headers.location ?? "nowhere"}); use the final address`, false, status));
+            reject(
+              new ConnectorError(
+                `answered ${status} (a redirect to ${response.headers.location ?? "nowhere"}); use the final address`,
+                false,
+                status,
+              ),
+            );
             return;
           }
           const chunks: Buffer[] = [];
@@ -137,5 +148,9 @@ export function expectSuccess(response: ConnectorResponse, what: string): Connec
   if (response.status >= 200 && response.status < 300) return response;
   const transient = response.status >= 500 || response.status === 429;
   const excerpt = response.body.subarray(0, 200).toString("utf8").replace(/\s+/g, " ").trim();
-  throw new ConnectorError(`${what} answered HTTP ${response.status}${excerpt ? `: ${excerpt}` : ""}`, transient, response.status);
+  throw new ConnectorError(
+    `${what} answered HTTP ${response.status}${excerpt ? `: ${excerpt}` : ""}`,
+    transient,
+    response.status,
+  );
 }

@@ -41,7 +41,10 @@ export async function listVisibleConnections(userId: string, kinds: readonly Con
     .where(
       and(
         inArray(connectorConnections.kind, [...kinds]),
-        or(and(eq(connectorConnections.ownerId, userId), isNull(connectorConnections.userGroupId)), inArray(connectorConnections.userGroupId, teams)),
+        or(
+          and(eq(connectorConnections.ownerId, userId), isNull(connectorConnections.userGroupId)),
+          inArray(connectorConnections.userGroupId, teams),
+        ),
       ),
     )
     .orderBy(desc(connectorConnections.createdAt), desc(connectorConnections.id));
@@ -49,7 +52,12 @@ export async function listVisibleConnections(userId: string, kinds: readonly Con
 
 export async function updateConnectionRow(
   id: string,
-  patch: Partial<Pick<ConnectorConnectionRow, "name" | "baseUrl" | "credentials" | "settings" | "webhookSecret" | "status" | "lastSyncAt" | "lastError">>,
+  patch: Partial<
+    Pick<
+      ConnectorConnectionRow,
+      "name" | "baseUrl" | "credentials" | "settings" | "webhookSecret" | "status" | "lastSyncAt" | "lastError"
+    >
+  >,
 ): Promise<ConnectorConnectionRow | null> {
   const [row] = await db()
     .update(connectorConnections)
@@ -69,7 +77,13 @@ export async function findLink(connectionId: string, entity: string, externalId:
   const [row] = await db()
     .select()
     .from(connectorLinks)
-    .where(and(eq(connectorLinks.connectionId, connectionId), eq(connectorLinks.entity, entity), eq(connectorLinks.externalId, externalId)));
+    .where(
+      and(
+        eq(connectorLinks.connectionId, connectionId),
+        eq(connectorLinks.entity, entity),
+        eq(connectorLinks.externalId, externalId),
+      ),
+    );
   return row ?? null;
 }
 
@@ -77,7 +91,9 @@ export async function findLinkByLocal(connectionId: string, entity: string, loca
   const [row] = await db()
     .select()
     .from(connectorLinks)
-    .where(and(eq(connectorLinks.connectionId, connectionId), eq(connectorLinks.entity, entity), eq(connectorLinks.localId, localId)));
+    .where(
+      and(eq(connectorLinks.connectionId, connectionId), eq(connectorLinks.entity, entity), eq(connectorLinks.localId, localId)),
+    );
   return row ?? null;
 }
 
@@ -90,7 +106,13 @@ export async function listLinks(connectionId: string, entity: string): Promise<C
     .orderBy(connectorLinks.externalId);
 }
 
-export async function saveLink(connectionId: string, entity: string, externalId: string, localId: string | null, fingerprint: string | null): Promise<void> {
+export async function saveLink(
+  connectionId: string,
+  entity: string,
+  externalId: string,
+  localId: string | null,
+  fingerprint: string | null,
+): Promise<void> {
   const syncedAt = nowDate();
   await db()
     .insert(connectorLinks)
@@ -107,7 +129,9 @@ export async function saveLink(connectionId: string, entity: string, externalId:
  * Records a run (`running`, or `queued` for a webhook waiting its turn); null when another run of the connection
  * is running already, or (a webhook) this delivery id was recorded.
  */
-export async function insertRun(row: typeof connectorRuns.$inferInsert & { status: "running" | "queued" }): Promise<ConnectorRunRow | null> {
+export async function insertRun(
+  row: typeof connectorRuns.$inferInsert & { status: "running" | "queued" },
+): Promise<ConnectorRunRow | null> {
   try {
     const [inserted] = await db()
       .insert(connectorRuns)
@@ -190,7 +214,12 @@ export async function postponeRetry(id: string, at: Date): Promise<void> {
 export async function failAbandonedRuns(before: Date, retryAt: Date): Promise<number> {
   const rows = await db()
     .update(connectorRuns)
-    .set({ status: "failed", error: "The run was interrupted (the server stopped)", finishedAt: nowDate(), nextAttemptAt: retryAt })
+    .set({
+      status: "failed",
+      error: "The run was interrupted (the server stopped)",
+      finishedAt: nowDate(),
+      nextAttemptAt: retryAt,
+    })
     .where(and(eq(connectorRuns.status, "running"), lte(connectorRuns.startedAt, before)))
     .returning({ id: connectorRuns.id });
   return rows.length;

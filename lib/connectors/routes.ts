@@ -95,7 +95,11 @@ const updateRoute = apiRoute({
     `set \`status\` back to \`new\`. ${FOR_MANAGERS}`,
   access: "user",
   request: { params: connectionParams, body: jsonBody(updateConnectionInput) },
-  responses: { 200: jsonContent(connectionOutput, "The connection"), 403: problemResponse(FOR_MANAGERS), 404: problemResponse(NOT_FOUND) },
+  responses: {
+    200: jsonContent(connectionOutput, "The connection"),
+    403: problemResponse(FOR_MANAGERS),
+    404: problemResponse(NOT_FOUND),
+  },
 });
 
 const deleteRoute = apiRoute({
@@ -163,7 +167,11 @@ const rotateRoute = apiRoute({
   description: `The old secret stops working at once; the new one is answered once. ${FOR_MANAGERS}`,
   access: "user",
   request: { params: connectionParams },
-  responses: { 200: jsonContent(webhookSecretOutput, "The new secret"), 403: problemResponse(FOR_MANAGERS), 404: problemResponse(NOT_FOUND) },
+  responses: {
+    200: jsonContent(webhookSecretOutput, "The new secret"),
+    403: problemResponse(FOR_MANAGERS),
+    404: problemResponse(NOT_FOUND),
+  },
 });
 
 const webhookRoute = apiRoute({
@@ -191,7 +199,9 @@ const webhookRoute = apiRoute({
   ],
   request: {
     params: connectionParams,
-    query: z.object({ token: z.string().max(200).optional().openapi({ description: "The webhook secret, for systems that cannot sign" }) }),
+    query: z.object({
+      token: z.string().max(200).optional().openapi({ description: "The webhook secret, for systems that cannot sign" }),
+    }),
     headers: z.object({
       "x-hub-signature-256": z.string().optional().openapi({ description: "sha256=<hex HMAC-SHA256 of the raw body>" }),
       "x-delivery-id": z.string().optional(),
@@ -209,7 +219,9 @@ export const connectorsRoutes = createRouter()
   .openapi(listRoute, async (c) => c.json(await listConnections(c.var.actor, c.req.valid("query").kind), 200))
   .openapi(createRoute, async (c) => c.json(await createConnection(c.var.actor, c.req.valid("json")), 201))
   .openapi(getRoute, async (c) => c.json(await getConnection(c.var.actor, c.req.valid("param").id), 200))
-  .openapi(updateRoute, async (c) => c.json(await updateConnection(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200))
+  .openapi(updateRoute, async (c) =>
+    c.json(await updateConnection(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200),
+  )
   .openapi(deleteRoute, async (c) => {
     await deleteConnection(c.var.actor, c.req.valid("param").id);
     return c.body(null, 204);

@@ -6,11 +6,16 @@ const kind = z.enum(CONNECTOR_KINDS, { message: `must be one of ${CONNECTOR_KIND
   description: "`erp` (Odoo), `learning` (Moodle) or `accounting` (POHODA mServer)",
 });
 const name = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
-const baseUrl = z.string().trim().min(1, "must not be empty").max(2000, "must be at most 2000 characters").openapi({
-  description:
-    "The system's address (https://erp.example.com, http://pohoda.lan:444). Public addresses only unless the operator " +
-    "sets CONNECTOR_ALLOW_PRIVATE_NETWORK; no user name or password in it.",
-});
+const baseUrl = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(2000, "must be at most 2000 characters")
+  .openapi({
+    description:
+      "The system's address (https://erp.example.com, http://pohoda.lan:444). Public addresses only unless the operator " +
+      "sets CONNECTOR_ALLOW_PRIVATE_NETWORK; no user name or password in it.",
+  });
 const credentials = z.record(z.string(), z.unknown()).openapi({
   description: "The kind's credentials (see each kind's section): stored encrypted, never answered back",
 });
@@ -49,7 +54,13 @@ export const updateConnectionInput = z
 export type UpdateConnectionInput = z.infer<typeof updateConnectionInput>;
 
 const counts = z
-  .object({ created: z.number().int(), updated: z.number().int(), unchanged: z.number().int(), skipped: z.number().int(), failed: z.number().int() })
+  .object({
+    created: z.number().int(),
+    updated: z.number().int(),
+    unchanged: z.number().int(),
+    skipped: z.number().int(),
+    failed: z.number().int(),
+  })
   .openapi("ConnectorRunCounts");
 
 export const runOutput = z
@@ -73,7 +84,10 @@ export const runOutput = z
           localId: z.string().nullable(),
           action: z.enum(["created", "updated", "unchanged", "skipped", "failed"]),
           error: z.string().optional(),
-          note: z.string().optional().openapi({ description: "What the system said about an item that went through (a warning, why it was skipped)" }),
+          note: z
+            .string()
+            .optional()
+            .openapi({ description: "What the system said about an item that went through (a warning, why it was skipped)" }),
         }),
       )
       .openapi({ description: "Up to 200 items, failures first" }),
@@ -94,7 +108,9 @@ export const connectionOutput = z
     baseUrl: z.string(),
     teamId: z.uuid().nullable(),
     settings: z.record(z.string(), z.unknown()),
-    credentialsHint: z.string().openapi({ description: "Which credentials are stored (a user name, a masked key); never the secret" }),
+    credentialsHint: z
+      .string()
+      .openapi({ description: "Which credentials are stored (a user name, a masked key); never the secret" }),
     status: z.enum(["new", "ok", "error"]).openapi({
       description: "`new` until the first check or run; then `ok`, or `error` with `lastError` after a failed one",
     }),
@@ -106,7 +122,9 @@ export const connectionOutput = z
         "`X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body>`; an `X-Delivery-Id` header (else the body's " +
         "hash) deduplicates redeliveries",
     }),
-    canManage: z.boolean().openapi({ description: "Whether you may change it and run it (its owner, or the team's owners and admins)" }),
+    canManage: z
+      .boolean()
+      .openapi({ description: "Whether you may change it and run it (its owner, or the team's owners and admins)" }),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })

@@ -20,7 +20,9 @@ export function encryptSecret(plain: string, connectionId: string): string {
   const cipher = createCipheriv("aes-256-gcm", key(), nonce);
   cipher.setAAD(Buffer.from(connectionId));
   const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-  return [VERSION, nonce, cipher.getAuthTag(), body].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
+  return [VERSION, nonce, cipher.getAuthTag(), body]
+    .map((part) => (typeof part === "string" ? part : part.toString("base64url")))
+    .join(".");
 }
 
 /** Throws when the value was not encrypted for this connection with the current key. */

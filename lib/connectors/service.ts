@@ -71,7 +71,8 @@ const DELIVERY_ID = /^[\x21-\x7e]{1,200}$/;
 function enabledDriver(kind: ConnectorKind): AnyDriver {
   const driver = driverOf(kind);
   if (!driver) throw new AppError("not_found", `This server has no ${kind} connector`);
-  if (!isModuleEnabled(driver.module)) throw new AppError("module_disabled", `The ${driver.module} module is switched off on this server`);
+  if (!isModuleEnabled(driver.module))
+    throw new AppError("module_disabled", `The ${driver.module} module is switched off on this server`);
   return driver;
 }
 
@@ -106,7 +107,8 @@ async function visibleConnection(actor: Actor, id: string): Promise<Visible> {
 
 async function managedConnection(actor: Actor, id: string): Promise<Visible> {
   const visible = await visibleConnection(actor, id);
-  if (!visible.canManage) throw new AppError("forbidden", "Only the connection's creator and the team's owners and admins may change or run it");
+  if (!visible.canManage)
+    throw new AppError("forbidden", "Only the connection's creator and the team's owners and admins may change or run it");
   return visible;
 }
 
@@ -195,7 +197,10 @@ export async function getConnection(actor: Actor, id: string): Promise<Connectio
   return toOutput(await visibleConnection(actor, id));
 }
 
-export async function createConnection(actor: Actor, input: CreateConnectionInput): Promise<ConnectionOutput & { webhookSecret: string }> {
+export async function createConnection(
+  actor: Actor,
+  input: CreateConnectionInput,
+): Promise<ConnectionOutput & { webhookSecret: string }> {
   const driver = enabledDriver(input.kind);
   const baseUrl = checkedBaseUrl(input.baseUrl);
   const credentials = parsePart(driver.credentials, "credentials", input.credentials);
@@ -231,7 +236,9 @@ export async function updateConnection(actor: Actor, id: string, input: UpdateCo
     ...(input.credentials !== undefined && {
       credentials: encryptSecret(JSON.stringify(parsePart(driver.credentials, "credentials", input.credentials)), id),
     }),
-    ...(input.settings !== undefined && { settings: parsePart(driver.settings, "settings", input.settings) as Record<string, unknown> }),
+    ...(input.settings !== undefined && {
+      settings: parsePart(driver.settings, "settings", input.settings) as Record<string, unknown>,
+    }),
     // New address or credentials: what the last check said no longer holds.
     ...(reachChanged && { status: "new" as const, lastError: null }),
   });
@@ -262,7 +269,12 @@ export async function listConnectionRuns(actor: Actor, id: string): Promise<{ it
  * only one of that kind (personal first, then a team's). 404 when there is none; 400 naming `connectionId` when
  * several could be meant.
  */
-export async function connectionOfKind(actor: Actor, kind: ConnectorKind, connectionId?: string, manage = false): Promise<Visible> {
+export async function connectionOfKind(
+  actor: Actor,
+  kind: ConnectorKind,
+  connectionId?: string,
+  manage = false,
+): Promise<Visible> {
   enabledDriver(kind);
   if (connectionId) {
     const visible = manage ? await managedConnection(actor, connectionId) : await visibleConnection(actor, connectionId);
@@ -273,9 +285,11 @@ export async function connectionOfKind(actor: Actor, kind: ConnectorKind, connec
   const personal = rows.filter((row) => row.userGroupId === null);
   const candidates = personal.length ? personal : rows;
   if (candidates.length === 0) throw new AppError("not_found", `You have no ${kind} connection; add one under /connectors`);
-  if (candidates.length > 1) throw invalidField("query", "/connectionId", `you have ${candidates.length} ${kind} connections: name one`);
+  if (candidates.length > 1)
+    throw invalidField("query", "/connectionId", `you have ${candidates.length} ${kind} connections: name one`);
   const visible = await visibleConnection(actor, candidates[0]!.id);
-  if (manage && !visible.canManage) throw new AppError("forbidden", "Only the connection's creator and the team's owners and admins may do this");
+  if (manage && !visible.canManage)
+    throw new AppError("forbidden", "Only the connection's creator and the team's owners and admins may do this");
   return visible;
 }
 
@@ -292,7 +306,10 @@ function storedParts(row: ConnectorConnectionRow, driver: AnyDriver): { credenti
   try {
     return { credentials: JSON.parse(decryptSecret(row.credentials, row.id)), settings: driver.settings.parse(row.settings) };
   } catch {
-    throw new ConnectorError("The stored credentials or settings cannot be read (the encryption key changed?): enter them again", false);
+    throw new ConnectorError(
+      "The stored credentials or settings cannot be read (the encryption key changed?): enter them again",
+      false,
+    );
   }
 }
 
@@ -320,7 +337,11 @@ function syncContext(row: ConnectorConnectionRow, actor: Actor, driver: AnyDrive
         return link && { externalId: link.externalId, fingerprint: link.fingerprint };
       },
       async list(entity) {
-        return (await listLinks(row.id, entity)).map((link) => ({ externalId: link.externalId, localId: link.localId, fingerprint: link.fingerprint }));
+        return (await listLinks(row.id, entity)).map((link) => ({
+          externalId: link.externalId,
+          localId: link.localId,
+          fingerprint: link.fingerprint,
+        }));
       },
       save: (entity, externalId, localId, fingerprint) => saveLink(row.id, entity, externalId, localId, fingerprint),
     },
@@ -330,7 +351,11 @@ function syncContext(row: ConnectorConnectionRow, actor: Actor, driver: AnyDrive
       items.push(item);
     },
   };
-  const keptItems = () => [...items.filter((item) => item.action === "failed"), ...items.filter((item) => item.action !== "failed")].slice(0, ITEMS_KEPT);
+  const keptItems = () =>
+    [...items.filter((item) => item.action === "failed"), ...items.filter((item) => item.action !== "failed")].slice(
+      0,
+      ITEMS_KEPT,
+    );
   return { context, counts, keptItems };
 }
 
@@ -364,7 +389,10 @@ async function perform(row: ConnectorConnectionRow, driver: AnyDriver, run: Conn
 
 function failure(error: unknown, attempt: number): Pick<ConnectorRunRow, "status" | "error" | "nextAttemptAt"> {
   const known = error instanceof ConnectorError;
-  if (!known) log.error("A connector run failed unexpectedly", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  if (!known)
+    log.error("A connector run failed unexpectedly", {
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
   const transient = known ? error.transient : true;
   const retry = transient && attempt < MAX_ATTEMPTS;
   return {
@@ -387,7 +415,10 @@ export async function runOperation(actor: Actor, id: string, operation: "import"
  * A driver's context for a kind's own read-only routes (`GET /learning/courses`...): the connection's decrypted
  * credentials, acting as its owner; what it records as items goes nowhere (no run).
  */
-export async function driverContext<Credentials = unknown, Settings = unknown>({ row, driver }: Visible): Promise<SyncContext<Credentials, Settings>> {
+export async function driverContext<Credentials = unknown, Settings = unknown>({
+  row,
+  driver,
+}: Visible): Promise<SyncContext<Credentials, Settings>> {
   try {
     return syncContext(row, await ownerActor(row), driver).context as SyncContext<Credentials, Settings>;
   } catch (error) {
@@ -412,7 +443,10 @@ export async function checkVisible({ row, driver }: Visible): Promise<StatusOutp
     report = { reachable: false, authenticated: false, error: message };
   }
   const ok = report.reachable && report.authenticated;
-  await updateConnectionRow(row.id, { status: ok ? "ok" : "error", lastError: ok ? null : (report.error ?? "Not authenticated") });
+  await updateConnectionRow(row.id, {
+    status: ok ? "ok" : "error",
+    lastError: ok ? null : (report.error ?? "Not authenticated"),
+  });
   return {
     connectionId: row.id,
     reachable: report.reachable,

@@ -100,7 +100,10 @@ export function maintainPglite(pglite: PGlite, analyzeEveryMs = ANALYZE_EVERY_MS
   const timer = setInterval(() => {
     const statement = ++runs % vacuumEvery === 0 ? "VACUUM (ANALYZE)" : "ANALYZE";
     pglite.exec(statement).catch((error: unknown) => {
-      log.warn("Embedded database maintenance failed", { statement, error: error instanceof Error ? error.message : String(error) });
+      log.warn("Embedded database maintenance failed", {
+        statement,
+        error: error instanceof Error ? error.message : String(error),
+      });
     });
   }, analyzeEveryMs);
   timer.unref();
@@ -151,7 +154,9 @@ async function openPostgres(url: string): Promise<Database> {
   pool.on("error", (error) => log.error("PostgreSQL pool error", { error: error.message }));
   // A connection that fails while the pool is ending (pool.end() does not wait for the server to hang up) has no
   // pool listener left: without its own it would be an unhandled 'error' event.
-  pool.on("connect", (client) => client.on("error", (error) => log.debug("PostgreSQL connection closed", { error: error.message })));
+  pool.on("connect", (client) =>
+    client.on("error", (error) => log.debug("PostgreSQL connection closed", { error: error.message })),
+  );
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   // Two processes starting together: the second waits here, then finds nothing left to apply.
   const lock = await pool.connect();

@@ -9,7 +9,9 @@ const compiled = (query: ReturnType<typeof sql>) => shareParameters(dialect.sqlT
 describe("shareParameters", () => {
   it("binds each placeholder name once, however often the statement uses it", () => {
     const user = sql.placeholder("userId");
-    const query = compiled(sql`select 1 where a = ${user} and b < ${sql.placeholder("due")} or c = ${user} limit ${sql.placeholder("limit")}`);
+    const query = compiled(
+      sql`select 1 where a = ${user} and b < ${sql.placeholder("due")} or c = ${user} limit ${sql.placeholder("limit")}`,
+    );
     expect(query.sql).toBe("select 1 where a = $1 and b < $2 or c = $1 limit $3");
     expect(query.params.map((param) => (param as { name: string }).name)).toEqual(["userId", "due", "limit"]);
   });

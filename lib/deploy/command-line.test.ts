@@ -10,7 +10,17 @@ describe("splitCommandLine", () => {
   });
 
   test("leaves shell syntax as plain words (no shell runs it)", () => {
-    expect(splitCommandLine("echo $HOME; rm -rf / | cat > x")).toEqual(["echo", "$HOME;", "rm", "-rf", "/", "|", "cat", ">", "x"]);
+    expect(splitCommandLine("echo $HOME; rm -rf / | cat > x")).toEqual([
+      "echo",
+      "$HOME;",
+      "rm",
+      "-rf",
+      "/",
+      "|",
+      "cat",
+      ">",
+      "x",
+    ]);
   });
 
   test("refuses unclosed quotes, a trailing backslash and an empty line", () => {

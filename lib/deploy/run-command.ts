@@ -35,12 +35,20 @@ class OutputTail {
   }
 }
 
-export function runCommand(argv: readonly string[], options: { timeoutMs: number; env: Record<string, string> }): Promise<CommandResult> {
+export function runCommand(
+  argv: readonly string[],
+  options: { timeoutMs: number; env: Record<string, string> },
+): Promise<CommandResult> {
   return new Promise((resolve) => {
     const tail = new OutputTail();
     let timedOut = false;
     let startError: string | null = null;
-    const child = spawn(argv[0]!, argv.slice(1), { env: options.env as NodeJS.ProcessEnv, detached: true, stdio: ["ignore", "pipe", "pipe"], shell: false });
+    const child = spawn(argv[0]!, argv.slice(1), {
+      env: options.env as NodeJS.ProcessEnv,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      shell: false,
+    });
     const killGroup = (signal: NodeJS.Signals) => {
       try {
         if (child.pid) process.kill(-child.pid, signal);

@@ -38,8 +38,14 @@ export type DeployWebhookAnswer = z.infer<typeof deployWebhookAnswer>;
 const deliveryId = z.string().regex(/^[\x21-\x7e]{1,200}$/, "must be 1-200 visible ASCII characters");
 
 export const deployWebhookHeaders = z.object({
-  "x-hub-signature-256": z.string().optional().openapi({ description: "sha256=<hex HMAC-SHA256 of the raw body with DEPLOY_WEBHOOK_SECRET>" }),
-  "x-github-event": z.string().regex(/^[a-z_]{1,100}$/, "must be a GitHub event name").openapi({ description: "`push` deploys; `ping` is answered" }),
+  "x-hub-signature-256": z
+    .string()
+    .optional()
+    .openapi({ description: "sha256=<hex HMAC-SHA256 of the raw body with DEPLOY_WEBHOOK_SECRET>" }),
+  "x-github-event": z
+    .string()
+    .regex(/^[a-z_]{1,100}$/, "must be a GitHub event name")
+    .openapi({ description: "`push` deploys; `ping` is answered" }),
   "x-github-delivery": deliveryId.openapi({ description: "The delivery's unique id: a redelivery runs nothing again" }),
 });
 

@@ -4,7 +4,15 @@ import { config } from "../config";
 import { log } from "../log";
 import { hubSignatureMatches } from "../net/hub-signature";
 import { CommandLineError, splitCommandLine } from "./command-line";
-import { claimNextDeployRun, failStaleDeployRuns, findDeployRunByDelivery, finishDeployRun, insertDeployRun, listDeployRuns, type DeployRunRow } from "./repo";
+import {
+  claimNextDeployRun,
+  failStaleDeployRuns,
+  findDeployRunByDelivery,
+  finishDeployRun,
+  insertDeployRun,
+  listDeployRuns,
+  type DeployRunRow,
+} from "./repo";
 import { runCommand } from "./run-command";
 import type { DeployRunOutput, DeployWebhookAnswer, DeployWebhookPayload } from "./schema";
 
@@ -21,7 +29,11 @@ const STALE_MARGIN_MS = 60_000;
 
 function deployConfig(): { secret: string; command: string } {
   const { DEPLOY_WEBHOOK_SECRET: secret, DEPLOY_COMMAND: command } = config();
-  if (!secret || !command) throw new AppError("not_found", "The deploy webhook is not configured on this server (DEPLOY_WEBHOOK_SECRET, DEPLOY_COMMAND)");
+  if (!secret || !command)
+    throw new AppError(
+      "not_found",
+      "The deploy webhook is not configured on this server (DEPLOY_WEBHOOK_SECRET, DEPLOY_COMMAND)",
+    );
   return { secret, command };
 }
 
@@ -63,7 +75,10 @@ function skipReason(event: string, ref: string | null): string | null {
  * anything else is recorded, `skipped` or `queued`, and the queue is started in the background (the answer does not
  * wait for the command: GitHub gives up after 10 seconds).
  */
-export async function receiveDeploy(headers: { event: string; deliveryId: string }, payload: DeployWebhookPayload): Promise<DeployWebhookAnswer> {
+export async function receiveDeploy(
+  headers: { event: string; deliveryId: string },
+  payload: DeployWebhookPayload,
+): Promise<DeployWebhookAnswer> {
   deployConfig();
   if (headers.event === "ping") return { duplicate: false, run: null };
   const seen = await findDeployRunByDelivery(headers.deliveryId);
@@ -146,7 +161,9 @@ async function execute(run: DeployRunRow): Promise<DeployRunRow> {
 
 /** The command's environment: enough to find programs and a home, plus what the delivery asked for; no secrets. */
 function commandEnvironment(run: DeployRunRow): Record<string, string> {
-  const inherited = ["PATH", "HOME", "LANG", "TZ"].flatMap((name) => (process.env[name] ? [[name, process.env[name]!] as const] : []));
+  const inherited = ["PATH", "HOME", "LANG", "TZ"].flatMap((name) =>
+    process.env[name] ? [[name, process.env[name]!] as const] : [],
+  );
   return {
     ...Object.fromEntries(inherited),
     DEPLOY_REF: run.ref ?? "",

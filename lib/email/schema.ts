@@ -12,7 +12,10 @@ export const REMINDER_INTERVAL_MINUTES = 10;
 export const sendEmailInput = z
   .strictObject({
     to: emailInput.optional().openapi({ description: "The address to send to; or give `userId`" }),
-    userId: z.uuid("must be a user id").optional().openapi({ description: "A user to send to, at their account's address; or give `to`" }),
+    userId: z
+      .uuid("must be a user id")
+      .optional()
+      .openapi({ description: "A user to send to, at their account's address; or give `to`" }),
     subject: z
       .string()
       .trim()
@@ -50,7 +53,9 @@ export const reminderInput = z
       .trim()
       .max(REMINDER_MESSAGE_MAX, `must be at most ${REMINDER_MESSAGE_MAX} characters`)
       .optional()
-      .openapi({ description: `A personal note shown in the email (at most ${REMINDER_MESSAGE_MAX} characters, trimmed; empty: none)` }),
+      .openapi({
+        description: `A personal note shown in the email (at most ${REMINDER_MESSAGE_MAX} characters, trimmed; empty: none)`,
+      }),
   })
   .openapi("EmailReminderInput");
 export type ReminderInput = z.infer<typeof reminderInput>;
@@ -80,10 +85,13 @@ export const emailLogEntryOutput = z
     to: z.string(),
     subject: z.string(),
     kind: z.string().openapi({
-      description: "`admin` (POST /email/send), `personal_reminder` (POST /email/reminder), or the notification template " +
+      description:
+        "`admin` (POST /email/send), `personal_reminder` (POST /email/reminder), or the notification template " +
         "that sent it: `reminder`, `daily_summary`, `weekly_report`, `notification`",
     }),
-    transport: z.enum(["log", "smtp", "resend"]).openapi({ description: "`log` writes the email to the server log and sends nothing" }),
+    transport: z
+      .enum(["log", "smtp", "resend"])
+      .openapi({ description: "`log` writes the email to the server log and sends nothing" }),
     status: z.enum(["sent", "failed"]).openapi({ description: "`sent`: the transport accepted it; `failed`: see `error`" }),
     error: z.string().nullable().openapi({ description: "Why the transport refused it (the mail server's or Resend's answer)" }),
     providerMessageId: z.string().nullable().openapi({ description: "The SMTP Message-ID or Resend's email id" }),

@@ -29,7 +29,10 @@ import { EmailTransportError, emailTransport } from "./transports";
 export type UserEmail =
   | { template: "reminder"; params: { taskId: string; taskTitle: string; dueAt: string; minutesBefore: number | null } }
   | { template: "daily_summary"; params: { date: string; dueToday: EmailTask[]; overdue: EmailTask[] } }
-  | { template: "weekly_report"; params: { weekStart: string; completed: number; overdue: number; created: number; open: number } }
+  | {
+      template: "weekly_report";
+      params: { weekStart: string; completed: number; overdue: number; created: number; open: number };
+    }
   | { template: "notification"; params: { title: string; body: string; url?: string } }
   /** Someone reminds the task's assignees of it (POST /email/reminder), with an optional note of their own. */
   | {
@@ -89,7 +92,8 @@ async function sendAndLog(message: Message): Promise<EmailLogRow> {
     const { providerMessageId } = await transport.send({ id, ...message });
     outcome = { status: "sent", error: null, providerMessageId };
   } catch (error) {
-    const reason = error instanceof EmailTransportError ? error.message : `The ${transport.name} transport failed: ${String(error)}`;
+    const reason =
+      error instanceof EmailTransportError ? error.message : `The ${transport.name} transport failed: ${String(error)}`;
     log.warn("Email not delivered", { emailId: id, transport: transport.name, kind: message.kind, reason });
     outcome = { status: "failed", error: reason, providerMessageId: null };
   }
@@ -103,7 +107,8 @@ async function deliver(recipient: RecipientRecord, email: UserEmail): Promise<De
   if (!recipient.email.trim()) return { result: { status: "skipped", reason: "no email address" }, entry: null };
   const rendered = renderEmail(email, recipient, { appUrl: config().APP_URL });
   const entry = await sendAndLog({ ...rendered, to: recipient.email, kind: email.template, userId: recipient.id });
-  const result: ChannelResult = entry.status === "sent" ? { status: "sent" } : { status: "failed", reason: entry.error ?? "unknown" };
+  const result: ChannelResult =
+    entry.status === "sent" ? { status: "sent" } : { status: "failed", reason: entry.error ?? "unknown" };
   return { result, entry };
 }
 
@@ -117,7 +122,11 @@ export async function sendEmailToUser(userId: string, email: UserEmail): Promise
     if (!recipient) return { status: "skipped", reason: "no email address" };
     return (await deliver(recipient, email)).result;
   } catch (error) {
-    log.error("Could not send an email", { userId, template: email.template, error: error instanceof Error ? error.message : String(error) });
+    log.error("Could not send an email", {
+      userId,
+      template: email.template,
+      error: error instanceof Error ? error.message : String(error),
+    });
     return { status: "failed", reason: "the email could not be sent or recorded" };
   }
 }
@@ -147,7 +156,10 @@ export async function sendTaskReminder(actor: Actor, input: ReminderInput): Prom
     }
     const recipientIds = task.assigneeIds.filter((id) => id !== actor.userId);
     if (recipientIds.length === 0) {
-      throw new AppError("conflict", "You are the only assignee of this task, and reminders never go to their sender: nobody to remind");
+      throw new AppError(
+        "conflict",
+        "You are the only assignee of this task, and reminders never go to their sender: nobody to remind",
+      );
     }
     const last = await lastReminderAt(actor.userId, task.id, new Date(now() - REMINDER_INTERVAL_MS), tx);
     if (last) {
@@ -209,7 +221,8 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   } catch {
     throw badCursor();
   }
-  if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== "string" || typeof parsed[1] !== "string") throw badCursor();
+  if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== "string" || typeof parsed[1] !== "string")
+    throw badCursor();
   const createdAt = new Date(parsed[0]);
   if (Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(parsed[1])) throw badCursor();
   return { createdAt, id: parsed[1] };

@@ -23,7 +23,10 @@ const EMAILS: UserEmail[] = [
     },
   },
   { template: "weekly_report", params: { weekStart: "2026-03-02", completed: 3, overdue: 1, created: 5, open: 7 } },
-  { template: "notification", params: { title: "Jana accepted your request", body: "You now share “Pay rent”.", url: `/en/tasks/${TASK_ID}` } },
+  {
+    template: "notification",
+    params: { title: "Jana accepted your request", body: "You now share “Pay rent”.", url: `/en/tasks/${TASK_ID}` },
+  },
 ];
 
 const who = (locale: string, timeZone = "Europe/Prague"): Recipient => ({ name: "Petr", locale, timeZone });
@@ -50,7 +53,9 @@ describe("renderEmail", () => {
         expect(rendered.text).toContain("Petr");
         expect(rendered.html).toMatch(/^<!doctype html>/);
         // use-intl answers the key itself for a message it cannot find or format.
-        expect(rendered.text, `${email.template} ${locale}`).not.toMatch(/\b(common|reminder|personalReminder|dailySummary|weeklyReport)\.\w+/);
+        expect(rendered.text, `${email.template} ${locale}`).not.toMatch(
+          /\b(common|reminder|personalReminder|dailySummary|weeklyReport)\.\w+/,
+        );
         const key = `${email.template}:${JSON.stringify(email.params)}`;
         subjects.set(key, (subjects.get(key) ?? new Set()).add(rendered.subject));
       }
@@ -63,7 +68,9 @@ describe("renderEmail", () => {
     const email = EMAILS[0]!;
     expect(renderEmail(email, who("en", "Europe/Prague"))).toMatchObject({ subject: "Reminder: Pay rent" });
     expect(renderEmail(email, who("en", "Europe/Prague")).text).toContain("“Pay rent” is due in 2 hours (Mar 5, 2026, 2:00 PM).");
-    expect(renderEmail(email, who("cs", "Europe/Prague")).text).toContain("Úkol „Pay rent“ má termín za 2 hodiny (5. 3. 2026 14:00).");
+    expect(renderEmail(email, who("cs", "Europe/Prague")).text).toContain(
+      "Úkol „Pay rent“ má termín za 2 hodiny (5. 3. 2026 14:00).",
+    );
     const russian = renderEmail(email, who("ru", "Europe/Moscow"));
     expect(russian.subject).toBe("Напоминание: Pay rent");
     expect(russian.text).toContain("через 2 часа");
@@ -81,7 +88,10 @@ describe("renderEmail", () => {
 
   test("plurals follow each language's rules", () => {
     const report = (completed: number, locale: string) =>
-      renderEmail({ template: "weekly_report", params: { weekStart: "2026-03-02", completed, overdue: 0, created: 0, open: 0 } }, who(locale)).text;
+      renderEmail(
+        { template: "weekly_report", params: { weekStart: "2026-03-02", completed, overdue: 0, created: 0, open: 0 } },
+        who(locale),
+      ).text;
     expect(report(1, "en")).toContain("This week you completed 1 task.");
     expect(report(3, "en")).toContain("This week you completed 3 tasks.");
     expect(report(0, "en")).toContain("This week you completed no tasks.");
@@ -100,7 +110,13 @@ describe("renderEmail", () => {
       const rendered = renderEmail(
         {
           template: "personal_reminder",
-          params: { taskId: TASK_ID, taskTitle: title, dueAt: null, senderName: "<b>Eve</b>", message: "<img src=x onerror=alert(1)>" },
+          params: {
+            taskId: TASK_ID,
+            taskTitle: title,
+            dueAt: null,
+            senderName: "<b>Eve</b>",
+            message: "<img src=x onerror=alert(1)>",
+          },
         },
         who(locale),
         { appUrl: APP_URL },
@@ -174,7 +190,10 @@ describe("renderEmail", () => {
     expect(summary.subject).toBe("Your tasks for March 5, 2026");
     expect(summary.text).toContain("Due today (1)\n\n- Pay rent – 2:00 PM");
     expect(summary.text).toContain("Overdue (1)\n\n- Call mum – Mar 3, 2026, 9:00 AM");
-    const empty = renderEmail({ template: "daily_summary", params: { date: "2026-03-05", dueToday: [], overdue: [] } }, who("cs"));
+    const empty = renderEmail(
+      { template: "daily_summary", params: { date: "2026-03-05", dueToday: [], overdue: [] } },
+      who("cs"),
+    );
     expect(empty.text).toContain("Dnes nemáte nic k termínu");
   });
 });

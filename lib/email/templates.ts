@@ -336,7 +336,8 @@ function body(email: UserEmail, context: Context): { subject: string; blocks: Bl
         { kind: "paragraph", text: t("personalReminder.intro", { sender, title }) },
         { kind: "paragraph", text: dueAt ? t("common.due", { due: dates.dateTime(dueAt) }) : t("common.noDueDate") },
       ];
-      if (message) blocks.push({ kind: "paragraph", text: t("personalReminder.message", { sender }) }, { kind: "quote", text: message });
+      if (message)
+        blocks.push({ kind: "paragraph", text: t("personalReminder.message", { sender }) }, { kind: "quote", text: message });
       return { subject: t("personalReminder.subject", { sender, title }), blocks: [...blocks, ...taskLink(taskId)] };
     }
     case "daily_summary": {
@@ -366,7 +367,9 @@ function body(email: UserEmail, context: Context): { subject: string; blocks: Bl
         t("weeklyReport.overdue", { count: overdue }),
         t("weeklyReport.open", { count: open }),
       ];
-      const home = appUrl ? [{ kind: "link" as const, text: t("common.open"), href: `${appUrl.replace(/\/+$/, "")}/${locale}` }] : [];
+      const home = appUrl
+        ? [{ kind: "link" as const, text: t("common.open"), href: `${appUrl.replace(/\/+$/, "")}/${locale}` }]
+        : [];
       return {
         subject: t("weeklyReport.subject", { weekStart: dates.day(weekStart) }),
         blocks: [

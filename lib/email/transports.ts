@@ -49,7 +49,12 @@ const clip = (text: string) => (text.length > REASON_MAX ? `${text.slice(0, REAS
 const logTransport: EmailTransport = {
   name: "log",
   async send(email) {
-    log.info("Email not sent (EMAIL_TRANSPORT=log)", { emailId: email.id, to: email.to, subject: email.subject, kind: email.kind });
+    log.info("Email not sent (EMAIL_TRANSPORT=log)", {
+      emailId: email.id,
+      to: email.to,
+      subject: email.subject,
+      kind: email.kind,
+    });
     return { providerMessageId: null };
   },
 };
@@ -74,7 +79,13 @@ function smtpTransport(url: string, from: string): EmailTransport {
     name: "smtp",
     async send(email) {
       try {
-        const info = await transporter.sendMail({ from, to: email.to, subject: email.subject, text: email.text, html: email.html });
+        const info = await transporter.sendMail({
+          from,
+          to: email.to,
+          subject: email.subject,
+          text: email.text,
+          html: email.html,
+        });
         return { providerMessageId: info.messageId ?? null };
       } catch (error) {
         throw new EmailTransportError(smtpReason(error));

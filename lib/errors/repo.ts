@@ -41,6 +41,9 @@ export async function countErrorLogs(since: Date) {
 }
 
 export async function deleteErrorLogsBefore(cutoff: Date): Promise<number> {
-  const deleted = await db().delete(errorLogs).where(and(lt(errorLogs.createdAt, cutoff))).returning({ id: errorLogs.id });
+  const deleted = await db()
+    .delete(errorLogs)
+    .where(and(lt(errorLogs.createdAt, cutoff)))
+    .returning({ id: errorLogs.id });
   return deleted.length;
 }

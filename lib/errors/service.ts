@@ -33,8 +33,8 @@ function describe(error: unknown): { message: string; stack: string | null } {
 export async function recordServerError(error: unknown, context: ServerErrorContext): Promise<void> {
   const { message, stack } = describe(error);
   log.error("Request failed", { ...context, error: message });
-  await insertErrorLog({ source: "server", message: message.slice(0, 4000), stack, ...context }).catch(
-    (failure: unknown) => log.error("Could not write the error log", { error: String(failure) }),
+  await insertErrorLog({ source: "server", message: message.slice(0, 4000), stack, ...context }).catch((failure: unknown) =>
+    log.error("Could not write the error log", { error: String(failure) }),
   );
 }
 

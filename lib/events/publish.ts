@@ -36,7 +36,12 @@ function dispatch(event: StoredDomainEvent): void {
     Promise.resolve()
       .then(() => handler(event))
       .catch((error: unknown) =>
-        log.error("An event handler failed", { handler: name, type: event.type, eventId: event.id, error: error instanceof Error ? error.message : String(error) }),
+        log.error("An event handler failed", {
+          handler: name,
+          type: event.type,
+          eventId: event.id,
+          error: error instanceof Error ? error.message : String(error),
+        }),
       );
   }
 }
@@ -50,6 +55,11 @@ export async function publish(database: Executor, ...events: DomainEvent[]): Pro
   if (events.length === 0) return;
   const createdAt = nowDate();
   const ids = await insertEvents(events, createdAt, database);
-  const stored = events.map((event, index): StoredDomainEvent => ({ ...event, taskId: event.taskId ?? null, id: ids[index]!, createdAt }));
+  const stored = events.map((event, index): StoredDomainEvent => ({
+    ...event,
+    taskId: event.taskId ?? null,
+    id: ids[index]!,
+    createdAt,
+  }));
   afterCommit(database, () => stored.forEach(dispatch));
 }

@@ -34,7 +34,8 @@ export interface FamilyMemberRecord {
   joinedAt: Date;
 }
 
-const membership = (familyId: string, userId: string) => and(eq(familyMembers.familyId, familyId), eq(familyMembers.userId, userId));
+const membership = (familyId: string, userId: string) =>
+  and(eq(familyMembers.familyId, familyId), eq(familyMembers.userId, userId));
 
 /** The family workspace the user belongs to (at most one), with their role; null when none. */
 export async function findMembership(userId: string, database: Executor = db()): Promise<Membership | null> {
@@ -78,7 +79,11 @@ export async function deleteFamilyRow(familyId: string, tx: Executor): Promise<v
 
 /** A user's role in a family, or null when they are not one of its members. */
 export async function findFamilyRole(familyId: string, userId: string, database: Executor = db()): Promise<FamilyRole | null> {
-  const [row] = await database.select({ role: familyMembers.role }).from(familyMembers).where(membership(familyId, userId)).limit(1);
+  const [row] = await database
+    .select({ role: familyMembers.role })
+    .from(familyMembers)
+    .where(membership(familyId, userId))
+    .limit(1);
   return row?.role ?? null;
 }
 
@@ -135,7 +140,11 @@ export async function listFamilyMembers(familyId: string, database: Executor = d
     .orderBy(asc(familyMembers.joinedAt), asc(familyMembers.userId));
 }
 
-export async function findFamilyMember(familyId: string, userId: string, database: Executor = db()): Promise<FamilyMemberRecord | null> {
+export async function findFamilyMember(
+  familyId: string,
+  userId: string,
+  database: Executor = db(),
+): Promise<FamilyMemberRecord | null> {
   const [row] = await database
     .select(memberColumns)
     .from(familyMembers)

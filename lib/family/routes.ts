@@ -33,8 +33,7 @@ const ABOUT =
   "`parent`, `child`.";
 const NO_FAMILY = "You belong to no family workspace (every `/family` route answers so to anyone outside one)";
 const PARENTS_ONLY = "You are a child in the workspace: only parents may do this";
-const LAST_PARENT =
-  "You are (or the member is) the last parent while other members remain: make another member a parent first";
+const LAST_PARENT = "You are (or the member is) the last parent while other members remain: make another member a parent first";
 const NOTHING_LOST =
   "Nothing is lost: tasks that other people own in a group that stops being shared go back to their owners' " +
   "first active group.";
@@ -194,8 +193,7 @@ const unshareGroupRoute = apiRoute({
   tags: TAGS,
   summary: "Stop sharing a task group with your family",
   description:
-    "The group's owner or a parent; a child who does not own it gets 403. The group stays its owner's. " +
-    NOTHING_LOST,
+    "The group's owner or a parent; a child who does not own it gets 403. The group stays its owner's. " + NOTHING_LOST,
   access: "user",
   module: "family",
   request: { params: familyGroupParams },
@@ -208,12 +206,8 @@ const unshareGroupRoute = apiRoute({
 
 export const familyRoutes = createRouter()
   .openapi(getRoute, async (c) => c.json(await getFamily(c.var.actor, c.req.valid("query").lang), 200))
-  .openapi(createRoute, async (c) =>
-    c.json(await createFamily(c.var.actor, c.req.valid("json"), c.req.valid("query").lang), 201),
-  )
-  .openapi(updateRoute, async (c) =>
-    c.json(await updateFamily(c.var.actor, c.req.valid("json"), c.req.valid("query").lang), 200),
-  )
+  .openapi(createRoute, async (c) => c.json(await createFamily(c.var.actor, c.req.valid("json"), c.req.valid("query").lang), 201))
+  .openapi(updateRoute, async (c) => c.json(await updateFamily(c.var.actor, c.req.valid("json"), c.req.valid("query").lang), 200))
   .openapi(deleteRoute, async (c) => {
     await deleteFamily(c.var.actor);
     return c.body(null, 204);

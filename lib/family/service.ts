@@ -240,7 +240,11 @@ export async function addFamilyMember(actor: Actor, input: AddFamilyMemberInput)
 }
 
 /** Changes a member's role: parents; the last parent cannot become a child. */
-export async function changeFamilyMemberRole(actor: Actor, userId: string, input: ChangeFamilyRoleInput): Promise<FamilyMemberOutput> {
+export async function changeFamilyMemberRole(
+  actor: Actor,
+  userId: string,
+  input: ChangeFamilyRoleInput,
+): Promise<FamilyMemberOutput> {
   return changeFamily(actor, async ({ familyId, role, tx }) => {
     if (role !== "parent") throw parentsOnly("change roles");
     const current = (await getMemberOrThrow(familyId, userId, tx)).role;
@@ -288,7 +292,10 @@ export async function shareGroup(actor: Actor, groupId: string, lang?: Locale): 
     const before = await audienceOf(familyId, taskIds, tx);
     if (own.familyId) await stopSharing([own], tx);
     await setGroupFamily(groupId, familyId, tx);
-    return { group: (await findOwnGroup(actor.userId, groupId, tx))!, audience: [...before, ...(await audienceOf(familyId, taskIds, tx))] };
+    return {
+      group: (await findOwnGroup(actor.userId, groupId, tx))!,
+      audience: [...before, ...(await audienceOf(familyId, taskIds, tx))],
+    };
   });
   await invalidateTaskLists(audience);
   return toGroupOutput(group, groupLanguage(lang, actor.locale), actor.userId);

@@ -20,7 +20,10 @@ export type { EarnedBadgeRow, GamificationProfileRow, LevelUpRow, PointAwardRow 
 export type NewAward = Omit<PointAwardRow, "id" | "createdAt">;
 
 /** The user's name, language and time zone; null for an account that no longer exists. */
-export async function findUserSettings(userId: string, database: Executor = db()): Promise<{ locale: string; timeZone: string } | null> {
+export async function findUserSettings(
+  userId: string,
+  database: Executor = db(),
+): Promise<{ locale: string; timeZone: string } | null> {
   const [row] = await database.select({ locale: users.locale, timeZone: users.timeZone }).from(users).where(eq(users.id, userId));
   return row ?? null;
 }
@@ -33,7 +36,10 @@ export async function findProfile(userId: string, database: Executor = db()): Pr
 /** The user's profile, created when missing and locked until the transaction ends: one award at a time per user. */
 export async function lockProfile(userId: string, tx: Executor): Promise<GamificationProfileRow> {
   const now = nowDate();
-  await tx.insert(gamificationProfiles).values({ userId, createdAt: now, updatedAt: now }).onConflictDoNothing({ target: gamificationProfiles.userId });
+  await tx
+    .insert(gamificationProfiles)
+    .values({ userId, createdAt: now, updatedAt: now })
+    .onConflictDoNothing({ target: gamificationProfiles.userId });
   const [row] = await tx.select().from(gamificationProfiles).where(eq(gamificationProfiles.userId, userId)).for("update");
   return row!;
 }
@@ -70,17 +76,28 @@ export async function addProfilePoints(userId: string, points: number, tx: Execu
 /** Records levels reached (each once); answers those that were new. */
 export async function insertLevelUps(rows: readonly LevelUpRow[], tx: Executor): Promise<LevelUpRow[]> {
   if (rows.length === 0) return [];
-  return tx.insert(levelUps).values([...rows]).onConflictDoNothing({ target: [levelUps.userId, levelUps.level] }).returning();
+  return tx
+    .insert(levelUps)
+    .values([...rows])
+    .onConflictDoNothing({ target: [levelUps.userId, levelUps.level] })
+    .returning();
 }
 
 /** Records badges earned (each once); answers those that were new. */
 export async function insertBadges(rows: readonly EarnedBadgeRow[], tx: Executor): Promise<EarnedBadgeRow[]> {
   if (rows.length === 0) return [];
-  return tx.insert(earnedBadges).values([...rows]).onConflictDoNothing({ target: [earnedBadges.userId, earnedBadges.badge] }).returning();
+  return tx
+    .insert(earnedBadges)
+    .values([...rows])
+    .onConflictDoNothing({ target: [earnedBadges.userId, earnedBadges.badge] })
+    .returning();
 }
 
 /** The counts badges are measured by (all but the streak and the level). */
-export async function awardCounts(userId: string, database: Executor = db()): Promise<Pick<BadgeStats, "tasks" | "onTime" | "shared">> {
+export async function awardCounts(
+  userId: string,
+  database: Executor = db(),
+): Promise<Pick<BadgeStats, "tasks" | "onTime" | "shared">> {
   const [row] = await database
     .select({
       tasks: count(),
@@ -118,7 +135,10 @@ export interface AwardKeyset {
 /** The user's awards, newest completion first, after `after` when given. */
 export async function listAwardRows(userId: string, limit: number, after: AwardKeyset | null): Promise<PointAwardRow[]> {
   const page = after
-    ? or(lt(pointAwards.completedAt, after.completedAt), and(eq(pointAwards.completedAt, after.completedAt), lt(pointAwards.id, after.id)))
+    ? or(
+        lt(pointAwards.completedAt, after.completedAt),
+        and(eq(pointAwards.completedAt, after.completedAt), lt(pointAwards.id, after.id)),
+      )
     : undefined;
   return db()
     .select()
@@ -160,7 +180,8 @@ function periodPoints(since: Date | null): SQL<number> {
 }
 
 /** Who appears: opted in, in scope, not disabled by an administrator. */
-const listed = (scope: BoardScope) => and(eq(gamificationProfiles.leaderboardOptIn, true), isNull(users.disabledAt), inScope(scope));
+const listed = (scope: BoardScope) =>
+  and(eq(gamificationProfiles.leaderboardOptIn, true), isNull(users.disabledAt), inScope(scope));
 
 /** The top of a board: most points in the period first, then by name. */
 export async function listBoardRows(scope: BoardScope, since: Date | null, limit: number): Promise<BoardRow[]> {
@@ -175,7 +196,12 @@ export async function listBoardRows(scope: BoardScope, since: Date | null, limit
 }
 
 /** How many appear on a board, and how many of them (the caller aside) have more than `points`. */
-export async function boardStanding(scope: BoardScope, since: Date | null, userId: string, points: number): Promise<{ listed: number; ahead: number }> {
+export async function boardStanding(
+  scope: BoardScope,
+  since: Date | null,
+  userId: string,
+  points: number,
+): Promise<{ listed: number; ahead: number }> {
   const period = periodPoints(since);
   const [row] = await db()
     .select({

@@ -1,7 +1,15 @@
 import { apiRoute, jsonBody, jsonContent, problemResponse } from "../api/route";
 import { createRouter } from "../api/router";
 import { BADGES, BASE_POINTS, LEVEL_TABLE, ON_TIME_BONUS, PRIORITY_BONUS } from "./rules";
-import { badgeListOutput, historyOutput, historyQuery, leaderboardOutput, leaderboardQuery, profileOutput, updateProfileInput } from "./schema";
+import {
+  badgeListOutput,
+  historyOutput,
+  historyQuery,
+  leaderboardOutput,
+  leaderboardQuery,
+  profileOutput,
+  updateProfileInput,
+} from "./schema";
 import { getLeaderboard, getProfile, listBadges, listHistory, updateProfile } from "./service";
 
 // Gamification lives under /api/v1 only (no root alias).
@@ -79,7 +87,9 @@ const leaderboardRoute = apiRoute({
   request: { query: leaderboardQuery },
   responses: {
     200: jsonContent(leaderboardOutput, "The board"),
-    404: problemResponse("No such team, or you are not one of its members; or you are in no family workspace; or the module is switched off"),
+    404: problemResponse(
+      "No such team, or you are not one of its members; or you are in no family workspace; or the module is switched off",
+    ),
   },
 });
 

@@ -18,7 +18,10 @@ describe("points", () => {
   test("on time (also exactly at the due time) earns 10 more; late earns no bonus", () => {
     const due = at("2027-01-01T12:00:00Z");
     expect(pointsFor({ priority: 2, dueAt: due, completedAt: due })).toMatchObject({ points: 25, onTime: true });
-    expect(pointsFor({ priority: 2, dueAt: due, completedAt: at("2027-01-01T12:00:00.001Z") })).toMatchObject({ points: 15, onTime: false });
+    expect(pointsFor({ priority: 2, dueAt: due, completedAt: at("2027-01-01T12:00:00.001Z") })).toMatchObject({
+      points: 15,
+      onTime: false,
+    });
   });
 });
 
@@ -57,7 +60,12 @@ describe("streaks", () => {
 describe("badges", () => {
   test("are reached at their targets", () => {
     expect(badgesReached({ tasks: 0, onTime: 0, shared: 0, longestStreak: 0, level: 1 })).toEqual([]);
-    expect(badgesReached({ tasks: 10, onTime: 5, shared: 0, longestStreak: 7, level: 4 })).toEqual(["first_task", "tasks_10", "early_bird", "streak_7"]);
+    expect(badgesReached({ tasks: 10, onTime: 5, shared: 0, longestStreak: 7, level: 4 })).toEqual([
+      "first_task",
+      "tasks_10",
+      "early_bird",
+      "streak_7",
+    ]);
     expect(badgesReached({ tasks: 100, onTime: 4, shared: 1, longestStreak: 30, level: 5 })).toEqual([
       "first_task",
       "tasks_10",

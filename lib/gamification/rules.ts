@@ -106,7 +106,16 @@ export interface BadgeStats {
   level: number;
 }
 
-export const BADGE_IDS = ["first_task", "tasks_10", "tasks_100", "early_bird", "team_player", "streak_7", "streak_30", "level_5"] as const;
+export const BADGE_IDS = [
+  "first_task",
+  "tasks_10",
+  "tasks_100",
+  "early_bird",
+  "team_player",
+  "streak_7",
+  "streak_30",
+  "level_5",
+] as const;
 export type BadgeId = (typeof BADGE_IDS)[number];
 
 export interface BadgeRule {

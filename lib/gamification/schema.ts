@@ -9,13 +9,22 @@ const levelSchema = z
     level: z.number().int().min(1),
     levelPoints: z.number().int().openapi({ description: "Points at which the current level started" }),
     nextLevelPoints: z.number().int().openapi({ description: "Points at which the next level starts" }),
-    percent: z.number().int().min(0).max(100).openapi({ description: "Progress from this level to the next, 0-100 (rounded down)" }),
+    percent: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .openapi({ description: "Progress from this level to the next, 0-100 (rounded down)" }),
   })
   .openapi("GamificationLevel");
 
 const streakSchema = z
   .object({
-    current: z.number().int().min(0).openapi({ description: "Days in a row up to today (or yesterday, while today has no completion yet)" }),
+    current: z
+      .number()
+      .int()
+      .min(0)
+      .openapi({ description: "Days in a row up to today (or yesterday, while today has no completion yet)" }),
     longest: z.number().int().min(0),
     lastActiveDate: z.iso.date().nullable().openapi({ description: "The last local date with a completion that earned points" }),
     today: z.iso.date().openapi({ description: "Today in your time zone, which the streak is counted against" }),
@@ -40,7 +49,9 @@ export type ProfileOutput = z.infer<typeof profileOutput>;
 
 export const updateProfileInput = z
   .strictObject({
-    leaderboardOptIn: z.boolean({ message: "must be true or false" }).openapi({ description: "Appear on leaderboards (off by default)" }),
+    leaderboardOptIn: z
+      .boolean({ message: "must be true or false" })
+      .openapi({ description: "Appear on leaderboards (off by default)" }),
   })
   .openapi("UpdateGamificationProfileInput");
 export type UpdateProfileInput = z.infer<typeof updateProfileInput>;
@@ -67,7 +78,10 @@ export const leaderboardQuery = z
       .enum(LEADERBOARD_SCOPES, { message: `must be one of ${LEADERBOARD_SCOPES.join(", ")}` })
       .default("global")
       .openapi({ description: "`global` (default), `team` (with `teamId`) or `family` (yours)" }),
-    teamId: z.uuid("must be a team id").optional().openapi({ description: "A team (user group) you belong to; required with `scope=team`" }),
+    teamId: z
+      .uuid("must be a team id")
+      .optional()
+      .openapi({ description: "A team (user group) you belong to; required with `scope=team`" }),
     period: z
       .enum(LEADERBOARD_PERIODS, { message: `must be one of ${LEADERBOARD_PERIODS.join(", ")}` })
       .default("all")
@@ -81,8 +95,10 @@ export const leaderboardQuery = z
       .openapi({ description: "How many of the top to list, 1-100 (default 20)" }),
   })
   .superRefine((query, context) => {
-    if (query.scope === "team" && !query.teamId) context.addIssue({ code: "custom", path: ["teamId"], message: "is required with scope=team" });
-    if (query.scope !== "team" && query.teamId) context.addIssue({ code: "custom", path: ["teamId"], message: "is only for scope=team" });
+    if (query.scope === "team" && !query.teamId)
+      context.addIssue({ code: "custom", path: ["teamId"], message: "is required with scope=team" });
+    if (query.scope !== "team" && query.teamId)
+      context.addIssue({ code: "custom", path: ["teamId"], message: "is only for scope=team" });
   })
   .openapi("LeaderboardQuery");
 export type LeaderboardQuery = z.infer<typeof leaderboardQuery>;
@@ -112,7 +128,8 @@ export const leaderboardOutput = z
         optedIn: z.boolean(),
         points: z.number().int().min(0),
         rank: z.number().int().min(1).openapi({
-          description: "Your rank among those listed; when you are not opted in, where you would stand (you are still not shown to anyone)",
+          description:
+            "Your rank among those listed; when you are not opted in, where you would stand (you are still not shown to anyone)",
         }),
       })
       .openapi({ description: "You, always (only you see this)" }),
@@ -128,7 +145,11 @@ export const historyQuery = z
       .min(1, "must be a whole number from 1 to 100")
       .max(100, "must be a whole number from 1 to 100")
       .default(20),
-    cursor: z.string().max(200, "is not a cursor of this list").optional().openapi({ description: "`nextCursor` of the previous page" }),
+    cursor: z
+      .string()
+      .max(200, "is not a cursor of this list")
+      .optional()
+      .openapi({ description: "`nextCursor` of the previous page" }),
   })
   .openapi("GamificationHistoryQuery");
 export type HistoryQuery = z.infer<typeof historyQuery>;
@@ -150,5 +171,7 @@ export const awardOutput = z
   .openapi("PointAward");
 export type AwardOutput = z.infer<typeof awardOutput>;
 
-export const historyOutput = z.object({ items: z.array(awardOutput), nextCursor: z.string().nullable() }).openapi("GamificationHistory");
+export const historyOutput = z
+  .object({ items: z.array(awardOutput), nextCursor: z.string().nullable() })
+  .openapi("GamificationHistory");
 export type HistoryOutput = z.infer<typeof historyOutput>;

@@ -100,7 +100,11 @@ export async function awardCompletion(event: StoredDomainEvent): Promise<PointAw
   const userId = event.actorId;
   const completedAt = task.completedAt ? new Date(task.completedAt) : event.createdAt;
   const priority = PRIORITIES.indexOf(task.priority as (typeof PRIORITIES)[number]);
-  const breakdown = pointsFor({ priority: priority < 0 ? 1 : priority, dueAt: task.dueAt ? new Date(task.dueAt) : null, completedAt });
+  const breakdown = pointsFor({
+    priority: priority < 0 ? 1 : priority,
+    dueAt: task.dueAt ? new Date(task.dueAt) : null,
+    completedAt,
+  });
 
   return db().transaction(async (tx) => {
     const user = await findUserSettings(userId, tx);
@@ -130,7 +134,11 @@ export async function awardCompletion(event: StoredDomainEvent): Promise<PointAw
       tx,
     );
 
-    const stats: BadgeStats = { ...(await awardCounts(userId, tx)), longestStreak: streaksOf(await activeDates(userId, tx), award.localDate).longest, level };
+    const stats: BadgeStats = {
+      ...(await awardCounts(userId, tx)),
+      longestStreak: streaksOf(await activeDates(userId, tx), award.localDate).longest,
+      level,
+    };
     const newBadges = await insertBadges(
       badgesReached(stats).map((badge) => ({ userId, badge, earnedAt: completedAt })),
       tx,
@@ -226,7 +234,10 @@ async function boardScope(actor: Actor, query: LeaderboardQuery): Promise<BoardS
 /** The boards the caller may look at besides the global one: their teams and whether they have a family (for the page). */
 export async function leaderboardChoices(actor: Actor): Promise<{ teams: { id: string; name: string }[]; family: boolean }> {
   const teams = await listMemberGroups(actor.userId);
-  return { teams: teams.map((team) => ({ id: team.id, name: team.name })), family: (await findMembership(actor.userId)) !== null };
+  return {
+    teams: teams.map((team) => ({ id: team.id, name: team.name })),
+    family: (await findMembership(actor.userId)) !== null,
+  };
 }
 
 export async function getLeaderboard(actor: Actor, query: LeaderboardQuery): Promise<LeaderboardOutput> {

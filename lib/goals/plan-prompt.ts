@@ -27,7 +27,11 @@ function answerSchema(facts: StudyPlanFacts) {
       .array(
         z.object({
           date: z.iso.date(inWindow).refine((date) => date >= facts.startDate && date <= facts.endDate, inWindow),
-          title: z.string().trim().min(1, "must not be empty").max(SESSION_TITLE_MAX, `must be at most ${SESSION_TITLE_MAX} characters`),
+          title: z
+            .string()
+            .trim()
+            .min(1, "must not be empty")
+            .max(SESSION_TITLE_MAX, `must be at most ${SESSION_TITLE_MAX} characters`),
           steps: z
             .array(z.string().trim().min(1, "must not be empty").max(STEP_MAX, `must be at most ${STEP_MAX} characters`))
             .min(1, "must hold at least one step")

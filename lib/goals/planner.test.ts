@@ -18,11 +18,21 @@ function facts(overrides: Partial<StudyPlanFacts["goal"]> & { startDate: string;
 
 describe("topicsOf", () => {
   test("one topic per line, bullets and numbering stripped, duplicates and trailing punctuation dropped", () => {
-    expect(topicsOf("Title", "- Cases.\n* Verbs;\n\n1. Word order\n2) cases\n• Listening")).toEqual(["Cases", "Verbs", "Word order", "Listening"]);
+    expect(topicsOf("Title", "- Cases.\n* Verbs;\n\n1. Word order\n2) cases\n• Listening")).toEqual([
+      "Cases",
+      "Verbs",
+      "Word order",
+      "Listening",
+    ]);
   });
 
   test("a single line is cut into sentences; no description gives the title; at most 12, each at most 120 characters", () => {
-    expect(topicsOf("Title", "Read the book. Do the exercises! Is it done? Yes")).toEqual(["Read the book", "Do the exercises", "Is it done", "Yes"]);
+    expect(topicsOf("Title", "Read the book. Do the exercises! Is it done? Yes")).toEqual([
+      "Read the book",
+      "Do the exercises",
+      "Is it done",
+      "Yes",
+    ]);
     expect(topicsOf("Only the title", "   ")).toEqual(["Only the title"]);
     expect(topicsOf("T", Array.from({ length: 20 }, (_, i) => `Topic ${i}`).join("\n"))).toHaveLength(12);
     const [long] = topicsOf("T", "x".repeat(300));
@@ -42,8 +52,21 @@ describe("planWindow", () => {
 describe("sessionDays", () => {
   test("Mondays, Wednesdays and Fridays when they are enough, else weekdays, else every day", () => {
     // 2026-03-02 is a Monday.
-    expect(sessionDays("2026-03-02", "2026-03-15", 4)).toEqual(["2026-03-02", "2026-03-04", "2026-03-06", "2026-03-09", "2026-03-11", "2026-03-13"]);
-    expect(sessionDays("2026-03-02", "2026-03-08", 4)).toEqual(["2026-03-02", "2026-03-03", "2026-03-04", "2026-03-05", "2026-03-06"]);
+    expect(sessionDays("2026-03-02", "2026-03-15", 4)).toEqual([
+      "2026-03-02",
+      "2026-03-04",
+      "2026-03-06",
+      "2026-03-09",
+      "2026-03-11",
+      "2026-03-13",
+    ]);
+    expect(sessionDays("2026-03-02", "2026-03-08", 4)).toEqual([
+      "2026-03-02",
+      "2026-03-03",
+      "2026-03-04",
+      "2026-03-05",
+      "2026-03-06",
+    ]);
     expect(sessionDays("2026-03-06", "2026-03-09", 4)).toEqual(["2026-03-06", "2026-03-07", "2026-03-08", "2026-03-09"]);
   });
 
@@ -59,7 +82,12 @@ describe("sessionDays", () => {
 
 describe("builtInStudyPlan", () => {
   test("is the same for the same facts", () => {
-    const input = facts({ title: "Learn Czech", description: "Cases\nVerbs\nNumbers", startDate: "2026-03-02", endDate: "2026-04-30" });
+    const input = facts({
+      title: "Learn Czech",
+      description: "Cases\nVerbs\nNumbers",
+      startDate: "2026-03-02",
+      endDate: "2026-04-30",
+    });
     expect(builtInStudyPlan(input)).toEqual(builtInStudyPlan(structuredClone(input)));
   });
 
@@ -75,6 +103,8 @@ describe("builtInStudyPlan", () => {
     const input = facts({ startDate: "2026-03-02", endDate: "2026-03-20" });
     input.linkedTasks = ["One", "Two", "Three", "Four"].map((title) => ({ title, status: "todo", dueAt: null }));
     input.linkedTasks.push({ title: "Done", status: "done", dueAt: null });
-    expect(builtInStudyPlan(input)[0]!.steps[0]).toBe("Look at the 4 open tasks linked to this goal, starting with One, Two, and Three");
+    expect(builtInStudyPlan(input)[0]!.steps[0]).toBe(
+      "Look at the 4 open tasks linked to this goal, starting with One, Two, and Three",
+    );
   });
 });

@@ -113,7 +113,13 @@ function listOf(locale: Locale, items: readonly string[]): string {
 }
 
 /** One session per slot: topics in turn, reviews between blocks, a final review (more slots than topics). */
-function spacedSessions(t: PlanTranslator, locale: Locale, goalTitle: string, topics: readonly string[], count: number): SessionContent[] {
+function spacedSessions(
+  t: PlanTranslator,
+  locale: Locale,
+  goalTitle: string,
+  topics: readonly string[],
+  count: number,
+): SessionContent[] {
   const slots = count - 1;
   const reviews = Math.min(Math.floor(slots / REVIEW_EVERY), Math.max(0, slots - topics.length));
   const studies = slots - reviews;
@@ -129,12 +135,18 @@ function spacedSessions(t: PlanTranslator, locale: Locale, goalTitle: string, to
       sessions.push(
         round === 1
           ? { title: topic, steps: [t("learn", { topic }), t("practise", { topic }), t("question", { topic })] }
-          : { title: shorten(t("roundTitle", { topic, round }), TITLE_MAX), steps: [t("revisit", { topic }), t("deeper", { topic }), t("selfTest", { topic })] },
+          : {
+              title: shorten(t("roundTitle", { topic, round }), TITLE_MAX),
+              steps: [t("revisit", { topic }), t("deeper", { topic }), t("selfTest", { topic })],
+            },
       );
     }
     if (block < reviews) {
       const list = listOf(locale, [...covered]);
-      sessions.push({ title: shorten(t("reviewTitle", { topics: list }), TITLE_MAX), steps: [t("reviewNotes", { topics: list }), t("reviewQuiz", { topics: list })] });
+      sessions.push({
+        title: shorten(t("reviewTitle", { topics: list }), TITLE_MAX),
+        steps: [t("reviewNotes", { topics: list }), t("reviewQuiz", { topics: list })],
+      });
     }
   }
   sessions.push(finalSession(t, goalTitle, []));
@@ -142,11 +154,20 @@ function spacedSessions(t: PlanTranslator, locale: Locale, goalTitle: string, to
 }
 
 function finalSession(t: PlanTranslator, goalTitle: string, before: string[]): SessionContent {
-  return { title: shorten(t("finalTitle", { goal: goalTitle }), TITLE_MAX), steps: [...before, t("finalAll", { goal: goalTitle }), t("finalCheck")] };
+  return {
+    title: shorten(t("finalTitle", { goal: goalTitle }), TITLE_MAX),
+    steps: [...before, t("finalAll", { goal: goalTitle }), t("finalCheck")],
+  };
 }
 
 /** Topics sharing the few days there are (no more slots than topics); the last session also holds the final review. */
-function packedSessions(t: PlanTranslator, locale: Locale, goalTitle: string, topics: readonly string[], count: number): SessionContent[] {
+function packedSessions(
+  t: PlanTranslator,
+  locale: Locale,
+  goalTitle: string,
+  topics: readonly string[],
+  count: number,
+): SessionContent[] {
   const sessions: SessionContent[] = [];
   let next = 0;
   for (let index = 0; index < count; index++) {
@@ -155,7 +176,9 @@ function packedSessions(t: PlanTranslator, locale: Locale, goalTitle: string, to
     next += size;
     const steps = [...chunk.map((topic) => t("learn", { topic })), t("practise", { topic: listOf(locale, chunk) })];
     sessions.push(
-      index === count - 1 ? { ...finalSession(t, goalTitle, steps), title: shorten(listOf(locale, chunk), TITLE_MAX) } : { title: shorten(listOf(locale, chunk), TITLE_MAX), steps },
+      index === count - 1
+        ? { ...finalSession(t, goalTitle, steps), title: shorten(listOf(locale, chunk), TITLE_MAX) }
+        : { title: shorten(listOf(locale, chunk), TITLE_MAX), steps },
     );
   }
   return sessions;
@@ -171,7 +194,10 @@ export function builtInStudyPlan(facts: StudyPlanFacts): PlanSession[] {
       : packedSessions(t, facts.locale, facts.goal.title, topics, days.length);
   const open = facts.linkedTasks.filter((task) => task.status === "todo" || task.status === "in_progress");
   if (open.length) {
-    const named = listOf(facts.locale, open.slice(0, LINKED_TASKS_NAMED).map((task) => task.title));
+    const named = listOf(
+      facts.locale,
+      open.slice(0, LINKED_TASKS_NAMED).map((task) => task.title),
+    );
     contents[0]!.steps.unshift(t("linkedTasks", { count: open.length, tasks: named }));
   }
   return contents.map((content, index) => ({ date: days[index]!, ...content }));

@@ -63,7 +63,10 @@ export async function lockOwnGoal(ownerId: string, goalId: string, tx: Executor)
 }
 
 export async function updateGoalRow(goalId: string, patch: GoalPatch, executor: Executor): Promise<void> {
-  await executor.update(goals).set({ ...patch, updatedAt: nowDate() }).where(eq(goals.id, goalId));
+  await executor
+    .update(goals)
+    .set({ ...patch, updatedAt: nowDate() })
+    .where(eq(goals.id, goalId));
 }
 
 /** Deletes the user's goal with its links, reports and plan (cascade); false when there is no such goal of theirs. */
@@ -78,7 +81,11 @@ export async function deleteOwnGoal(ownerId: string, goalId: string): Promise<bo
  * The tasks linked to these goals that `userId` can see (lib/permissions), in the order they were linked. A linked
  * task that was unshared from the user since stays linked but is left out here.
  */
-export async function listLinkedTasks(userId: string, goalIds: readonly string[], executor: Executor = db()): Promise<LinkedTask[]> {
+export async function listLinkedTasks(
+  userId: string,
+  goalIds: readonly string[],
+  executor: Executor = db(),
+): Promise<LinkedTask[]> {
   if (goalIds.length === 0) return [];
   return executor
     .select({ goalId: goalTasks.goalId, id: tasks.id, title: tasks.title, status: tasks.status, dueAt: tasks.dueAt })
@@ -127,7 +134,10 @@ export async function insertReport(
 }
 
 export async function countReports(goalId: string, executor: Executor): Promise<number> {
-  const [row] = await executor.select({ reports: count() }).from(goalProgressReports).where(eq(goalProgressReports.goalId, goalId));
+  const [row] = await executor
+    .select({ reports: count() })
+    .from(goalProgressReports)
+    .where(eq(goalProgressReports.goalId, goalId));
   return row?.reports ?? 0;
 }
 
@@ -173,7 +183,13 @@ export async function saveStudyPlan(
     .values({ ...plan, version: 1, createdAt: now, updatedAt: now })
     .onConflictDoUpdate({
       target: studyPlans.goalId,
-      set: { plan: plan.plan, answeredBy: plan.answeredBy, version: sql`${studyPlans.version} + 1`, appliedAt: null, updatedAt: now },
+      set: {
+        plan: plan.plan,
+        answeredBy: plan.answeredBy,
+        version: sql`${studyPlans.version} + 1`,
+        appliedAt: null,
+        updatedAt: now,
+      },
     })
     .returning();
   return row!;
@@ -181,6 +197,10 @@ export async function saveStudyPlan(
 
 export async function markStudyPlanApplied(goalId: string, executor: Executor): Promise<StudyPlanRow> {
   const now = nowDate();
-  const [row] = await executor.update(studyPlans).set({ appliedAt: now, updatedAt: now }).where(eq(studyPlans.goalId, goalId)).returning();
+  const [row] = await executor
+    .update(studyPlans)
+    .set({ appliedAt: now, updatedAt: now })
+    .where(eq(studyPlans.goalId, goalId))
+    .returning();
   return row!;
 }

@@ -43,7 +43,7 @@ const PLANNERS =
   "description (one topic per line, or per sentence of a one-line description; the title without one), sessions on " +
   "Mondays, Wednesdays and Fridays where the period allows (else weekdays, else every day; at most 30), each topic " +
   "in turn with concrete steps, reviews in between and a final review. With an endpoint, it is asked for a JSON " +
-  "object `{\"sessions\": [{\"date\", \"title\", \"steps\": [...]}]}` with dates in the period, given only this goal, " +
+  'object `{"sessions": [{"date", "title", "steps": [...]}]}` with dates in the period, given only this goal, ' +
   "its linked tasks you can see, your time zone and today's date; an answer that is not such an object is replaced " +
   "by the built-in plan, with `fallbackReason` saying why. Because you asked for the AI, an endpoint that fails or " +
   "times out is a 503 and a used-up daily budget a 429 (nothing is stored then); `assistant: built-in` asks the " +
@@ -190,7 +190,10 @@ const getPlanRoute = apiRoute({
   access: "user",
   module: "ai",
   request: { params: goalIdParams },
-  responses: { 200: jsonContent(studyPlanOutput, "The study plan"), 404: problemResponse(`${NOT_FOUND}; or it has no study plan yet`) },
+  responses: {
+    200: jsonContent(studyPlanOutput, "The study plan"),
+    404: problemResponse(`${NOT_FOUND}; or it has no study plan yet`),
+  },
 });
 
 const generatePlanRoute = apiRoute({
@@ -255,7 +258,9 @@ export const goalsRoutes = createRouter()
     return c.json(await unlinkTask(c.var.actor, id, taskId), 200);
   })
   .openapi(listReportsRoute, async (c) => c.json(await listGoalReports(c.var.actor, c.req.valid("param").id), 200))
-  .openapi(addReportRoute, async (c) => c.json(await addGoalReport(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 201))
+  .openapi(addReportRoute, async (c) =>
+    c.json(await addGoalReport(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 201),
+  )
   .openapi(deleteReportRoute, async (c) => {
     const { id, reportId } = c.req.valid("param");
     await deleteGoalReport(c.var.actor, id, reportId);

@@ -81,11 +81,16 @@ export const goalOutput = z
     title: z.string(),
     description: z.string(),
     status: statusSchema,
-    progress: z.number().int().min(0).max(100).openapi({
-      description:
-        "0-100. `progressMode: manual`: the value set by hand. `progressMode: tasks`: the share of the linked tasks " +
-        "that are done, cancelled ones left out (rounded down; 0 when every linked task is cancelled).",
-    }),
+    progress: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .openapi({
+        description:
+          "0-100. `progressMode: manual`: the value set by hand. `progressMode: tasks`: the share of the linked tasks " +
+          "that are done, cancelled ones left out (rounded down; 0 when every linked task is cancelled).",
+      }),
     progressMode: z.enum(["manual", "tasks"]).openapi({
       description: "`tasks` while at least one task you can see is linked to the goal, else `manual`",
     }),
@@ -144,11 +149,14 @@ export const STUDY_PLAN_ASSISTANTS = ["auto", "built-in"] as const;
 
 export const generateStudyPlanInput = z
   .strictObject({
-    assistant: z.enum(STUDY_PLAN_ASSISTANTS, { message: "must be auto or built-in" }).optional().openapi({
-      description:
-        "`auto` (default): the configured AI endpoint if there is one, else the built-in planner; `built-in`: the " +
-        "built-in planner even when an endpoint is configured (for instance after a 503)",
-    }),
+    assistant: z
+      .enum(STUDY_PLAN_ASSISTANTS, { message: "must be auto or built-in" })
+      .optional()
+      .openapi({
+        description:
+          "`auto` (default): the configured AI endpoint if there is one, else the built-in planner; `built-in`: the " +
+          "built-in planner even when an endpoint is configured (for instance after a 503)",
+      }),
   })
   .openapi("GenerateStudyPlanInput");
 export type GenerateStudyPlanInput = z.infer<typeof generateStudyPlanInput>;
@@ -168,7 +176,8 @@ export const studyPlanOutput = z
     version: z.number().int().openapi({ description: "1 for the first plan; each regeneration adds 1" }),
     answeredBy: answeredBySchema,
     fallbackReason: z.string().nullable().openapi({
-      description: "Why the built-in planner wrote the plan although the AI endpoint answered (its answer was unusable); else null",
+      description:
+        "Why the built-in planner wrote the plan although the AI endpoint answered (its answer was unusable); else null",
     }),
     timeZone: z.string().openapi({ description: "The time zone the dates are in (yours when the plan was made)" }),
     startDate: localDate.openapi({ description: "The first day the plan could use: the day it was made" }),

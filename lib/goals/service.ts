@@ -51,7 +51,10 @@ const MAX_REPORTS = 1000;
 const goalNotFound = () => new AppError("not_found", "No such goal");
 
 /** The goal's progress as the API shows it: derived from its linked tasks while there are any, else as set by hand. */
-export function goalProgress(manual: number, linked: readonly Pick<LinkedTask, "status">[]): { progress: number; progressMode: ProgressMode } {
+export function goalProgress(
+  manual: number,
+  linked: readonly Pick<LinkedTask, "status">[],
+): { progress: number; progressMode: ProgressMode } {
   if (linked.length === 0) return { progress: manual, progressMode: "manual" };
   const counted = linked.filter((task) => task.status !== "cancelled");
   const done = counted.filter((task) => task.status === "done").length;
@@ -67,7 +70,12 @@ function toGoalOutput(goal: GoalRow, linked: readonly LinkedTask[]): GoalOutput 
     ...goalProgress(goal.progress, linked),
     targetDate: goal.targetDate,
     achievedAt: goal.achievedAt?.toISOString() ?? null,
-    linkedTasks: linked.map((task) => ({ id: task.id, title: task.title, status: task.status, dueAt: task.dueAt?.toISOString() ?? null })),
+    linkedTasks: linked.map((task) => ({
+      id: task.id,
+      title: task.title,
+      status: task.status,
+      dueAt: task.dueAt?.toISOString() ?? null,
+    })),
     createdAt: goal.createdAt.toISOString(),
     updatedAt: goal.updatedAt.toISOString(),
   };
@@ -107,8 +115,18 @@ function achievedAtFor(status: GoalStatus, current: GoalRow | null): Date | null
 
 export async function listGoals(actor: Actor, query: ListGoalsQuery): Promise<GoalListOutput> {
   const rows = await listOwnGoals(actor.userId, query.status);
-  const linked = await listLinkedTasks(actor.userId, rows.map((goal) => goal.id));
-  return { items: rows.map((goal) => toGoalOutput(goal, linked.filter((task) => task.goalId === goal.id))) };
+  const linked = await listLinkedTasks(
+    actor.userId,
+    rows.map((goal) => goal.id),
+  );
+  return {
+    items: rows.map((goal) =>
+      toGoalOutput(
+        goal,
+        linked.filter((task) => task.goalId === goal.id),
+      ),
+    ),
+  };
 }
 
 export async function getGoal(actor: Actor, goalId: string): Promise<GoalOutput> {
@@ -141,7 +159,12 @@ export async function updateGoal(actor: Actor, goalId: string, input: UpdateGoal
         `The progress of this goal is derived from its ${linked.length} linked task(s): unlink them to set it by hand`,
       );
     }
-    const patch: GoalPatch = { title: input.title, description: input.description, progress: input.progress, targetDate: input.targetDate };
+    const patch: GoalPatch = {
+      title: input.title,
+      description: input.description,
+      progress: input.progress,
+      targetDate: input.targetDate,
+    };
     if (input.status !== undefined) Object.assign(patch, { status: input.status, achievedAt: achievedAtFor(input.status, goal) });
     await updateGoalRow(goalId, patch, tx);
     return toGoalOutput((await findOwnGoal(actor.userId, goalId, tx))!, linked);
@@ -199,11 +222,15 @@ export async function addGoalReport(actor: Actor, goalId: string, input: CreateR
   const today = todayFor(actor);
   return db().transaction(async (tx) => {
     await lockOwnGoalOrThrow(actor, goalId, tx);
-    if (input.date > today) throw invalidField("body", "/date", `must not be in the future (today is ${today} in ${actor.timeZone})`);
+    if (input.date > today)
+      throw invalidField("body", "/date", `must not be in the future (today is ${today} in ${actor.timeZone})`);
     if ((await countReports(goalId, tx)) >= MAX_REPORTS) {
       throw new AppError("conflict", `A goal has at most ${MAX_REPORTS} progress reports: delete old ones first`);
     }
-    const report = await insertReport({ goalId, userId: actor.userId, reportedOn: input.date, value: input.value, note: input.note ?? "" }, tx);
+    const report = await insertReport(
+      { goalId, userId: actor.userId, reportedOn: input.date, value: input.value, note: input.note ?? "" },
+      tx,
+    );
     return toReportOutput(report);
   });
 }

@@ -81,7 +81,13 @@ async function studyPlanFacts(actor: Actor, goal: GoalRow): Promise<StudyPlanFac
   }
   const linked = await listLinkedTasks(actor.userId, [goal.id]);
   return {
-    goal: { title: goal.title, description: goal.description, targetDate: goal.targetDate, status: goal.status, progress: goal.progress },
+    goal: {
+      title: goal.title,
+      description: goal.description,
+      targetDate: goal.targetDate,
+      status: goal.status,
+      progress: goal.progress,
+    },
     linkedTasks: linked.map((task) => ({ title: task.title, status: task.status, dueAt: task.dueAt?.toISOString() ?? null })),
     locale: localeOf(actor),
     timeZone: actor.timeZone,
@@ -120,7 +126,13 @@ export async function getStudyPlan(actor: Actor, goalId: string): Promise<StudyP
 export async function generateStudyPlan(actor: Actor, goalId: string, input: GenerateStudyPlanInput): Promise<StudyPlanOutput> {
   const facts = await studyPlanFacts(actor, await getOwnGoalOrThrow(actor, goalId));
   const { sessions, answeredBy, fallbackReason } = await writePlan(actor, facts, input.assistant);
-  const plan: StoredPlan = { timeZone: facts.timeZone, startDate: facts.startDate, endDate: facts.endDate, sessions, fallbackReason };
+  const plan: StoredPlan = {
+    timeZone: facts.timeZone,
+    startDate: facts.startDate,
+    endDate: facts.endDate,
+    sessions,
+    fallbackReason,
+  };
   const row = await db().transaction(async (tx) => {
     // The goal may have been deleted while the endpoint was thinking.
     await lockOwnGoalOrThrow(actor, goalId, tx);
@@ -191,14 +203,22 @@ export async function applyStudyPlan(actor: Actor, goalId: string): Promise<Appl
     for (const [index, session] of plan.sessions.entries()) {
       position = generateKeyBetween(position, null);
       const description = t("taskDescription", { session: index + 1, total, goal: goal.title });
-      const made = await insertSessionTask(tx, actor, goalId, session, { groupId, position, description, timeZone: plan.timeZone });
+      const made = await insertSessionTask(tx, actor, goalId, session, {
+        groupId,
+        position,
+        description,
+        timeZone: plan.timeZone,
+      });
       taskIds.push(made.taskId);
       made.audience.forEach((userId) => audience.add(userId));
     }
     const applied = await markStudyPlanApplied(goalId, tx);
     await updateGoalRow(goalId, {}, tx);
     const current = (await findOwnGoal(actor.userId, goalId, tx))!;
-    return { result: { studyPlan: toStudyPlanOutput(applied), goal: await goalOutputFor(actor, current, tx), taskIds }, audience: [...audience] };
+    return {
+      result: { studyPlan: toStudyPlanOutput(applied), goal: await goalOutputFor(actor, current, tx), taskIds },
+      audience: [...audience],
+    };
   });
   await invalidateTaskLists(audience);
   return result;

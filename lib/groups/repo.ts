@@ -13,9 +13,7 @@ const byPosition = [asc(taskGroups.position), asc(taskGroups.createdAt), asc(tas
 
 /** Gives a new user the default groups, positions 0 to 7. */
 export async function insertDefaultGroups(ownerId: string, executor: Executor = db()): Promise<void> {
-  await executor
-    .insert(taskGroups)
-    .values(DEFAULT_GROUPS.map(({ key, names }, position) => ({ ownerId, key, names, position })));
+  await executor.insert(taskGroups).values(DEFAULT_GROUPS.map(({ key, names }, position) => ({ ownerId, key, names, position })));
 }
 
 export async function listOwnGroups(ownerId: string, includeArchived: boolean): Promise<TaskGroupRow[]> {
@@ -53,7 +51,8 @@ export async function firstActiveGroupId(ownerId: string, database: Executor = d
 }
 
 /** The family workspace a user belongs to, as a subquery (at most one row). */
-const familyOf = (userId: string) => sql`(select ${familyMembers.familyId} from ${familyMembers} where ${familyMembers.userId} = ${userId})`;
+const familyOf = (userId: string) =>
+  sql`(select ${familyMembers.familyId} from ${familyMembers} where ${familyMembers.userId} = ${userId})`;
 
 /** The user's own group, or one shared with their family workspace (whoever owns it). */
 const visibleGroup = (userId: string) => or(eq(taskGroups.ownerId, userId), sql`${taskGroups.familyId} in ${familyOf(userId)}`);
@@ -68,19 +67,18 @@ export async function listVisibleGroups(userId: string, includeArchived: boolean
     .from(taskGroups)
     .leftJoin(familyMembers, and(eq(familyMembers.userId, taskGroups.ownerId), ne(taskGroups.ownerId, userId)))
     .where(and(visibleGroup(userId), includeArchived ? undefined : isNull(taskGroups.archivedAt)))
-    .orderBy(
-      sql`${taskGroups.ownerId} <> ${userId}`,
-      asc(familyMembers.joinedAt),
-      asc(taskGroups.ownerId),
-      ...byPosition,
-    );
+    .orderBy(sql`${taskGroups.ownerId} <> ${userId}`, asc(familyMembers.joinedAt), asc(taskGroups.ownerId), ...byPosition);
   return rows.map((row) => row.group);
 }
 
 /** A group the user sees (their own or one shared with their family), or null: also for a malformed id. */
 export async function findVisibleGroup(userId: string, groupId: string, database: Executor = db()): Promise<TaskGroupRow | null> {
   if (!UUID.test(groupId)) return null;
-  const [row] = await database.select().from(taskGroups).where(and(eq(taskGroups.id, groupId), visibleGroup(userId))).limit(1);
+  const [row] = await database
+    .select()
+    .from(taskGroups)
+    .where(and(eq(taskGroups.id, groupId), visibleGroup(userId)))
+    .limit(1);
   return row ?? null;
 }
 
@@ -174,7 +172,10 @@ export interface GroupChange {
  */
 export async function updateOwnGroup(ownerId: string, groupId: string, change: GroupChange): Promise<TaskGroupRow | null> {
   const removed = change.removeNames?.length
-    ? sql`array[${sql.join(change.removeNames.map((lang) => sql`${lang}`), sql`, `)}]::text[]`
+    ? sql`array[${sql.join(
+        change.removeNames.map((lang) => sql`${lang}`),
+        sql`, `,
+      )}]::text[]`
     : sql`'{}'::text[]`;
   const names = sql`(${taskGroups.names} || ${JSON.stringify(change.setNames ?? {})}::jsonb) - ${removed}`;
   const archivedSince = sql`coalesce(${taskGroups.archivedAt}, ${nowDate().toISOString()}::timestamptz)`;
@@ -210,12 +211,18 @@ export async function reorderOwnGroups(ownerId: string, ids: string[]): Promise<
     const held = await tx.select({ id: taskGroups.id }).from(taskGroups).where(eq(taskGroups.ownerId, ownerId));
     const wanted = new Set(ids);
     if (held.length !== wanted.size || held.some(({ id }) => !wanted.has(id))) return null;
-    const order = sql`array[${sql.join(ids.map((id) => sql`${id}`), sql`, `)}]::uuid[]`;
+    const order = sql`array[${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )}]::uuid[]`;
     await tx
       .update(taskGroups)
       .set({ position: sql`array_position(${order}, ${taskGroups.id}) - 1`, updatedAt: nowDate() })
       .where(eq(taskGroups.ownerId, ownerId));
-    return tx.select().from(taskGroups).where(eq(taskGroups.ownerId, ownerId)).orderBy(...byPosition);
+    return tx
+      .select()
+      .from(taskGroups)
+      .where(eq(taskGroups.ownerId, ownerId))
+      .orderBy(...byPosition);
   });
 }
-

@@ -28,8 +28,7 @@ import {
 const NAME_RULES =
   "Each group's `name` is in `lang`, else in your profile locale, else in English; a group without a name in " +
   "that language is named in English, else in the first language it has (en, cs, he, ru, ua). `names` holds all.";
-const NOT_FOUND =
-  "No such group of yours or of your family workspace (another user's group answers the same)";
+const NOT_FOUND = "No such group of yours or of your family workspace (another user's group answers the same)";
 const SHARED =
   "A group shared with your family workspace (`PUT /family/groups/{groupId}`) is seen by every member: listed " +
   "with `own: false`, its `ownerId` and `familyId`.";
@@ -163,15 +162,11 @@ const replaceScheduleRoute = apiRoute({
 
 export const groupsRoutes = createRouter()
   .openapi(listRoute, async (c) => c.json(await listGroups(c.var.actor, c.req.valid("query")), 200))
-  .openapi(createRoute, async (c) =>
-    c.json(await createGroup(c.var.actor, c.req.valid("json"), c.req.valid("query").lang), 201),
-  )
+  .openapi(createRoute, async (c) => c.json(await createGroup(c.var.actor, c.req.valid("json"), c.req.valid("query").lang), 201))
   .openapi(reorderRoute, async (c) =>
     c.json(await reorderGroups(c.var.actor, c.req.valid("json"), c.req.valid("query").lang), 200),
   )
-  .openapi(getRoute, async (c) =>
-    c.json(await getGroup(c.var.actor, c.req.valid("param").id, c.req.valid("query").lang), 200),
-  )
+  .openapi(getRoute, async (c) => c.json(await getGroup(c.var.actor, c.req.valid("param").id, c.req.valid("query").lang), 200))
   .openapi(updateRoute, async (c) =>
     c.json(await updateGroup(c.var.actor, c.req.valid("param").id, c.req.valid("json"), c.req.valid("query").lang), 200),
   )

@@ -16,11 +16,14 @@ export const groupNamesInput = perLanguage(nameText.optional())
   .refine((names) => Object.values(names).some((name) => name !== undefined), "must name the group in at least one language")
   .openapi("GroupNamesInput", { description: `A name per language (${LANGUAGES}), at least one; each 1-100 characters` });
 
-const langQuery = z.enum(LOCALES, { message: `must be one of ${LANGUAGES}` }).optional().openapi({
-  description:
-    `The language of each group's \`name\`: one of ${LANGUAGES}. Default: your profile locale, then en. ` +
-    "A group without a name in that language is named in English, else in the first language it has.",
-});
+const langQuery = z
+  .enum(LOCALES, { message: `must be one of ${LANGUAGES}` })
+  .optional()
+  .openapi({
+    description:
+      `The language of each group's \`name\`: one of ${LANGUAGES}. Default: your profile locale, then en. ` +
+      "A group without a name in that language is named in English, else in the first language it has.",
+  });
 
 export const langOnlyQuery = z.strictObject({ lang: langQuery });
 export type LangOnlyQuery = z.infer<typeof langOnlyQuery>;
@@ -46,13 +49,10 @@ export const deleteGroupQuery = z
           "Another group you can use (one of yours, archived ones too, or one shared with your family): the group's " +
           "tasks move there",
       }),
-    deleteTasks: z
-      .stringbool({ message: "must be true or false" })
-      .optional()
-      .openapi({
-        type: "boolean",
-        description: "`true`: your tasks in the group are deleted with it (anyone else's go back to them)",
-      }),
+    deleteTasks: z.stringbool({ message: "must be true or false" }).optional().openapi({
+      type: "boolean",
+      description: "`true`: your tasks in the group are deleted with it (anyone else's go back to them)",
+    }),
   })
   .refine((query) => !(query.moveTo && query.deleteTasks), {
     message: "pass either moveTo or deleteTasks=true, not both",
@@ -99,11 +99,13 @@ export type CreateGroupInput = z.infer<typeof createGroupInput>;
 
 export const updateGroupInput = z
   .strictObject({
-    names: perLanguage(nameText.nullable().optional()).optional().openapi({
-      description:
-        "Merged per language: a language given is set, one given as null is removed, the others stay. " +
-        "A group keeps at least one name.",
-    }),
+    names: perLanguage(nameText.nullable().optional())
+      .optional()
+      .openapi({
+        description:
+          "Merged per language: a language given is set, one given as null is removed, the others stay. " +
+          "A group keeps at least one name.",
+      }),
     archived: z.boolean().optional().openapi({ description: "Archived groups leave `GET /groups` (see includeArchived)" }),
   })
   .openapi("UpdateGroupInput");
@@ -117,7 +119,9 @@ export const reorderGroupsInput = z
       .max(MAX_GROUPS, `must list at most ${MAX_GROUPS} groups`)
       .refine((ids) => new Set(ids).size === ids.length, "must list each group once"),
   })
-  .openapi("ReorderGroupsInput", { description: "Every one of your group ids exactly once (archived ones too), in the new order" });
+  .openapi("ReorderGroupsInput", {
+    description: "Every one of your group ids exactly once (archived ones too), in the new order",
+  });
 export type ReorderGroupsInput = z.infer<typeof reorderGroupsInput>;
 
 const groupSettingsOutput = z.object({ timeZones: z.array(z.string()), locations: z.array(location) }).openapi("GroupSettings");
@@ -125,13 +129,17 @@ const groupSettingsOutput = z.object({ timeZones: z.array(z.string()), locations
 export const groupOutput = z
   .object({
     id: z.uuid(),
-    key: z.string().nullable().openapi({
-      description: `The default group this is (${DEFAULT_GROUPS.map((group) => group.key).join(", ")}); null for your own`,
-    }),
+    key: z
+      .string()
+      .nullable()
+      .openapi({
+        description: `The default group this is (${DEFAULT_GROUPS.map((group) => group.key).join(", ")}); null for your own`,
+      }),
     ownerId: z.uuid().openapi({ description: "Who owns the group: you, or a member of your family workspace who shares it" }),
     own: z.boolean().openapi({ description: "`true`: your own group; `false`: shared with your family by another member" }),
     familyId: z.uuid().nullable().openapi({
-      description: "The family workspace the group is shared with (all its members see the group and its tasks); null when not shared",
+      description:
+        "The family workspace the group is shared with (all its members see the group and its tasks); null when not shared",
     }),
     name: z.string().openapi({ description: "The name in the answer's language (see `lang`)" }),
     names: perLanguage(z.string().optional()).openapi("GroupNames", { description: "Every name the group has, by language" }),

@@ -67,7 +67,8 @@ export function toGroupOutput(group: TaskGroupRow, lang: Locale, viewerId: strin
 }
 
 const groupNotFound = () => new AppError("not_found", "Group not found");
-const ownerOnly = (what: string) => new AppError("forbidden", `Only the group's owner can ${what}: it is shared with your family`);
+const ownerOnly = (what: string) =>
+  new AppError("forbidden", `Only the group's owner can ${what}: it is shared with your family`);
 
 /** A group the actor sees: their own or one shared with their family; else 404. */
 async function getVisibleGroupOrThrow(actor: Actor, groupId: string, database?: Executor): Promise<TaskGroupRow> {
@@ -181,10 +182,21 @@ export async function deleteGroup(actor: Actor, groupId: string, query: DeleteGr
         target.id,
         tx,
       );
-      await sendTasksHome(inGroup.filter((task) => !users.has(task.ownerId)), groupId, tx);
+      await sendTasksHome(
+        inGroup.filter((task) => !users.has(task.ownerId)),
+        groupId,
+        tx,
+      );
     } else if (inGroup.length > 0) {
-      await deleteTasksById(inGroup.filter((task) => task.ownerId === actor.userId).map((task) => task.id), tx);
-      await sendTasksHome(inGroup.filter((task) => task.ownerId !== actor.userId), groupId, tx);
+      await deleteTasksById(
+        inGroup.filter((task) => task.ownerId === actor.userId).map((task) => task.id),
+        tx,
+      );
+      await sendTasksHome(
+        inGroup.filter((task) => task.ownerId !== actor.userId),
+        groupId,
+        tx,
+      );
     }
     await deleteGroupRow(groupId, tx);
     return [...before, ...(await taskAudience(taskIds, tx))];
@@ -204,7 +216,11 @@ export async function getGroupSchedule(actor: Actor, groupId: string): Promise<G
 }
 
 /** Replaces the group's time zones and locations: its owner only. */
-export async function replaceGroupSchedule(actor: Actor, groupId: string, input: GroupScheduleInput): Promise<GroupScheduleOutput> {
+export async function replaceGroupSchedule(
+  actor: Actor,
+  groupId: string,
+  input: GroupScheduleInput,
+): Promise<GroupScheduleOutput> {
   const group = await updateGroupSettings(actor.userId, groupId, input);
   if (!group) {
     await refuseNotOwn(actor, groupId, "change its schedule");

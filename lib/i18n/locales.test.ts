@@ -1,13 +1,5 @@
 import { describe, expect, test } from "vitest";
-import {
-  isLocale,
-  isRtl,
-  LANGUAGE_TAGS,
-  languageTag,
-  localeFromAcceptLanguage,
-  localeOfTag,
-  tagOfSegment,
-} from "./locales";
+import { isLocale, isRtl, LANGUAGE_TAGS, languageTag, localeFromAcceptLanguage, localeOfTag, tagOfSegment } from "./locales";
 
 describe("localeFromAcceptLanguage", () => {
   test.each([

@@ -76,7 +76,9 @@ describe("with the invitee's phone", () => {
 
 describe("shareText", () => {
   test("says who invites to what, in the inviter's language", () => {
-    expect(shareText("cs", { inviterName: "Jana", kind: "task", title: "Natřít plot" })).toBe("Jana vás zve k úkolu „Natřít plot“ ve Spolu.");
+    expect(shareText("cs", { inviterName: "Jana", kind: "task", title: "Natřít plot" })).toBe(
+      "Jana vás zve k úkolu „Natřít plot“ ve Spolu.",
+    );
     expect(shareText("he", { inviterName: "דנה", kind: "project", title: "גינה" })).toContain("דנה");
     expect(shareText("he", { inviterName: "דנה", kind: "project", title: "גינה" })).toContain("גינה");
     expect(shareText("en", { inviterName: "Jana", kind: "project", title: "Garden" })).toBe(

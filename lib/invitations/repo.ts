@@ -8,7 +8,16 @@ import { users } from "../db/schema/users";
 
 export type NewInvitation = Pick<
   InvitationRow,
-  "tokenHash" | "taskId" | "projectId" | "projectRole" | "inviterId" | "inviteeName" | "inviteeEmail" | "inviteePhone" | "expiresAt" | "createdAt"
+  | "tokenHash"
+  | "taskId"
+  | "projectId"
+  | "projectRole"
+  | "inviterId"
+  | "inviteeName"
+  | "inviteeEmail"
+  | "inviteePhone"
+  | "expiresAt"
+  | "createdAt"
 >;
 
 /** An invitation with what its landing page shows: the inviter's name and the task's title or project's name. */
@@ -45,7 +54,10 @@ export async function findInvitationOf(inviterId: string, id: string, executor: 
 }
 
 /** The invitation whose token has this SHA-256, with its inviter's name and its target's title; null when none. */
-export async function findInvitationByTokenHash(tokenHash: string, executor: Executor = db()): Promise<InvitationWithTarget | null> {
+export async function findInvitationByTokenHash(
+  tokenHash: string,
+  executor: Executor = db(),
+): Promise<InvitationWithTarget | null> {
   const [row] = await executor
     .select({ invitation: invitations, inviterName: inviter.name, taskTitle: tasks.title, projectName: projects.name })
     .from(invitations)
@@ -87,7 +99,14 @@ export async function markInvitationRevoked(inviterId: string, id: string, now: 
   const rows = await executor
     .update(invitations)
     .set({ revokedAt: now })
-    .where(and(eq(invitations.id, id), eq(invitations.inviterId, inviterId), isNull(invitations.acceptedAt), isNull(invitations.revokedAt)))
+    .where(
+      and(
+        eq(invitations.id, id),
+        eq(invitations.inviterId, inviterId),
+        isNull(invitations.acceptedAt),
+        isNull(invitations.revokedAt),
+      ),
+    )
     .returning({ id: invitations.id });
   return rows.length > 0;
 }

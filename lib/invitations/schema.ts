@@ -53,7 +53,9 @@ export const createInvitationInput = z
       .optional()
       .openapi({ description: "The invitee's name: shown to you in your list and offered on the sign-up form" }),
     email: emailInput.optional().openapi({ description: "The invitee's email, for your list; the link is not bound to it" }),
-    phone: phoneInput.optional().openapi({ description: "The invitee's phone: the WhatsApp and SMS links then open a chat with it" }),
+    phone: phoneInput
+      .optional()
+      .openapi({ description: "The invitee's phone: the WhatsApp and SMS links then open a chat with it" }),
     message: z
       .string()
       .trim()
@@ -113,10 +115,14 @@ export type InvitationListOutput = z.infer<typeof invitationListOutput>;
 
 export const shareLinksOutput = z
   .object({
-    whatsapp: z.string().openapi({ description: "`https://wa.me/?text=…`, or `https://wa.me/<digits>?text=…` with the invitee's phone" }),
+    whatsapp: z
+      .string()
+      .openapi({ description: "`https://wa.me/?text=…`, or `https://wa.me/<digits>?text=…` with the invitee's phone" }),
     telegram: z.string().openapi({ description: "`https://t.me/share/url?url=…&text=…`" }),
     sms: z.string().openapi({ description: "RFC 5724: `sms:?body=…`, or `sms:<+number>?body=…` (Android and most others)" }),
-    smsIos: z.string().openapi({ description: "The same for iOS and iPadOS, which expect `&`: `sms:&body=…`, `sms:<+number>&body=…`" }),
+    smsIos: z
+      .string()
+      .openapi({ description: "The same for iOS and iPadOS, which expect `&`: `sms:&body=…`, `sms:<+number>&body=…`" }),
     copy: z.string().openapi({ description: "The invitation link itself, to copy" }),
   })
   .openapi("InvitationShareLinks", { description: "Every text is percent-encoded (UTF-8); each carries the invitation link" });
@@ -149,7 +155,9 @@ export type InvitationPreviewOutput = z.infer<typeof invitationPreviewOutput>;
 
 export const acceptedInvitationOutput = z
   .object({
-    token: z.string().openapi({ description: "JWT (HS256) of the account that accepted; send it as `Authorization: Bearer <token>`" }),
+    token: z
+      .string()
+      .openapi({ description: "JWT (HS256) of the account that accepted; send it as `Authorization: Bearer <token>`" }),
     user: userOutput,
     taskId: z.uuid().nullable().openapi({ description: "The task the user is now assigned to" }),
     projectId: z.uuid().nullable().openapi({ description: "The project the user is now a member of" }),

@@ -93,7 +93,10 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token, "utf8").digest("hex");
 }
 
-export function invitationStatus(invitation: Pick<InvitationRow, "acceptedAt" | "revokedAt" | "expiresAt">, now: Date): InvitationStatus {
+export function invitationStatus(
+  invitation: Pick<InvitationRow, "acceptedAt" | "revokedAt" | "expiresAt">,
+  now: Date,
+): InvitationStatus {
   if (invitation.acceptedAt) return "accepted";
   if (invitation.revokedAt) return "revoked";
   return invitation.expiresAt.getTime() > now.getTime() ? "pending" : "expired";
@@ -132,7 +135,11 @@ function toInvitationOutput(row: InvitationRow, now = nowDate()): InvitationOutp
  * Creates an invitation to a task or a project and answers its link (on APP_URL, else on `origin`, the server the
  * request came to) with ready-made share links whose text, in the inviter's language, says who invites to what.
  */
-export async function createInvitation(actor: Actor, input: CreateInvitationInput, origin: string): Promise<CreatedInvitationOutput> {
+export async function createInvitation(
+  actor: Actor,
+  input: CreateInvitationInput,
+  origin: string,
+): Promise<CreatedInvitationOutput> {
   const token = randomBytes(32).toString("base64url");
   const now = nowDate();
   const { row, title } = await db().transaction(async (tx) => {
@@ -143,7 +150,8 @@ export async function createInvitation(actor: Actor, input: CreateInvitationInpu
       if (!isModuleEnabled("projects")) throw projectsOff();
       const role = await findProjectRole(input.projectId!, actor.userId, tx);
       if (!role) throw projectNotFound();
-      if (!isProjectManager(role)) throw new AppError("forbidden", "Only the project's owners and admins can invite people to it");
+      if (!isProjectManager(role))
+        throw new AppError("forbidden", "Only the project's owners and admins can invite people to it");
       title = (await findProjectName(input.projectId!, tx)) ?? "";
     }
     const row = await insertInvitation(
@@ -342,7 +350,8 @@ async function joinProject(invitation: InvitationRow, userId: string, tx: Execut
   // Membership changes to one project happen one at a time (lib/projects): the inviter's role is read after the lock.
   if (!(await lockProject(tx, projectId)) || !(await inviterStillMay(invitation, tx))) throw invitationGone("revoked");
   const role = (invitation.projectRole ?? "member") as InvitationProjectRole;
-  if (!(await insertMember(projectId, userId, role, tx))) throw new AppError("conflict", "You are a member of this project already");
+  if (!(await insertMember(projectId, userId, role, tx)))
+    throw new AppError("conflict", "You are a member of this project already");
   const members = await listMemberIds(projectId, tx);
   await publish(
     tx,
@@ -352,9 +361,13 @@ async function joinProject(invitation: InvitationRow, userId: string, tx: Execut
       audience: [invitation.inviterId, userId],
       data: { invitationId: invitation.id, projectId, userId, role, inviterId: invitation.inviterId },
     },
-    { type: "project.member_added", actorId: userId, audience: members, data: { projectId, userId, role, invitationId: invitation.id } },
+    {
+      type: "project.member_added",
+      actorId: userId,
+      audience: members,
+      data: { projectId, userId, role, invitationId: invitation.id },
+    },
   );
   // The project's tasks join the new member's lists.
   return { userId, taskId: null, projectId, audience: [userId] };
 }
-

@@ -32,7 +32,15 @@ describe("startJobRunner", () => {
       const ran: string[] = [];
       const jobs: Job[] = [
         { name: "locked", intervalMs: 100, initialDelayMs: 0, run: async () => void ran.push("locked") },
-        { name: "failing", intervalMs: 100, initialDelayMs: 0, run: async () => { ran.push("failing"); throw new Error("boom"); } },
+        {
+          name: "failing",
+          intervalMs: 100,
+          initialDelayMs: 0,
+          run: async () => {
+            ran.push("failing");
+            throw new Error("boom");
+          },
+        },
       ];
       const runner = startJobRunner(jobs, async (name, task) => {
         if (name === "spolu.job.locked") return false;
@@ -70,15 +78,28 @@ describe("startJobRunner", () => {
     try {
       const records: unknown[] = [];
       const recorder = {
-        started: async (name: string, _at: Date, runner: string) => void records.push(["started", name, runner.endsWith(`:${process.pid}`)]),
-        finished: async (name: string, outcome: { durationMs: number; error: string | null }) => void records.push(["finished", name, outcome.error]),
+        started: async (name: string, _at: Date, runner: string) =>
+          void records.push(["started", name, runner.endsWith(`:${process.pid}`)]),
+        finished: async (name: string, outcome: { durationMs: number; error: string | null }) =>
+          void records.push(["finished", name, outcome.error]),
       };
       let fail = true;
       const jobs: Job[] = [
-        { name: "flaky", intervalMs: 100, initialDelayMs: 0, run: async () => { if (fail) throw new Error("boom"); } },
+        {
+          name: "flaky",
+          intervalMs: 100,
+          initialDelayMs: 0,
+          run: async () => {
+            if (fail) throw new Error("boom");
+          },
+        },
         { name: "locked", intervalMs: 100, initialDelayMs: 0, run: async () => {} },
       ];
-      const runner = startJobRunner(jobs, async (name, task) => (name === "spolu.job.locked" ? false : (await task(), true)), recorder);
+      const runner = startJobRunner(
+        jobs,
+        async (name, task) => (name === "spolu.job.locked" ? false : (await task(), true)),
+        recorder,
+      );
       await vi.advanceTimersByTimeAsync(1);
       fail = false;
       await vi.advanceTimersByTimeAsync(100);
@@ -98,7 +119,10 @@ describe("startJobRunner", () => {
     vi.useFakeTimers();
     try {
       const run = vi.fn(async () => {});
-      const broken = { started: async () => Promise.reject(new Error("database down")), finished: async () => Promise.reject(new Error("database down")) };
+      const broken = {
+        started: async () => Promise.reject(new Error("database down")),
+        finished: async () => Promise.reject(new Error("database down")),
+      };
       const runner = startJobRunner([{ name: "tick", intervalMs: 1000, initialDelayMs: 0, run }], runAlways, broken);
       await vi.advanceTimersByTimeAsync(1);
       expect(run).toHaveBeenCalledTimes(1);

@@ -29,6 +29,10 @@ test("normaliseFilename trims and composes (NFC)", () => {
 
 test("contentDisposition: an ASCII stand-in and the exact UTF-8 name", () => {
   expect(contentDisposition("report.pdf")).toBe(`attachment; filename="report.pdf"; filename*=UTF-8''report.pdf`);
-  expect(contentDisposition('Ž "q" 100%\\.txt')).toBe(`attachment; filename="_ _q_ 100__.txt"; filename*=UTF-8''%C5%BD%20%22q%22%20100%25%5C.txt`);
-  expect(contentDisposition("it's (1).png", "inline")).toBe(`inline; filename="it's (1).png"; filename*=UTF-8''it%27s%20%281%29.png`);
+  expect(contentDisposition('Ž "q" 100%\\.txt')).toBe(
+    `attachment; filename="_ _q_ 100__.txt"; filename*=UTF-8''%C5%BD%20%22q%22%20100%25%5C.txt`,
+  );
+  expect(contentDisposition("it's (1).png", "inline")).toBe(
+    `inline; filename="it's (1).png"; filename*=UTF-8''it%27s%20%281%29.png`,
+  );
 });

@@ -18,7 +18,11 @@ export async function findMediaItem(id: string, database: Executor = db()): Prom
 
 /** A task's media, oldest first. */
 export async function listTaskMedia(taskId: string, database: Executor = db()): Promise<MediaItemRow[]> {
-  return database.select().from(mediaItems).where(eq(mediaItems.taskId, taskId)).orderBy(asc(mediaItems.createdAt), asc(mediaItems.id));
+  return database
+    .select()
+    .from(mediaItems)
+    .where(eq(mediaItems.taskId, taskId))
+    .orderBy(asc(mediaItems.createdAt), asc(mediaItems.id));
 }
 
 export async function countTaskMedia(taskId: string, database: Executor): Promise<number> {
@@ -88,7 +92,11 @@ export async function finishTranscription(
 
 /** Keys of files whose rows are gone, oldest first. */
 export async function queuedPurges(limit: number): Promise<string[]> {
-  const rows = await db().select({ key: mediaPurges.storageKey }).from(mediaPurges).orderBy(asc(mediaPurges.createdAt)).limit(limit);
+  const rows = await db()
+    .select({ key: mediaPurges.storageKey })
+    .from(mediaPurges)
+    .orderBy(asc(mediaPurges.createdAt))
+    .limit(limit);
   return rows.map((row) => row.key);
 }
 

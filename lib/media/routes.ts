@@ -8,8 +8,7 @@ import { deleteMedia, getMedia, getMediaContent, listMedia, MAX_ITEMS_PER_TASK, 
 
 const TAGS = ["Media"];
 const MODULE = "media";
-const WHO =
-  "Whoever can read the task sees its media and downloads them; anyone else gets 404, as for the task itself.";
+const WHO = "Whoever can read the task sees its media and downloads them; anyone else gets 404, as for the task itself.";
 const ITEM_NOT_FOUND = "No such media item, or its task is not one you can see (both answer the same)";
 
 const uploadRoute = apiRoute({
@@ -40,7 +39,9 @@ const uploadRoute = apiRoute({
     404: problemResponse("No such task, or not one you can see"),
     409: problemResponse(`The task has ${MAX_ITEMS_PER_TASK} media items already`),
     413: problemResponse("The file (`/data`) is larger than its kind allows, or the body larger than the route's limit"),
-    415: problemResponse("The bytes are none of the accepted formats (`/data`) or not of the declared kind (`/kind`); or the body is not JSON"),
+    415: problemResponse(
+      "The bytes are none of the accepted formats (`/data`) or not of the declared kind (`/kind`); or the body is not JSON",
+    ),
   },
 });
 
@@ -53,7 +54,10 @@ const listRoute = apiRoute({
   access: "user",
   module: MODULE,
   request: { params: taskMediaParams },
-  responses: { 200: jsonContent(mediaListOutput, "The task's media"), 404: problemResponse("No such task, or not one you can see") },
+  responses: {
+    200: jsonContent(mediaListOutput, "The task's media"),
+    404: problemResponse("No such task, or not one you can see"),
+  },
 });
 
 const getRoute = apiRoute({
@@ -88,7 +92,11 @@ const contentRoute = apiRoute({
         "Content-Disposition": { description: "attachment; filename=\"...\"; filename*=UTF-8''...", schema: { type: "string" } },
         "Content-Length": { description: "The file's size in bytes", schema: { type: "integer" } },
       },
-      content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary", description: "The file (its real type in Content-Type)" }) } },
+      content: {
+        "application/octet-stream": {
+          schema: z.string().openapi({ format: "binary", description: "The file (its real type in Content-Type)" }),
+        },
+      },
     },
     404: problemResponse(ITEM_NOT_FOUND),
     410: problemResponse("The item's file is missing from the storage"),

@@ -39,17 +39,16 @@ export const uploadMediaInput = z
           "character is a 400.",
         example: "receipt.png",
       }),
-    contentType: z
-      .string()
-      .max(255, "must be at most 255 characters")
-      .optional()
-      .openapi({
-        description: "Accepted for clients that send it, and ignored: the type is always decided from the bytes.",
-      }),
+    contentType: z.string().max(255, "must be at most 255 characters").optional().openapi({
+      description: "Accepted for clients that send it, and ignored: the type is always decided from the bytes.",
+    }),
     data: z
       .string({ message: "must be the file's bytes in base64" })
       .min(1, "must not be empty: a file of at least one byte")
-      .refine(isStrictBase64, "must be standard base64 (A-Z, a-z, 0-9, + and /, padded with =; no spaces, line breaks or data: prefix)")
+      .refine(
+        isStrictBase64,
+        "must be standard base64 (A-Z, a-z, 0-9, + and /, padded with =; no spaces, line breaks or data: prefix)",
+      )
       .openapi({ description: "The file's bytes, standard base64 (RFC 4648 §4, padded)." }),
   })
   .openapi("UploadMediaInput");
@@ -71,7 +70,10 @@ export const mediaItemOutput = z
             "`none` for text and photos; for audio and video `pending` until the AI endpoint answers, then `done` or " +
             "`failed`; `unavailable` when the server had no AI endpoint at upload",
         }),
-        text: z.string().nullable().openapi({ description: "The transcript once `done`; for a text item, null (its content is the text)" }),
+        text: z
+          .string()
+          .nullable()
+          .openapi({ description: "The transcript once `done`; for a text item, null (its content is the text)" }),
         message: z.string().nullable().openapi({ description: "Why it failed or is unavailable, for people" }),
         transcribedAt: z.iso.datetime().nullable(),
       })

@@ -77,11 +77,19 @@ function checkContent(kind: MediaKind, data: string): { bytes: Buffer; contentTy
   const bytes = Buffer.from(data, "base64");
   const format = sniffFormat(bytes);
   if (!format) {
-    throw dataProblem("unsupported_media_type", "/data", "is none of the accepted formats (text, JPEG, PNG, GIF, WebP, HEIC, AVIF, MP3, Ogg, WAV, FLAC, MP4/M4A, WebM)");
+    throw dataProblem(
+      "unsupported_media_type",
+      "/data",
+      "is none of the accepted formats (text, JPEG, PNG, GIF, WebP, HEIC, AVIF, MP3, Ogg, WAV, FLAC, MP4/M4A, WebM)",
+    );
   }
   const contentType = format[kind];
   if (!contentType) {
-    throw dataProblem("unsupported_media_type", "/kind", `does not match the file: it is ${describeFormat(format)}, which is not ${kind}`);
+    throw dataProblem(
+      "unsupported_media_type",
+      "/kind",
+      `does not match the file: it is ${describeFormat(format)}, which is not ${kind}`,
+    );
   }
   return { bytes, contentType };
 }

@@ -22,7 +22,11 @@ describe("sniffFormat", () => {
     ["QuickTime", ftyp("qt  "), { video: "video/quicktime" }],
     ["Ogg Opus", bytes("OggS", [0, 2], new Array(20).fill(0), "OpusHead"), { audio: "audio/ogg", video: "video/ogg" }],
     ["WebM", bytes([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x82, 0x84], "webm"), { audio: "audio/webm", video: "video/webm" }],
-    ["Matroska", bytes([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x82, 0x88], "matroska"), { audio: "audio/x-matroska", video: "video/x-matroska" }],
+    [
+      "Matroska",
+      bytes([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x82, 0x88], "matroska"),
+      { audio: "audio/x-matroska", video: "video/x-matroska" },
+    ],
     ["UTF-8 text", Buffer.from("Příliš žluťoučký kůň\n"), { text: "text/plain; charset=utf-8" }],
   ])("%s", (_name, input, expected) => {
     expect(sniffFormat(input)).toEqual(expected);

@@ -70,7 +70,9 @@ export function sniffFormat(bytes: Uint8Array): SniffedFormat | null {
     return ascii(bytes, 29, "theora") ? { video: "video/ogg" } : { audio: "audio/ogg", video: "video/ogg" };
   }
   if (startsWith(bytes, [0x1a, 0x45, 0xdf, 0xa3])) {
-    return isWebm(bytes) ? { audio: "audio/webm", video: "video/webm" } : { audio: "audio/x-matroska", video: "video/x-matroska" };
+    return isWebm(bytes)
+      ? { audio: "audio/webm", video: "video/webm" }
+      : { audio: "audio/x-matroska", video: "video/x-matroska" };
   }
   const iso = isoFormat(bytes);
   if (iso) return iso;

@@ -12,7 +12,9 @@ function storage() {
   return new LocalMediaStorage(root);
 }
 const files = (root: string) =>
-  readdirSync(root, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
+  readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => entry.name);
 afterEach(() => roots.splice(0).forEach((root) => rmSync(root, { recursive: true, force: true })));
 
 async function read(stream: Readable): Promise<Buffer> {

@@ -48,7 +48,10 @@ export class LocalMediaStorage implements MediaStorage {
     const temp = path.join(this.root, TEMP, `${key}.part`);
     await mkdir(path.dirname(temp), { recursive: true });
     try {
-      await pipeline(Buffer.isBuffer(content) ? Readable.from([content]) : content, createWriteStream(temp, { flags: "wx", mode: 0o600 }));
+      await pipeline(
+        Buffer.isBuffer(content) ? Readable.from([content]) : content,
+        createWriteStream(temp, { flags: "wx", mode: 0o600 }),
+      );
       await mkdir(path.dirname(target), { recursive: true });
       await rename(temp, target);
     } catch (error) {

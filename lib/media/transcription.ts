@@ -30,7 +30,12 @@ export async function runTranscription(id: string): Promise<boolean> {
     return true;
   }
   try {
-    const { text } = await transcribe({ userId: item.uploaderId, content, filename: item.filename, contentType: item.contentType });
+    const { text } = await transcribe({
+      userId: item.uploaderId,
+      content,
+      filename: item.filename,
+      contentType: item.contentType,
+    });
     await finishTranscription(id, { status: "done", transcript: text.trim(), error: null });
   } catch (error) {
     content.destroy();
@@ -44,7 +49,9 @@ export async function runTranscription(id: string): Promise<boolean> {
 export function transcribeSoon(id: string): void {
   const work: Promise<void> = runTranscription(id)
     .then(() => undefined)
-    .catch((error) => log.error("Media transcription crashed", { id, error: error instanceof Error ? error.message : String(error) }))
+    .catch((error) =>
+      log.error("Media transcription crashed", { id, error: error instanceof Error ? error.message : String(error) }),
+    )
     .finally(() => running.delete(work));
   running.add(work);
 }

@@ -17,10 +17,14 @@ export const moduleOutput = z
     description: z.string().openapi({ description: "What it covers, in English" }),
     enabled: z.boolean().openapi({ description: "Whether it is on now (in the process that answered)" }),
     source: z.enum(["configuration", "administrator"]).openapi({
-      description: "`administrator`: an administrator switched it (beating MODULES_DISABLED); `configuration`: MODULES_DISABLED decides",
+      description:
+        "`administrator`: an administrator switched it (beating MODULES_DISABLED); `configuration`: MODULES_DISABLED decides",
     }),
     configured: z.boolean().openapi({ description: "What the configuration alone says: false when MODULES_DISABLED lists it" }),
-    updatedAt: z.iso.datetime().nullable().openapi({ description: "When an administrator last switched it; null with source `configuration`" }),
+    updatedAt: z.iso
+      .datetime()
+      .nullable()
+      .openapi({ description: "When an administrator last switched it; null with source `configuration`" }),
     updatedBy: z
       .object({ id: z.uuid(), name: z.string() })
       .nullable()

@@ -46,7 +46,9 @@ export async function startModuleSync(intervalMs = config().MODULE_REFRESH_MS): 
       return running;
     }
     running = refreshModuleSwitches()
-      .catch((error: unknown) => log.warn("Could not read the module switches", { error: error instanceof Error ? error.message : String(error) }))
+      .catch((error: unknown) =>
+        log.warn("Could not read the module switches", { error: error instanceof Error ? error.message : String(error) }),
+      )
       .finally(() => {
         running = null;
         if (again) {
@@ -64,7 +66,9 @@ export async function startModuleSync(intervalMs = config().MODULE_REFRESH_MS): 
   const subscriber = client?.duplicate() ?? null;
   if (subscriber) {
     subscriber.on("message", () => void refresh());
-    await subscriber.subscribe(channel()).catch((error: unknown) => log.warn("Could not subscribe to module switches", { error: String(error) }));
+    await subscriber
+      .subscribe(channel())
+      .catch((error: unknown) => log.warn("Could not subscribe to module switches", { error: String(error) }));
   }
   return {
     async stop() {

@@ -12,7 +12,9 @@ describe("hubSignatureMatches", () => {
 
   test("accepts its own signature, in either letter case", () => {
     expect(hubSignatureMatches("s3cret", body, hubSignature("s3cret", body))).toBe(true);
-    expect(hubSignatureMatches("s3cret", Buffer.from(body), hubSignature("s3cret", body).toUpperCase().replace("SHA256", "sha256"))).toBe(true);
+    expect(
+      hubSignatureMatches("s3cret", Buffer.from(body), hubSignature("s3cret", body).toUpperCase().replace("SHA256", "sha256")),
+    ).toBe(true);
   });
 
   test("refuses another secret, another body, a missing or malformed header", () => {

@@ -227,7 +227,10 @@ function checkAddresses(host: string, addresses: readonly string[], allowPrivate
  * allowed. Answers the address to connect to (with `pinnedLookup`); throws TargetRefused naming the host and the
  * offending address, or saying why the name did not resolve.
  */
-export async function resolveTarget(host: string, allowPrivate = config().ALLOW_PRIVATE_NETWORK_TARGETS): Promise<ResolvedTarget> {
+export async function resolveTarget(
+  host: string,
+  allowPrivate = config().ALLOW_PRIVATE_NETWORK_TARGETS,
+): Promise<ResolvedTarget> {
   let addresses: string[];
   try {
     addresses = await addressesOf(host);

@@ -16,7 +16,12 @@ import { message, notifyUser, type MessageKey } from "./service";
  * preferences its users set on the occurrence before it.
  */
 
-const KIND_KEYS: Record<string, MessageKey> = { assign: "assign", transfer: "transfer", collaborate: "collaborate", claim: "collaborate" };
+const KIND_KEYS: Record<string, MessageKey> = {
+  assign: "assign",
+  transfer: "transfer",
+  collaborate: "collaborate",
+  claim: "collaborate",
+};
 
 async function aboutRequest(event: StoredDomainEvent, notify: "recipient" | "requester", titleKey: MessageKey): Promise<void> {
   const requestId = event.data.requestId;

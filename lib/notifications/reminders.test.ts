@@ -20,8 +20,12 @@ describe("reminderTimes", () => {
   });
 
   test("remind_before 0 is the due time: with on_due as well, one reminder, not two", () => {
-    expect(isoTimes(reminderTimes(at("2027-03-28T09:00:00Z"), { remind_before: 0, on_due: true }))).toEqual([["due", "2027-03-28T09:00:00.000Z"]]);
-    expect(isoTimes(reminderTimes(at("2027-03-28T09:00:00Z"), { remind_before: 0, on_due: false }))).toEqual([["before", "2027-03-28T09:00:00.000Z"]]);
+    expect(isoTimes(reminderTimes(at("2027-03-28T09:00:00Z"), { remind_before: 0, on_due: true }))).toEqual([
+      ["due", "2027-03-28T09:00:00.000Z"],
+    ]);
+    expect(isoTimes(reminderTimes(at("2027-03-28T09:00:00Z"), { remind_before: 0, on_due: false }))).toEqual([
+      ["before", "2027-03-28T09:00:00.000Z"],
+    ]);
   });
 
   test("null remind_before and on_due false: nothing; 4 weeks is the furthest ahead", () => {
@@ -55,7 +59,9 @@ describe("reminderText", () => {
 
   test("in the user's language; an unknown locale falls back to English", () => {
     expect(reminderText({ ...reminder, locale: "cs", timeZone: "Europe/Prague" }).title).toBe("Připomínka: Pay rent");
-    expect(reminderText({ ...reminder, kind: "due", locale: "ua", timeZone: "Europe/Kyiv" }).title).toBe("Термін настав: Pay rent");
+    expect(reminderText({ ...reminder, kind: "due", locale: "ua", timeZone: "Europe/Kyiv" }).title).toBe(
+      "Термін настав: Pay rent",
+    );
     expect(reminderText({ ...reminder, locale: "he", timeZone: "Asia/Jerusalem" }).title).toBe("תזכורת: Pay rent");
     expect(reminderText({ ...reminder, locale: "ru", timeZone: "Europe/Moscow" }).body).toMatch(/^Срок: .*10:00/);
     expect(reminderText({ ...reminder, locale: "xx", timeZone: "UTC" }).title).toBe("Reminder: Pay rent");

@@ -74,15 +74,32 @@ export async function deliver(
       }
     }
     results[channel] = result;
-    await insertDelivery({ fireId, channel, status: result.status, reason: result.status === "sent" ? null : result.reason, at: nowDate() });
+    await insertDelivery({
+      fireId,
+      channel,
+      status: result.status,
+      reason: result.status === "sent" ? null : result.reason,
+      at: nowDate(),
+    });
   }
   return results;
 }
 
 /** Logs every channel of a fired reminder as skipped: `reason` for those chosen, `notChosen` for the others. */
-export async function skipAll(fireId: number, chosen: readonly NotificationChannel[], reason: string, notChosen: string): Promise<void> {
+export async function skipAll(
+  fireId: number,
+  chosen: readonly NotificationChannel[],
+  reason: string,
+  notChosen: string,
+): Promise<void> {
   for (const channel of CHANNELS) {
-    await insertDelivery({ fireId, channel, status: "skipped", reason: chosen.includes(channel) ? reason : notChosen, at: nowDate() });
+    await insertDelivery({
+      fireId,
+      channel,
+      status: "skipped",
+      reason: chosen.includes(channel) ? reason : notChosen,
+      at: nowDate(),
+    });
   }
 }
 
@@ -90,9 +107,13 @@ export async function skipAll(fireId: number, chosen: readonly NotificationChann
  * The instants a task's reminders are due at, by the preferences in force, in the order they come. `remind_before`
  * 0 is the due time itself: with `on_due` as well, one reminder (kind `due`) goes out, not two.
  */
-export function reminderTimes(dueAt: Date, prefs: { remind_before: number | null; on_due: boolean }): { kind: ReminderKind; at: Date }[] {
+export function reminderTimes(
+  dueAt: Date,
+  prefs: { remind_before: number | null; on_due: boolean },
+): { kind: ReminderKind; at: Date }[] {
   const times: { kind: ReminderKind; at: Date }[] = [];
-  if (prefs.remind_before !== null && !(prefs.remind_before === 0 && prefs.on_due)) times.push({ kind: "before", at: new Date(dueAt.getTime() - prefs.remind_before * 60_000) });
+  if (prefs.remind_before !== null && !(prefs.remind_before === 0 && prefs.on_due))
+    times.push({ kind: "before", at: new Date(dueAt.getTime() - prefs.remind_before * 60_000) });
   if (prefs.on_due) times.push({ kind: "due", at: dueAt });
   return times;
 }
@@ -126,7 +147,13 @@ async function fireReminder(candidate: ReminderCandidate, now: Date): Promise<Ou
   const minutesBefore = kind === "before" ? candidate.remindBefore : null;
   const data = { reminder: kind, dueAt, minutesBefore };
   // The domain event (for webhooks and the socket), once per fire: the claim above decided who sends.
-  await publish(db(), { type: "reminder.due", actorId: null, taskId, audience: [userId], data: { taskId, title: candidate.title, ...data } });
+  await publish(db(), {
+    type: "reminder.due",
+    actorId: null,
+    taskId,
+    audience: [userId],
+    data: { taskId, title: candidate.title, ...data },
+  });
   await deliver(fireId, channels, NOT_CHOSEN_IN_PREFS, {
     in_app: async () => {
       await notifyUser(userId, { kind: kind === "before" ? "reminder" : "due", ...text, taskId, data });
@@ -139,7 +166,8 @@ async function fireReminder(candidate: ReminderCandidate, now: Date): Promise<Ou
         tag: `reminder:${taskId}`,
         data: { taskId, ...data },
       }),
-    email: () => sendEmailToUser(userId, { template: "reminder", params: { taskId, taskTitle: candidate.title, dueAt, minutesBefore } }),
+    email: () =>
+      sendEmailToUser(userId, { template: "reminder", params: { taskId, taskTitle: candidate.title, dueAt, minutesBefore } }),
   });
   return "sent";
 }
@@ -156,7 +184,12 @@ export async function runReminders(now: Date = nowDate()): Promise<{ sent: numbe
     let claimed = 0;
     for (const candidate of candidates) {
       const outcome = await fireReminder(candidate, now).catch((error: unknown) => {
-        log.error("A reminder could not be sent", { taskId: candidate.taskId, userId: candidate.userId, kind: candidate.kind, error: String(error) });
+        log.error("A reminder could not be sent", {
+          taskId: candidate.taskId,
+          userId: candidate.userId,
+          kind: candidate.kind,
+          error: String(error),
+        });
         return "taken" as const;
       });
       if (outcome === "taken") continue;
@@ -190,9 +223,11 @@ export async function getTaskReminderLog(actor: Actor, taskId: string): Promise<
         : "Nobody is assigned to this task: its owner is reminded",
     );
   }
-  if (task.status === "done" || task.status === "cancelled") notes.push(`The task is ${task.status}: only open tasks are reminded of`);
+  if (task.status === "done" || task.status === "cancelled")
+    notes.push(`The task is ${task.status}: only open tasks are reminded of`);
   if (!task.dueAt) notes.push("The task has no due time");
-  if (prefs.remind_before === null && !prefs.on_due) notes.push("Your preferences ask for no reminder (remind_before is null and on_due false)");
+  if (prefs.remind_before === null && !prefs.on_due)
+    notes.push("Your preferences ask for no reminder (remind_before is null and on_due false)");
   if (prefs.channels.length === 0) notes.push("Your preferences choose no channel: reminders are logged as skipped");
 
   if (responsible && task.dueAt && (task.status === "todo" || task.status === "in_progress")) {
@@ -201,7 +236,9 @@ export async function getTaskReminderLog(actor: Actor, taskId: string): Promise<
     for (const { kind, at } of reminderTimes(task.dueAt, prefs)) {
       if (fired.includes(kind)) continue;
       if (at.getTime() < now.getTime() && !withinCatchUp(at, now)) {
-        notes.push(`The ${kind} reminder was due at ${at.toISOString()}, more than ${CATCH_UP_MS / 3600_000} hours ago: it is not sent`);
+        notes.push(
+          `The ${kind} reminder was due at ${at.toISOString()}, more than ${CATCH_UP_MS / 3600_000} hours ago: it is not sent`,
+        );
         continue;
       }
       scheduled.push({ kind, at: at.toISOString(), dueAt, channels: prefs.channels });

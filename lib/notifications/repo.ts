@@ -58,7 +58,10 @@ export async function listNotificationRows(
   if (unreadOnly) conditions.push(isNull(notifications.readAt));
   if (after) {
     conditions.push(
-      or(lt(notifications.createdAt, after.createdAt), and(eq(notifications.createdAt, after.createdAt), lt(notifications.id, after.id))),
+      or(
+        lt(notifications.createdAt, after.createdAt),
+        and(eq(notifications.createdAt, after.createdAt), lt(notifications.id, after.id)),
+      ),
     );
   }
   return db()
@@ -248,7 +251,11 @@ export async function dueReminderCandidates(now: Date, since: Date, limit: numbe
 /** A text[] as the driver gives it: an array, or (some drivers) the `{a,b}` literal. */
 function parseTextArray(value: unknown): string[] {
   if (Array.isArray(value)) return value as string[];
-  if (typeof value === "string") return value.replace(/^\{|\}$/g, "").split(",").filter(Boolean);
+  if (typeof value === "string")
+    return value
+      .replace(/^\{|\}$/g, "")
+      .split(",")
+      .filter(Boolean);
   return [];
 }
 
@@ -333,7 +340,9 @@ export async function summaryRecipients(kind: SummaryKind, afterId: string | nul
       locale: users.locale,
       timeZone: users.timeZone,
       settings: notificationSettings,
-      last: sql<string | null>`(select max(f.occurrence) from ${reminderFires} f where f.user_id = ${users.id} and f.subject = ${kind} and f.kind = ${kind})`,
+      last: sql<
+        string | null
+      >`(select max(f.occurrence) from ${reminderFires} f where f.user_id = ${users.id} and f.subject = ${kind} and f.kind = ${kind})`,
     })
     .from(users)
     .leftJoin(notificationSettings, eq(notificationSettings.userId, users.id))

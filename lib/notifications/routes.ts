@@ -165,7 +165,7 @@ const reminderLogRoute = apiRoute({
   tags: REMINDERS,
   summary: "Your reminders of a task: what went out, and what is to come",
   description:
-    "The answer to \"why didn't I get it?\" for a task you can see (404 otherwise). `fires`: each reminder fired " +
+    'The answer to "why didn\'t I get it?" for a task you can see (404 otherwise). `fires`: each reminder fired ' +
     "for you (newest first; at most 100), with one delivery per channel: `sent`, `failed` with the reason, or " +
     "`skipped` with the reason (not chosen in your preferences, missed, or what the channel said, such as no push " +
     "subscription). `scheduled`: the reminders still to come for the current due time, by the preferences shown " +
@@ -216,7 +216,9 @@ export const notificationsRoutes = createRouter()
   .openapi(readAllRoute, async (c) => c.json(await readAllNotifications(c.var.actor), 200))
   .openapi(readRoute, async (c) => c.json(await readNotification(c.var.actor, c.req.valid("param").id), 200))
   .openapi(getPrefsRoute, async (c) => c.json(await getPrefs(c.var.actor, c.req.valid("param").taskId), 200))
-  .openapi(putPrefsRoute, async (c) => c.json(await updatePrefs(c.var.actor, c.req.valid("param").taskId, c.req.valid("json")), 200))
+  .openapi(putPrefsRoute, async (c) =>
+    c.json(await updatePrefs(c.var.actor, c.req.valid("param").taskId, c.req.valid("json")), 200),
+  )
   .openapi(getSettingsRoute, async (c) => c.json(await getSettings(c.var.actor), 200))
   .openapi(putSettingsRoute, async (c) => c.json(await updateSettings(c.var.actor, c.req.valid("json")), 200))
   .openapi(reminderLogRoute, async (c) => c.json(await getTaskReminderLog(c.var.actor, c.req.valid("param").id), 200))

@@ -37,7 +37,8 @@ const channelList = z
   .array(channelSchema, { message: `must be an array of ${CHANNEL_LIST}` })
   .superRefine((channels, context) => {
     channels.forEach((channel, index) => {
-      if (channels.indexOf(channel) !== index) context.addIssue({ code: "custom", message: `names ${channel} twice`, path: [index] });
+      if (channels.indexOf(channel) !== index)
+        context.addIssue({ code: "custom", message: `names ${channel} twice`, path: [index] });
     });
   });
 
@@ -60,7 +61,11 @@ export const listNotificationsQuery = z
       .max(NOTIFICATION_LIMIT_MAX, `must be at most ${NOTIFICATION_LIMIT_MAX}`)
       .default(50)
       .openapi({ description: `Notifications per page, 1-${NOTIFICATION_LIMIT_MAX} (default 50)` }),
-    cursor: z.string().max(500, "is not a cursor of this list").optional().openapi({ description: "`nextCursor` of the previous page" }),
+    cursor: z
+      .string()
+      .max(500, "is not a cursor of this list")
+      .optional()
+      .openapi({ description: "`nextCursor` of the previous page" }),
   })
   .openapi("ListNotificationsQuery");
 export type ListNotificationsQuery = z.infer<typeof listNotificationsQuery>;
@@ -112,14 +117,24 @@ const remindBefore = z
   .min(0, "must be at least 0")
   .max(REMIND_BEFORE_MAX, `must be at most ${REMIND_BEFORE_MAX} (4 weeks)`)
   .nullable()
-  .openapi({ description: `Minutes before the due time to remind you, 0-${REMIND_BEFORE_MAX} (4 weeks); null: no advance reminder` });
+  .openapi({
+    description: `Minutes before the due time to remind you, 0-${REMIND_BEFORE_MAX} (4 weeks); null: no advance reminder`,
+  });
 
 export const updatePrefsInput = z
   .strictObject({
     remind_before: remindBefore.optional(),
-    on_due: z.boolean({ message: "must be true or false" }).optional().openapi({ description: "Remind you at the due time itself" }),
-    daily: z.boolean({ message: "must be true or false" }).optional().openapi({ description: "Put the task in your daily summary" }),
-    channels: channelList.optional().openapi({ description: `Where reminders reach you: any of ${CHANNEL_LIST}, each once; [] for none` }),
+    on_due: z
+      .boolean({ message: "must be true or false" })
+      .optional()
+      .openapi({ description: "Remind you at the due time itself" }),
+    daily: z
+      .boolean({ message: "must be true or false" })
+      .optional()
+      .openapi({ description: "Put the task in your daily summary" }),
+    channels: channelList
+      .optional()
+      .openapi({ description: `Where reminders reach you: any of ${CHANNEL_LIST}, each once; [] for none` }),
   })
   .openapi("UpdateNotificationPrefsInput", {
     description: "The fields given change; those left out keep their current value (the stored one, or the default)",
@@ -150,8 +165,13 @@ const summaryTime = z
 export const updateSettingsInput = z
   .strictObject({
     dailySummaryTime: summaryTime.optional(),
-    weeklyReport: z.boolean({ message: "must be true or false" }).optional().openapi({ description: "The weekly report on Mondays at 08:00" }),
-    summaryChannels: channelList.optional().openapi({ description: `Where the summaries reach you: any of ${CHANNEL_LIST}, each once` }),
+    weeklyReport: z
+      .boolean({ message: "must be true or false" })
+      .optional()
+      .openapi({ description: "The weekly report on Mondays at 08:00" }),
+    summaryChannels: channelList
+      .optional()
+      .openapi({ description: `Where the summaries reach you: any of ${CHANNEL_LIST}, each once` }),
   })
   .openapi("UpdateNotificationSettingsInput", {
     description: "The fields given change; those left out keep their current value (the stored one, or the default)",
@@ -182,7 +202,9 @@ const deliveryOutput = z
   })
   .openapi("ReminderDelivery");
 
-const reminderKind = z.enum(["before", "due"]).openapi({ description: "`before`: `remind_before` minutes ahead; `due`: at the due time" });
+const reminderKind = z
+  .enum(["before", "due"])
+  .openapi({ description: "`before`: `remind_before` minutes ahead; `due`: at the due time" });
 
 export const reminderLogOutput = z
   .object({
@@ -257,13 +279,19 @@ export const weeklyReportOutput = z
           status: z.enum(GOAL_STATUSES),
           progress: z.number().int().openapi({ description: "0-100 when the report was made" }),
           progressAtStart: z.number().int().nullable().openapi({
-            description: "0-100 when the week began (0 for a goal made during it); null when nothing tells (a hand-set goal without a progress report from before)",
+            description:
+              "0-100 when the week began (0 for a goal made during it); null when nothing tells (a hand-set goal without a progress report from before)",
           }),
         }),
       )
       .openapi({ description: "Your goals active then, or achieved during the week: how they moved" }),
-    timeTrackedSeconds: z.number().int().openapi({ description: "Seconds you tracked during the week (your own entries, each for its part inside the week; 0 while time tracking is off)" }),
-    timeTrackingAvailable: z.boolean().openapi({ description: "false: the time-tracking module was switched off when the report was made" }),
+    timeTrackedSeconds: z.number().int().openapi({
+      description:
+        "Seconds you tracked during the week (your own entries, each for its part inside the week; 0 while time tracking is off)",
+    }),
+    timeTrackingAvailable: z
+      .boolean()
+      .openapi({ description: "false: the time-tracking module was switched off when the report was made" }),
     narrative: z
       .object({ text: z.string(), answeredBy: answeredBySchema, fallbackReason: z.string().nullable() })
       .nullable()

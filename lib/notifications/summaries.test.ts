@@ -90,7 +90,8 @@ describe("weeklyWindowOpen", () => {
     const zones = ["Pacific/Kiritimati", "Asia/Tokyo", PRAGUE, "UTC", NEW_YORK, "Pacific/Pago_Pago", "Etc/GMT+12"];
     for (let minutes = 0; minutes < 8 * 24 * 60; minutes += 30) {
       const now = new Date(Date.parse("2027-03-27T00:00:00Z") + minutes * 60_000);
-      if (zones.some((zone) => weeklyReportDue(now, zone, null) !== null)) expect(weeklyWindowOpen(now), now.toISOString()).toBe(true);
+      if (zones.some((zone) => weeklyReportDue(now, zone, null) !== null))
+        expect(weeklyWindowOpen(now), now.toISOString()).toBe(true);
     }
   });
 });

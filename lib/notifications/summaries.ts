@@ -128,7 +128,14 @@ function taskLine(task: SummaryTask, recipient: SummaryRecipient): string {
 }
 
 async function sendDailySummary(recipient: SummaryRecipient, slot: DailySlot, now: Date): Promise<boolean> {
-  const fireId = await claimFire({ userId: recipient.id, subject: "daily", kind: "daily", occurrence: slot.date, taskId: null, firedAt: now });
+  const fireId = await claimFire({
+    userId: recipient.id,
+    subject: "daily",
+    kind: "daily",
+    occurrence: slot.date,
+    taskId: null,
+    firedAt: now,
+  });
   if (fireId === null) return false;
   const channels = effectiveSettings(recipient.settings).summaryChannels;
   const tasks = await openTasksDueBefore(recipient.id, slot.dayEnd, SUMMARY_TASKS_MAX);
@@ -141,8 +148,12 @@ async function sendDailySummary(recipient: SummaryRecipient, slot: DailySlot, no
   const { locale } = recipient;
   const title = message(locale, "dailyTitle", { date: formatLocalDate(slot.date, locale) });
   const sections = [
-    dueToday.length ? [`${message(locale, "dueToday")} (${dueToday.length})`, ...dueToday.map((task) => taskLine(task, recipient))] : [],
-    overdue.length ? [`${message(locale, "overdue")} (${overdue.length})`, ...overdue.map((task) => taskLine(task, recipient))] : [],
+    dueToday.length
+      ? [`${message(locale, "dueToday")} (${dueToday.length})`, ...dueToday.map((task) => taskLine(task, recipient))]
+      : [],
+    overdue.length
+      ? [`${message(locale, "overdue")} (${overdue.length})`, ...overdue.map((task) => taskLine(task, recipient))]
+      : [],
   ].filter((lines) => lines.length > 0);
   const body = sections.map((lines) => lines.join("\n")).join("\n\n");
   const emailTask = (task: SummaryTask) => ({ id: task.id, title: task.title, dueAt: task.dueAt });
@@ -152,7 +163,8 @@ async function sendDailySummary(recipient: SummaryRecipient, slot: DailySlot, no
       await notifyUser(recipient.id, { kind: "daily_summary", title, body, data });
       return { status: "sent" };
     },
-    push: () => sendPushToUser(recipient.id, { title, body, url: `/${localeOrDefault(locale)}`, tag: `daily:${slot.date}`, data }),
+    push: () =>
+      sendPushToUser(recipient.id, { title, body, url: `/${localeOrDefault(locale)}`, tag: `daily:${slot.date}`, data }),
     email: () =>
       sendEmailToUser(recipient.id, {
         template: "daily_summary",
@@ -176,7 +188,14 @@ async function sendWeeklyReport(recipient: SummaryRecipient, slot: WeeklySlot, n
   // may wait on the AI endpoint): a process that stops in between leaves no claimed week without its report.
   const counts = await weekCounts(recipient.id, slot.periodStart, slot.periodEnd, now);
   const insights = await weeklyInsights(recipient, slot, counts, now);
-  const fireId = await claimFire({ userId: recipient.id, subject: "weekly", kind: "weekly", occurrence: slot.weekStart, taskId: null, firedAt: now });
+  const fireId = await claimFire({
+    userId: recipient.id,
+    subject: "weekly",
+    kind: "weekly",
+    occurrence: slot.weekStart,
+    taskId: null,
+    firedAt: now,
+  });
   if (fireId === null) return false;
   await insertWeeklyReport({
     userId: recipient.id,
@@ -185,7 +204,10 @@ async function sendWeeklyReport(recipient: SummaryRecipient, slot: WeeklySlot, n
     createdAt: now,
   });
   const { locale } = recipient;
-  const title = message(locale, "weeklyTitle", { start: formatLocalDate(slot.weekStart, locale), end: formatLocalDate(slot.weekEnd, locale) });
+  const title = message(locale, "weeklyTitle", {
+    start: formatLocalDate(slot.weekStart, locale),
+    end: formatLocalDate(slot.weekEnd, locale),
+  });
   const body = message(locale, "weeklyBody", { ...counts });
   const data = { weekStart: slot.weekStart, weekEnd: slot.weekEnd, ...counts };
   await deliver(fireId, effectiveSettings(recipient.settings).summaryChannels, NOT_CHOSEN_IN_SETTINGS, {
@@ -193,7 +215,14 @@ async function sendWeeklyReport(recipient: SummaryRecipient, slot: WeeklySlot, n
       await notifyUser(recipient.id, { kind: "weekly_report", title, body, data });
       return { status: "sent" };
     },
-    push: () => sendPushToUser(recipient.id, { title, body, url: `/${localeOrDefault(locale)}/reports/${slot.weekStart}`, tag: `weekly:${slot.weekStart}`, data }),
+    push: () =>
+      sendPushToUser(recipient.id, {
+        title,
+        body,
+        url: `/${localeOrDefault(locale)}/reports/${slot.weekStart}`,
+        tag: `weekly:${slot.weekStart}`,
+        data,
+      }),
     email: () => sendEmailToUser(recipient.id, { template: "weekly_report", params: { weekStart: slot.weekStart, ...counts } }),
   });
   return true;

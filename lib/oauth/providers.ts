@@ -122,11 +122,21 @@ function providerFailure(label: string, error: unknown): AppError {
         `${label} refused the sign-in code (${error.error}): it was used already, has expired or belongs to another sign-in attempt. Start again.`,
       );
     }
-    log.warn("OAuth provider refused the token request", { provider: label, error: error.error, description: error.error_description });
-    return new AppError("unauthenticated", `${label} refused the sign-in (${error.error}${error.error_description ? `: ${error.error_description}` : ""})`);
+    log.warn("OAuth provider refused the token request", {
+      provider: label,
+      error: error.error,
+      description: error.error_description,
+    });
+    return new AppError(
+      "unauthenticated",
+      `${label} refused the sign-in (${error.error}${error.error_description ? `: ${error.error_description}` : ""})`,
+    );
   }
   if (error instanceof client.AuthorizationResponseError) {
-    return new AppError("bad_request", `${label} did not sign you in (${error.error}${error.error_description ? `: ${error.error_description}` : ""})`);
+    return new AppError(
+      "bad_request",
+      `${label} did not sign you in (${error.error}${error.error_description ? `: ${error.error_description}` : ""})`,
+    );
   }
   if (error instanceof client.WWWAuthenticateChallengeError) {
     return new AppError("unauthenticated", `${label} did not accept its own access token; start again`);
@@ -234,7 +244,9 @@ function oidcProvider(name: "google" | "microsoft", issuer: string, clientId: st
           subject: idToken.sub,
           email: stringOrNull(claims.email),
           emailVerified: emailVerified(name, claims),
-          name: stringOrNull(claims.name) ?? stringOrNull([claims.given_name, claims.family_name].filter((part) => typeof part === "string").join(" ")),
+          name:
+            stringOrNull(claims.name) ??
+            stringOrNull([claims.given_name, claims.family_name].filter((part) => typeof part === "string").join(" ")),
         };
       });
     },
@@ -267,7 +279,10 @@ function githubTokenErrors(tokenEndpoint: string): client.CustomFetch {
   return async (url, options) => {
     const response = await fetch(url, options as RequestInit);
     if (url !== tokenEndpoint || response.status !== 200) return response;
-    const body = (await response.clone().json().catch(() => null)) as { error?: unknown } | null;
+    const body = (await response
+      .clone()
+      .json()
+      .catch(() => null)) as { error?: unknown } | null;
     if (typeof body?.error !== "string") return response;
     return new Response(JSON.stringify(body), { status: 400, headers: { "content-type": "application/json" } });
   };

@@ -69,7 +69,8 @@ export async function insertIdentity(
     const [row] = await executor.insert(userIdentities).values(identity).returning();
     return row!;
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError("conflict", "This external account was linked at the same moment; sign in again");
+    if (isUniqueViolation(error))
+      throw new AppError("conflict", "This external account was linked at the same moment; sign in again");
     throw error;
   }
 }
@@ -78,4 +79,3 @@ export async function insertIdentity(
 export async function touchIdentity(id: string, email: string | null, now: Date, executor: Executor = db()): Promise<void> {
   await executor.update(userIdentities).set({ lastUsedAt: now, email }).where(eq(userIdentities.id, id));
 }
-

@@ -10,7 +10,11 @@ export const providerParams = z.strictObject({
   provider: z
     .string()
     .max(40)
-    .openapi({ param: { name: "provider", in: "path" }, example: "google", description: "`google`, `github`, `microsoft` or `apple`" }),
+    .openapi({
+      param: { name: "provider", in: "path" },
+      example: "google",
+      description: "`google`, `github`, `microsoft` or `apple`",
+    }),
 });
 
 export const startQuery = z.strictObject({
@@ -22,7 +26,7 @@ export const startQuery = z.strictObject({
       example: "/en/tasks",
       description:
         'Redirect mode: the path on this site to land on afterwards. Only a path starting with a single "/" is ' +
-        'kept, checked again once normalised; anything else (`//evil.com`, `https://evil.com`, `/\\evil.com`, ' +
+        "kept, checked again once normalised; anything else (`//evil.com`, `https://evil.com`, `/\\evil.com`, " +
         '`/.//evil.com`) falls back to "/". Default "/". Ignored with `mode=json`.',
     }),
   mode: z

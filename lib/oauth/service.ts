@@ -105,7 +105,10 @@ export async function completeSignIn(name: string, input: CallbackInput): Promis
   const provider = requireProvider(name);
   const attempt = await consumeOAuthState(input.query.state, name, nowDate());
   if (!attempt) {
-    throw new AppError("bad_request", "Invalid or expired sign-in attempt: it was used already, is older than 10 minutes or was never started here. Start again.");
+    throw new AppError(
+      "bad_request",
+      "Invalid or expired sign-in attempt: it was used already, is older than 10 minutes or was never started here. Start again.",
+    );
   }
   if (input.query.error) {
     const description = input.query.error_description ? `: ${input.query.error_description}` : "";

@@ -26,7 +26,9 @@ export function familyGroupsOf(userId: UserId): SQL {
  * Each relation of the `read` row of TASK_PERMISSIONS (lib/permissions/tasks.ts) as a condition on `tasks`, in
  * the order the task list reads them (one ordered branch per relation).
  */
-export function readRelations(userId: UserId): Record<"owner" | "assignee" | "collaborator" | "team" | "project" | "family", SQL> {
+export function readRelations(
+  userId: UserId,
+): Record<"owner" | "assignee" | "collaborator" | "team" | "project" | "family", SQL> {
   return {
     owner: sql`${tasks.ownerId} = ${userId}`,
     assignee: sql`exists (select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${userId})`,
@@ -57,10 +59,14 @@ export function visibleTaskCondition(userId: UserId): SQL {
 export function viewerLinkColumns(userId: UserId) {
   return {
     teamMember: sql<boolean>`coalesce(${tasks.userGroupId} in ${userGroupsOf(userId)}, false)`.as("viewer_team_member"),
-    projectRole: sql<"owner" | "admin" | "member" | "viewer" | null>`(select pm.role from ${projectMembers} pm where pm.project_id = "tasks"."project_id" and pm.user_id = ${userId})`.as(
+    projectRole: sql<
+      "owner" | "admin" | "member" | "viewer" | null
+    >`(select pm.role from ${projectMembers} pm where pm.project_id = "tasks"."project_id" and pm.user_id = ${userId})`.as(
       "viewer_project_role",
     ),
-    familyRole: sql<"parent" | "child" | null>`(select f.role from ${taskGroups} g join ${familyMembers} f on f.family_id = g.family_id where g.id = "tasks"."group_id" and f.user_id = ${userId})`.as(
+    familyRole: sql<
+      "parent" | "child" | null
+    >`(select f.role from ${taskGroups} g join ${familyMembers} f on f.family_id = g.family_id where g.id = "tasks"."group_id" and f.user_id = ${userId})`.as(
       "viewer_family_role",
     ),
   };

@@ -1,6 +1,15 @@
 import { describe, expect, test } from "vitest";
 import { AppError } from "../api/app-error";
-import { mayOnTask, NO_LINKS, requireOnTask, TASK_PERMISSIONS, taskRelations, type TaskAction, type TaskParties, type ViewerLinks } from "./tasks";
+import {
+  mayOnTask,
+  NO_LINKS,
+  requireOnTask,
+  TASK_PERMISSIONS,
+  taskRelations,
+  type TaskAction,
+  type TaskParties,
+  type ViewerLinks,
+} from "./tasks";
 
 const OWNER = "owner";
 const ASSIGNEE = "assignee";

@@ -59,7 +59,11 @@ export async function listMemberProjects(userId: string, includeArchived: boolea
 }
 
 /** The project, if the user is one of its members; else null. */
-export async function findMemberProject(userId: string, projectId: string, executor: Executor = db()): Promise<MemberProject | null> {
+export async function findMemberProject(
+  userId: string,
+  projectId: string,
+  executor: Executor = db(),
+): Promise<MemberProject | null> {
   const [row] = await memberProjects(userId, executor, eq(projects.id, projectId)).limit(1);
   return row ?? null;
 }
@@ -91,7 +95,10 @@ export async function insertProject(
 }
 
 export async function updateProjectRow(projectId: string, patch: ProjectPatch, executor: Executor): Promise<void> {
-  await executor.update(projects).set({ ...patch, updatedAt: nowDate() }).where(eq(projects.id, projectId));
+  await executor
+    .update(projects)
+    .set({ ...patch, updatedAt: nowDate() })
+    .where(eq(projects.id, projectId));
 }
 
 /** Deletes the project; its memberships go with it (cascade) and its tasks stay, in no project (set null). */

@@ -69,7 +69,8 @@ const listRoute = apiRoute({
   path: "/push/subscriptions",
   tags: TAGS,
   summary: "Your subscribed devices",
-  description: "Oldest first, without their keys. Subscriptions a push service reported gone (404, 410) are deleted and not listed.",
+  description:
+    "Oldest first, without their keys. Subscriptions a push service reported gone (404, 410) are deleted and not listed.",
   access: "user",
   responses: { 200: jsonContent(subscriptionListOutput, "Your subscriptions") },
 });

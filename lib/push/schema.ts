@@ -55,18 +55,21 @@ const endpoint = z
 export const subscribeInput = z
   .object({
     endpoint,
-    expirationTime: z
-      .number({ error: "must be a number of milliseconds or null" })
-      .nullable()
-      .optional()
-      .openapi({ description: "As the browser gives it; accepted and not used (a 404 or 410 from the push service ends a subscription)" }),
+    expirationTime: z.number({ error: "must be a number of milliseconds or null" }).nullable().optional().openapi({
+      description: "As the browser gives it; accepted and not used (a 404 or 410 from the push service ends a subscription)",
+    }),
     keys: z.object({ p256dh, auth }, { error: "must be an object with p256dh and auth" }),
   })
   .openapi("PushSubscriptionInput", { description: "The browser's `PushSubscription.toJSON()`, sent as it is" });
 export type SubscribeInput = z.infer<typeof subscribeInput>;
 
 export const unsubscribeInput = z
-  .strictObject({ endpoint: z.string({ error: "must be a string" }).min(1, "must not be empty").max(ENDPOINT_MAX, `must be at most ${ENDPOINT_MAX} characters`) })
+  .strictObject({
+    endpoint: z
+      .string({ error: "must be a string" })
+      .min(1, "must not be empty")
+      .max(ENDPOINT_MAX, `must be at most ${ENDPOINT_MAX} characters`),
+  })
   .openapi("PushUnsubscribeInput", { description: "The endpoint of the subscription to end, as the browser knows it" });
 export type UnsubscribeInput = z.infer<typeof unsubscribeInput>;
 
@@ -76,13 +79,22 @@ export const subscriptionIdParams = z.object({ id: z.uuid("must be a push subscr
 const url = z
   .string({ error: "must be a string" })
   .max(URL_MAX, `must be at most ${URL_MAX} characters`)
-  .refine((value) => /^\/(?![/\\])/.test(value) || /^https?:\/\/[^\s]+$/i.test(value), "must be a path starting with / or an http(s) URL")
-  .openapi({ description: "The page a click on the notification opens: a path on this site (`/en/tasks`) or a URL of this site" });
+  .refine(
+    (value) => /^\/(?![/\\])/.test(value) || /^https?:\/\/[^\s]+$/i.test(value),
+    "must be a path starting with / or an http(s) URL",
+  )
+  .openapi({
+    description: "The page a click on the notification opens: a path on this site (`/en/tasks`) or a URL of this site",
+  });
 
 export const sendPushInput = z
   .strictObject({
     userId: z.uuid("must be a user id").openapi({ description: "Whose devices get the message" }),
-    title: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").max(TITLE_MAX, `must be at most ${TITLE_MAX} characters`),
+    title: z
+      .string({ error: "must be a string" })
+      .trim()
+      .min(1, "must not be empty")
+      .max(TITLE_MAX, `must be at most ${TITLE_MAX} characters`),
     body: z.string({ error: "must be a string" }).trim().max(BODY_MAX, `must be at most ${BODY_MAX} characters`),
     url: url.optional(),
   })
@@ -102,7 +114,10 @@ export const subscriptionOutput = z
   .object({
     id: z.uuid(),
     endpoint: z.string().openapi({ description: "The push service address (a browser finds its own subscription by it)" }),
-    userAgent: z.string().nullable().openapi({ description: "The User-Agent of the browser that subscribed, to tell devices apart" }),
+    userAgent: z
+      .string()
+      .nullable()
+      .openapi({ description: "The User-Agent of the browser that subscribed, to tell devices apart" }),
     createdAt: z.iso.datetime(),
     lastSuccessAt: z.iso.datetime().nullable().openapi({ description: "When the push service last accepted a message for it" }),
     failureCount: z.number().int().openapi({ description: "Failed deliveries since the last one that worked" }),

@@ -162,7 +162,8 @@ export function pushPayload(message: PushMessage): string {
   // A title of thousands of characters (callers keep them short): keep what fits of it.
   const title = Array.from(lean.title);
   let length = title.length;
-  while (length > 0 && !fits({ ...lean, body: "", title: `${title.slice(0, length).join("")}…` })) length = Math.floor(length * 0.8);
+  while (length > 0 && !fits({ ...lean, body: "", title: `${title.slice(0, length).join("")}…` }))
+    length = Math.floor(length * 0.8);
   return JSON.stringify({ ...lean, body: "", title: `${title.slice(0, length).join("")}…` });
 }
 
@@ -174,7 +175,11 @@ function origin(endpoint: string): string {
   }
 }
 
-async function deliverToDevice(subscription: PushSubscriptionRow, payload: string, vapid: VapidDetails): Promise<DeviceResultOutput> {
+async function deliverToDevice(
+  subscription: PushSubscriptionRow,
+  payload: string,
+  vapid: VapidDetails,
+): Promise<DeviceResultOutput> {
   const device = { subscriptionId: subscription.id, userAgent: subscription.userAgent };
   let delivery: Delivery;
   try {
@@ -194,12 +199,26 @@ async function deliverToDevice(subscription: PushSubscriptionRow, payload: strin
   }
   if (statusCode === 404 || statusCode === 410) {
     await deleteSubscription(subscription.id);
-    log.info("Push subscription gone: deleted", { subscriptionId: subscription.id, pushService: origin(subscription.endpoint), statusCode });
-    return { ...device, outcome: "removed", statusCode, error: `the push service answered ${statusCode}: the subscription is gone` };
+    log.info("Push subscription gone: deleted", {
+      subscriptionId: subscription.id,
+      pushService: origin(subscription.endpoint),
+      statusCode,
+    });
+    return {
+      ...device,
+      outcome: "removed",
+      statusCode,
+      error: `the push service answered ${statusCode}: the subscription is gone`,
+    };
   }
   await recordFailure(subscription.id);
   const error = delivery.error ?? `the push service answered ${statusCode}`;
-  log.warn("Push delivery failed", { subscriptionId: subscription.id, pushService: origin(subscription.endpoint), statusCode, error });
+  log.warn("Push delivery failed", {
+    subscriptionId: subscription.id,
+    pushService: origin(subscription.endpoint),
+    statusCode,
+    error,
+  });
   return { ...device, outcome: "failed", statusCode, error };
 }
 

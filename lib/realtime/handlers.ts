@@ -9,6 +9,11 @@ import { registerWebhookHandlers } from "../webhooks/events";
  * webhooks and gamification. server.ts calls it once; the answer unregisters them all.
  */
 export function registerEventHandlers(io: Server): () => void {
-  const stops = [deliverEventsToSockets(io), registerNotificationHandlers(), registerWebhookHandlers(), registerGamificationHandlers()];
+  const stops = [
+    deliverEventsToSockets(io),
+    registerNotificationHandlers(),
+    registerWebhookHandlers(),
+    registerGamificationHandlers(),
+  ];
   return () => stops.forEach((stop) => stop());
 }

@@ -65,7 +65,13 @@ function memoryColumns(memory: Memory) {
 // Cards
 
 /** A new card made at `now` (its memory is a new card's, due then). */
-export async function insertCard(userId: string, fields: CardFields, memory: Memory, now: Date, executor: Executor): Promise<string> {
+export async function insertCard(
+  userId: string,
+  fields: CardFields,
+  memory: Memory,
+  now: Date,
+  executor: Executor,
+): Promise<string> {
   const [row] = await executor
     .insert(reviewCards)
     .values({ ...fields, ...memoryColumns(memory), userId, createdAt: now, updatedAt: now })
@@ -91,11 +97,17 @@ export async function lockOwnCard(userId: string, cardId: string, tx: Executor):
 }
 
 export async function updateCardFields(cardId: string, patch: Partial<CardFields>, executor: Executor): Promise<void> {
-  await executor.update(reviewCards).set({ ...patch, updatedAt: nowDate() }).where(eq(reviewCards.id, cardId));
+  await executor
+    .update(reviewCards)
+    .set({ ...patch, updatedAt: nowDate() })
+    .where(eq(reviewCards.id, cardId));
 }
 
 export async function updateCardMemory(cardId: string, memory: Memory, executor: Executor): Promise<void> {
-  await executor.update(reviewCards).set({ ...memoryColumns(memory), updatedAt: nowDate() }).where(eq(reviewCards.id, cardId));
+  await executor
+    .update(reviewCards)
+    .set({ ...memoryColumns(memory), updatedAt: nowDate() })
+    .where(eq(reviewCards.id, cardId));
 }
 
 /** Deletes the user's card with its reviews; false when there is no such card of theirs. */
@@ -147,7 +159,11 @@ export async function countDueCards(userId: string, dueBy: Date): Promise<number
 // Reviews
 
 /** The user's review with this client id, of whichever card. */
-export async function findReviewByClientId(userId: string, clientReviewId: string, executor: Executor): Promise<ReviewLogRow | null> {
+export async function findReviewByClientId(
+  userId: string,
+  clientReviewId: string,
+  executor: Executor,
+): Promise<ReviewLogRow | null> {
   const [row] = await executor
     .select()
     .from(reviewLogs)
@@ -158,7 +174,12 @@ export async function findReviewByClientId(userId: string, clientReviewId: strin
 
 /** The card's latest review (by when it was recorded). */
 export async function findLatestReview(cardId: string, executor: Executor): Promise<ReviewLogRow | null> {
-  const [row] = await executor.select().from(reviewLogs).where(eq(reviewLogs.cardId, cardId)).orderBy(desc(reviewLogs.createdAt), desc(reviewLogs.id)).limit(1);
+  const [row] = await executor
+    .select()
+    .from(reviewLogs)
+    .where(eq(reviewLogs.cardId, cardId))
+    .orderBy(desc(reviewLogs.createdAt), desc(reviewLogs.id))
+    .limit(1);
   return row ?? null;
 }
 
@@ -191,7 +212,11 @@ export async function listReviews(cardId: string, limit: number): Promise<Review
 // Settings
 
 export async function findDesiredRetention(userId: string, executor: Executor = db()): Promise<number | null> {
-  const [row] = await executor.select({ value: reviewSettings.desiredRetention }).from(reviewSettings).where(eq(reviewSettings.userId, userId)).limit(1);
+  const [row] = await executor
+    .select({ value: reviewSettings.desiredRetention })
+    .from(reviewSettings)
+    .where(eq(reviewSettings.userId, userId))
+    .limit(1);
   return row?.value ?? null;
 }
 

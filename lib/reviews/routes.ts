@@ -203,7 +203,9 @@ export const reviewsRoutes = createRouter()
     const { result, created } = await reviewCard(c.var.actor, c.req.valid("param").id, c.req.valid("json"));
     return created ? c.json(result, 201) : c.json(result, 200);
   })
-  .openapi(historyRoute, async (c) => c.json(await reviewHistory(c.var.actor, c.req.valid("param").id, c.req.valid("query")), 200))
+  .openapi(historyRoute, async (c) =>
+    c.json(await reviewHistory(c.var.actor, c.req.valid("param").id, c.req.valid("query")), 200),
+  )
   .openapi(dueRoute, async (c) => c.json(await listDue(c.var.actor, c.req.valid("query")), 200))
   .openapi(getSettingsRoute, async (c) => c.json(await getReviewSettings(c.var.actor), 200))
   .openapi(putSettingsRoute, async (c) => c.json(await updateReviewSettings(c.var.actor, c.req.valid("json")), 200));

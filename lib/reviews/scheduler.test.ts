@@ -21,7 +21,8 @@ describe("FSRS scheduling", () => {
   });
 
   test("a first review: again < hard < good in minutes, easy graduates to days", () => {
-    const due = (grade: "again" | "hard" | "good" | "easy") => review(newMemory(start), grade, start, 0.9).memory.due.getTime() - start.getTime();
+    const due = (grade: "again" | "hard" | "good" | "easy") =>
+      review(newMemory(start), grade, start, 0.9).memory.due.getTime() - start.getTime();
     expect(due("again")).toBe(60_000);
     expect(due("hard")).toBeGreaterThan(due("again"));
     expect(due("good")).toBeGreaterThan(due("hard"));
@@ -51,7 +52,9 @@ describe("FSRS scheduling", () => {
 
   test("a higher desired retention means shorter intervals", () => {
     const { memory, at } = graduated();
-    expect(review(memory, "good", at, 0.95).memory.scheduledDays).toBeLessThan(review(memory, "good", at, 0.8).memory.scheduledDays);
+    expect(review(memory, "good", at, 0.95).memory.scheduledDays).toBeLessThan(
+      review(memory, "good", at, 0.8).memory.scheduledDays,
+    );
   });
 
   test("the record keeps the state before the review", () => {

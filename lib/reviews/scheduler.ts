@@ -37,14 +37,24 @@ export interface ReviewRecord {
 }
 
 const RATING: Record<ReviewGrade, Grade> = { again: Rating.Again, hard: Rating.Hard, good: Rating.Good, easy: Rating.Easy };
-const GRADE: Record<number, ReviewGrade> = { [Rating.Again]: "again", [Rating.Hard]: "hard", [Rating.Good]: "good", [Rating.Easy]: "easy" };
+const GRADE: Record<number, ReviewGrade> = {
+  [Rating.Again]: "again",
+  [Rating.Hard]: "hard",
+  [Rating.Good]: "good",
+  [Rating.Easy]: "easy",
+};
 const STATE_NAME: Record<State, CardState> = {
   [State.New]: "new",
   [State.Learning]: "learning",
   [State.Review]: "review",
   [State.Relearning]: "relearning",
 };
-const STATE: Record<CardState, State> = { new: State.New, learning: State.Learning, review: State.Review, relearning: State.Relearning };
+const STATE: Record<CardState, State> = {
+  new: State.New,
+  learning: State.Learning,
+  review: State.Review,
+  relearning: State.Relearning,
+};
 
 const schedulers = new Map<number, FSRS>();
 
@@ -94,7 +104,12 @@ export function newMemory(now: Date): Memory {
 }
 
 /** What a review with `grade` at `reviewedAt` makes of the card, and the record of it. */
-export function review(memory: Memory, grade: ReviewGrade, reviewedAt: Date, desiredRetention: number): { memory: Memory; record: ReviewRecord } {
+export function review(
+  memory: Memory,
+  grade: ReviewGrade,
+  reviewedAt: Date,
+  desiredRetention: number,
+): { memory: Memory; record: ReviewRecord } {
   const { card, log } = schedulerFor(desiredRetention).next(toCard(memory), reviewedAt, RATING[grade]);
   return {
     memory: toMemory(card),

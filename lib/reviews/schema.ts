@@ -26,7 +26,10 @@ function text(max: number, what: string) {
 const front = text(CARD_FRONT_MAX, "The question side");
 const back = text(CARD_BACK_MAX, "The answer side");
 const deck = text(CARD_DECK_MAX, "A deck (or tag) to group cards by").nullable();
-const goalId = z.uuid("must be a goal id").nullable().openapi({ description: "One of your goals, or null (another user's goal is a 404)" });
+const goalId = z
+  .uuid("must be a goal id")
+  .nullable()
+  .openapi({ description: "One of your goals, or null (another user's goal is a 404)" });
 const taskId = z
   .uuid("must be a task id")
   .nullable()
@@ -52,7 +55,12 @@ export const listCardsQuery = z
       .openapi({ description: "`true`: only cards due now; `false`: only cards not due yet; absent: all" }),
     goalId: z.uuid("must be a goal id").optional().openapi({ description: "Only cards linked to this goal" }),
     taskId: z.uuid("must be a task id").optional().openapi({ description: "Only cards linked to this task" }),
-    deck: z.string().trim().min(1, "must not be empty").max(CARD_DECK_MAX, `must be at most ${CARD_DECK_MAX} characters`).optional()
+    deck: z
+      .string()
+      .trim()
+      .min(1, "must not be empty")
+      .max(CARD_DECK_MAX, `must be at most ${CARD_DECK_MAX} characters`)
+      .optional()
       .openapi({ description: "Only cards of this deck (exact match)" }),
     limit: limit(CARD_LIST_MAX, 100, "Cards"),
     cursor: z.uuid("must be a card id").optional().openapi({ description: "`nextCursor` of the previous page" }),
@@ -66,7 +74,13 @@ export const createCardInput = z
 export type CreateCardInput = z.infer<typeof createCardInput>;
 
 export const updateCardInput = z
-  .strictObject({ front: front.optional(), back: back.optional(), deck: deck.optional(), goalId: goalId.optional(), taskId: taskId.optional() })
+  .strictObject({
+    front: front.optional(),
+    back: back.optional(),
+    deck: deck.optional(),
+    goalId: goalId.optional(),
+    taskId: taskId.optional(),
+  })
   .refine((input) => Object.values(input).some((value) => value !== undefined), {
     message: "give at least one of front, back, deck, goalId, taskId",
     path: ["front"],
@@ -86,11 +100,15 @@ export const cardOutput = z
     task: link.nullable().openapi({ description: "The linked task while you can see it, else null" }),
     due: z.iso.datetime().openapi({ description: "When the card is due for review next (a new card: when it was made)" }),
     state: z.enum(CARD_STATES).openapi({
-      description: "FSRS state: `new` (never reviewed), `learning` (first short steps), `review` (long-term), `relearning` (after `again`)",
+      description:
+        "FSRS state: `new` (never reviewed), `learning` (first short steps), `review` (long-term), `relearning` (after `again`)",
     }),
     stability: z.number().openapi({ description: "FSRS stability: days until recall probability falls to 90%" }),
     difficulty: z.number().openapi({ description: "FSRS difficulty, 1 (easy) to 10 (hard); 0 before the first review" }),
-    scheduledDays: z.number().int().openapi({ description: "Whole days from the last review to `due` (0 while (re)learning in minutes)" }),
+    scheduledDays: z
+      .number()
+      .int()
+      .openapi({ description: "Whole days from the last review to `due` (0 while (re)learning in minutes)" }),
     elapsedDays: z.number().int().openapi({ description: "Whole days between the last two reviews" }),
     learningSteps: z.number().int().openapi({ description: "The (re)learning step the card is at" }),
     reps: z.number().int().openapi({ description: "Reviews so far" }),
@@ -110,9 +128,7 @@ export const cardListOutput = z
   .openapi("ReviewCardList");
 export type CardListOutput = z.infer<typeof cardListOutput>;
 
-export const dueQuery = z
-  .strictObject({ limit: limit(DUE_LIST_MAX, 20, "Cards") })
-  .openapi("DueReviewsQuery");
+export const dueQuery = z.strictObject({ limit: limit(DUE_LIST_MAX, 20, "Cards") }).openapi("DueReviewsQuery");
 export type DueQuery = z.infer<typeof dueQuery>;
 
 export const dueListOutput = z
@@ -159,7 +175,9 @@ export const reviewOutput = z
   .object({
     card: cardOutput.openapi({ description: "The card as the review left it (for a repeated review: as it is now)" }),
     review: reviewLogOutput,
-    replayed: z.boolean().openapi({ description: "true: this review was recorded before (same `reviewId`, or a double submit); nothing changed" }),
+    replayed: z
+      .boolean()
+      .openapi({ description: "true: this review was recorded before (same `reviewId`, or a double submit); nothing changed" }),
   })
   .openapi("ReviewResult");
 export type ReviewOutput = z.infer<typeof reviewOutput>;

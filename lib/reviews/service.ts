@@ -121,7 +121,11 @@ async function cardOutputOrThrow(actor: Actor, cardId: string, executor?: Execut
 // Links
 
 /** Checks the links a card is given: the actor's own goal, a task they can read (404 naming the field otherwise). */
-async function checkLinks(actor: Actor, input: { goalId?: string | null; taskId?: string | null }, executor: Executor): Promise<void> {
+async function checkLinks(
+  actor: Actor,
+  input: { goalId?: string | null; taskId?: string | null },
+  executor: Executor,
+): Promise<void> {
   if (input.goalId && !(await findOwnGoal(actor.userId, input.goalId, executor))) {
     throw new AppError("not_found", "goalId: no such goal of yours");
   }
@@ -175,7 +179,11 @@ export async function updateCard(actor: Actor, cardId: string, input: UpdateCard
   return db().transaction(async (tx) => {
     if (!(await lockOwnCard(actor.userId, cardId, tx))) throw cardNotFound();
     await checkLinks(actor, input, tx);
-    await updateCardFields(cardId, { front: input.front, back: input.back, deck: input.deck, goalId: input.goalId, taskId: input.taskId }, tx);
+    await updateCardFields(
+      cardId,
+      { front: input.front, back: input.back, deck: input.deck, goalId: input.goalId, taskId: input.taskId },
+      tx,
+    );
     return cardOutputOrThrow(actor, cardId, tx);
   });
 }
@@ -210,33 +218,56 @@ function reviewTime(card: ReviewCardRow, reviewedAt: string | undefined, now: Da
 }
 
 /** The review this one repeats, if it is one submitted again (see the rules above). */
-async function repeatedReview(actor: Actor, card: ReviewCardRow, input: ReviewInput, now: Date, tx: Executor): Promise<ReviewLogRow | null> {
+async function repeatedReview(
+  actor: Actor,
+  card: ReviewCardRow,
+  input: ReviewInput,
+  now: Date,
+  tx: Executor,
+): Promise<ReviewLogRow | null> {
   if (input.reviewId) {
     const earlier = await findReviewByClientId(actor.userId, input.reviewId, tx);
-    if (earlier && earlier.cardId !== card.id) throw new AppError("conflict", "This reviewId was used for a review of another card");
+    if (earlier && earlier.cardId !== card.id)
+      throw new AppError("conflict", "This reviewId was used for a review of another card");
     return earlier;
   }
   const latest = await findLatestReview(card.id, tx);
   const doubled =
-    latest && latest.clientReviewId === null && latest.grade === input.grade && now.getTime() - latest.createdAt.getTime() < DOUBLE_SUBMIT_MS;
+    latest &&
+    latest.clientReviewId === null &&
+    latest.grade === input.grade &&
+    now.getTime() - latest.createdAt.getTime() < DOUBLE_SUBMIT_MS;
   return doubled ? latest : null;
 }
 
-export async function reviewCard(actor: Actor, cardId: string, input: ReviewInput): Promise<{ result: ReviewOutput; created: boolean }> {
+export async function reviewCard(
+  actor: Actor,
+  cardId: string,
+  input: ReviewInput,
+): Promise<{ result: ReviewOutput; created: boolean }> {
   return db().transaction(async (tx) => {
     const now = nowDate();
     const card = await lockOwnCard(actor.userId, cardId, tx);
     if (!card) throw cardNotFound();
     const earlier = await repeatedReview(actor, card, input, now, tx);
     if (earlier) {
-      return { result: { card: await cardOutputOrThrow(actor, cardId, tx), review: toLogOutput(earlier), replayed: true }, created: false };
+      return {
+        result: { card: await cardOutputOrThrow(actor, cardId, tx), review: toLogOutput(earlier), replayed: true },
+        created: false,
+      };
     }
     const at = reviewTime(card, input.reviewedAt, now);
     const retention = (await findDesiredRetention(actor.userId, tx)) ?? DEFAULT_DESIRED_RETENTION;
     const { memory, record } = review(memoryOf(card), input.grade, at, retention);
     await updateCardMemory(cardId, memory, tx);
-    const log = await insertReview({ ...record, cardId, userId: actor.userId, clientReviewId: input.reviewId ?? null, nextDue: memory.due }, tx);
-    return { result: { card: await cardOutputOrThrow(actor, cardId, tx), review: toLogOutput(log), replayed: false }, created: true };
+    const log = await insertReview(
+      { ...record, cardId, userId: actor.userId, clientReviewId: input.reviewId ?? null, nextDue: memory.due },
+      tx,
+    );
+    return {
+      result: { card: await cardOutputOrThrow(actor, cardId, tx), review: toLogOutput(log), replayed: false },
+      created: true,
+    };
   });
 }
 
@@ -267,5 +298,8 @@ export async function dueSummary(userId: string, dueBefore: Date): Promise<DueSu
   if (!isModuleEnabled("spaced-repetition")) return null;
   const dueBy = new Date(dueBefore.getTime() - 1);
   const items = await listDueCards(userId, dueBy, BRIEFING_REVIEWS);
-  return { total: await countDueCards(userId, dueBy), items: items.map((card) => ({ id: card.id, front: card.front, deck: card.deck, dueAt: card.due.toISOString() })) };
+  return {
+    total: await countDueCards(userId, dueBy),
+    items: items.map((card) => ({ id: card.id, front: card.front, deck: card.deck, dueAt: card.due.toISOString() })),
+  };
 }

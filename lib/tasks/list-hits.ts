@@ -31,7 +31,9 @@ export function generationSeenBefore(request: IncomingMessage | undefined): numb
  */
 async function validQuery(queryString: string) {
   const params = getQueryParams(`http://localhost/tasks?${queryString}`) as Record<string, string[]>;
-  const value = Object.fromEntries(Object.entries(params).map(([name, values]) => [name, values.length === 1 ? values[0] : values]));
+  const value = Object.fromEntries(
+    Object.entries(params).map(([name, values]) => [name, values.length === 1 ? values[0] : values]),
+  );
   const result = await listTasksQuery.safeParseAsync(value);
   return result.success ? result.data : undefined;
 }

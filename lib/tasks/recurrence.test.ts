@@ -21,15 +21,23 @@ const rule = (overrides: Partial<Recurrence>): Recurrence => ({
   count: null,
   ...overrides,
 });
-const wall = (year: number, month: number, day: number, hour: number, minute: number) =>
-  ({ year, month, day, hour, minute, second: 0, millisecond: 0 });
+const wall = (year: number, month: number, day: number, hour: number, minute: number) => ({
+  year,
+  month,
+  day,
+  hour,
+  minute,
+  second: 0,
+  millisecond: 0,
+});
 
 describe("zonedWallTime and fromZonedWallTime", () => {
   test("read and write Prague's wall clock in summer and winter, whatever the process zone", () => {
     expect(zonedWallTime(at("2026-07-01T07:00:00.250Z"), PRAGUE)).toEqual({ ...wall(2026, 7, 1, 9, 0), millisecond: 250 });
     expect(iso(fromZonedWallTime(wall(2026, 1, 15, 9, 0), PRAGUE))).toBe("2026-01-15T08:00:00.000Z");
-    expect(iso(fromZonedWallTime({ ...wall(2026, 7, 1, 9, 0), second: 5, millisecond: 7 }, PRAGUE)))
-      .toBe("2026-07-01T07:00:05.007Z");
+    expect(iso(fromZonedWallTime({ ...wall(2026, 7, 1, 9, 0), second: 5, millisecond: 7 }, PRAGUE))).toBe(
+      "2026-07-01T07:00:05.007Z",
+    );
   });
 
   test("a time in the spring-forward gap moves forward by the gap (Prague 02:30 → 03:30 summer time)", () => {
@@ -54,14 +62,21 @@ describe("zonedWallTime and fromZonedWallTime", () => {
 describe("addRecurrenceSteps", () => {
   test("daily 09:00 in Prague stays 09:00 local across the spring-forward of 2026-03-29", () => {
     const due = series("2026-03-27T08:00:00Z", "daily", 4, PRAGUE);
-    expect(due).toEqual(["2026-03-27T08:00:00.000Z", "2026-03-28T08:00:00.000Z", "2026-03-29T07:00:00.000Z",
-      "2026-03-30T07:00:00.000Z"]);
+    expect(due).toEqual([
+      "2026-03-27T08:00:00.000Z",
+      "2026-03-28T08:00:00.000Z",
+      "2026-03-29T07:00:00.000Z",
+      "2026-03-30T07:00:00.000Z",
+    ]);
     expect(due.map((d) => local(at(d!), PRAGUE).slice(11))).toEqual(["09:00", "09:00", "09:00", "09:00"]);
   });
 
   test("daily 09:00 in Prague stays 09:00 local across the fall-back of 2026-10-25", () => {
-    expect(series("2026-10-24T07:00:00Z", "daily", 3, PRAGUE))
-      .toEqual(["2026-10-24T07:00:00.000Z", "2026-10-25T08:00:00.000Z", "2026-10-26T08:00:00.000Z"]);
+    expect(series("2026-10-24T07:00:00Z", "daily", 3, PRAGUE)).toEqual([
+      "2026-10-24T07:00:00.000Z",
+      "2026-10-25T08:00:00.000Z",
+      "2026-10-26T08:00:00.000Z",
+    ]);
   });
 
   test("daily 02:30 in Prague: 03:30 on the spring-forward day, back to 02:30 the day after", () => {
@@ -70,21 +85,27 @@ describe("addRecurrenceSteps", () => {
   });
 
   test("daily 02:30 in Prague across the fall-back takes the first 02:30 on 2026-10-25", () => {
-    expect(series("2026-10-24T00:30:00Z", "daily", 3, PRAGUE))
-      .toEqual(["2026-10-24T00:30:00.000Z", "2026-10-25T00:30:00.000Z", "2026-10-26T01:30:00.000Z"]);
+    expect(series("2026-10-24T00:30:00Z", "daily", 3, PRAGUE)).toEqual([
+      "2026-10-24T00:30:00.000Z",
+      "2026-10-25T00:30:00.000Z",
+      "2026-10-26T01:30:00.000Z",
+    ]);
   });
 
   test("daily 09:00 in New York across both DST changes of 2026", () => {
-    expect(series("2026-03-07T14:00:00Z", "daily", 2, NEW_YORK))
-      .toEqual(["2026-03-07T14:00:00.000Z", "2026-03-08T13:00:00.000Z"]);
-    expect(series("2026-10-31T13:00:00Z", "daily", 2, NEW_YORK))
-      .toEqual(["2026-10-31T13:00:00.000Z", "2026-11-01T14:00:00.000Z"]);
+    expect(series("2026-03-07T14:00:00Z", "daily", 2, NEW_YORK)).toEqual([
+      "2026-03-07T14:00:00.000Z",
+      "2026-03-08T13:00:00.000Z",
+    ]);
+    expect(series("2026-10-31T13:00:00Z", "daily", 2, NEW_YORK)).toEqual([
+      "2026-10-31T13:00:00.000Z",
+      "2026-11-01T14:00:00.000Z",
+    ]);
   });
 
   test("monthly from Jan 31 lands on each month's last day without drifting to the 28th (2026)", () => {
     const due = series("2026-01-31T08:00:00Z", "monthly", 5, PRAGUE).map((d) => local(at(d!), PRAGUE));
-    expect(due).toEqual(["2026-01-31 09:00", "2026-02-28 09:00", "2026-03-31 09:00", "2026-04-30 09:00",
-      "2026-05-31 09:00"]);
+    expect(due).toEqual(["2026-01-31 09:00", "2026-02-28 09:00", "2026-03-31 09:00", "2026-04-30 09:00", "2026-05-31 09:00"]);
   });
 
   test("monthly from Jan 31 in the leap year 2028 falls on Feb 29", () => {
@@ -94,43 +115,57 @@ describe("addRecurrenceSteps", () => {
 
   test("monthly every 2 months from Aug 31 crosses the year and clamps to Feb 28 and Apr 30", () => {
     const due = series("2026-08-31T07:00:00Z", "monthly", 5, PRAGUE, 2).map((d) => local(at(d!), PRAGUE));
-    expect(due).toEqual(["2026-08-31 09:00", "2026-10-31 09:00", "2026-12-31 09:00", "2027-02-28 09:00",
-      "2027-04-30 09:00"]);
+    expect(due).toEqual(["2026-08-31 09:00", "2026-10-31 09:00", "2026-12-31 09:00", "2027-02-28 09:00", "2027-04-30 09:00"]);
   });
 
   test("monthly keeps the local date even when it is a different UTC date (Jan 1 00:30 in Prague)", () => {
-    expect(series("2025-12-31T23:30:00Z", "monthly", 3, PRAGUE).map((d) => local(at(d!), PRAGUE)))
-      .toEqual(["2026-01-01 00:30", "2026-02-01 00:30", "2026-03-01 00:30"]);
+    expect(series("2025-12-31T23:30:00Z", "monthly", 3, PRAGUE).map((d) => local(at(d!), PRAGUE))).toEqual([
+      "2026-01-01 00:30",
+      "2026-02-01 00:30",
+      "2026-03-01 00:30",
+    ]);
   });
 
   test("weekly every 3 weeks stays on Monday 09:00 across the spring-forward", () => {
-    expect(series("2026-03-16T08:00:00Z", "weekly", 3, PRAGUE, 3))
-      .toEqual(["2026-03-16T08:00:00.000Z", "2026-04-06T07:00:00.000Z", "2026-04-27T07:00:00.000Z"]);
+    expect(series("2026-03-16T08:00:00Z", "weekly", 3, PRAGUE, 3)).toEqual([
+      "2026-03-16T08:00:00.000Z",
+      "2026-04-06T07:00:00.000Z",
+      "2026-04-27T07:00:00.000Z",
+    ]);
     const weekday = new Intl.DateTimeFormat("en-US", { timeZone: PRAGUE, weekday: "short", hour: "2-digit", hourCycle: "h23" });
-    expect(series("2026-03-16T08:00:00Z", "weekly", 3, PRAGUE, 3).map((d) => weekday.format(at(d!))))
-      .toEqual(["Mon, 09", "Mon, 09", "Mon, 09"]);
+    expect(series("2026-03-16T08:00:00Z", "weekly", 3, PRAGUE, 3).map((d) => weekday.format(at(d!)))).toEqual([
+      "Mon, 09",
+      "Mon, 09",
+      "Mon, 09",
+    ]);
   });
 
   test("in UTC nothing shifts", () => {
-    expect(series("2026-03-28T09:00:00Z", "daily", 3, "UTC"))
-      .toEqual(["2026-03-28T09:00:00.000Z", "2026-03-29T09:00:00.000Z", "2026-03-30T09:00:00.000Z"]);
-    expect(series("2026-01-31T12:00:00Z", "monthly", 2, "UTC")).toEqual(["2026-01-31T12:00:00.000Z",
-      "2026-02-28T12:00:00.000Z"]);
+    expect(series("2026-03-28T09:00:00Z", "daily", 3, "UTC")).toEqual([
+      "2026-03-28T09:00:00.000Z",
+      "2026-03-29T09:00:00.000Z",
+      "2026-03-30T09:00:00.000Z",
+    ]);
+    expect(series("2026-01-31T12:00:00Z", "monthly", 2, "UTC")).toEqual(["2026-01-31T12:00:00.000Z", "2026-02-28T12:00:00.000Z"]);
   });
 
   test("Asia/Kolkata (+05:30): 09:00 IST is 03:30 UTC every day, and 02:00 IST is the previous UTC day", () => {
-    expect(series("2026-03-28T03:30:00Z", "daily", 2, "Asia/Kolkata"))
-      .toEqual(["2026-03-28T03:30:00.000Z", "2026-03-29T03:30:00.000Z"]);
-    expect(iso(addRecurrenceSteps(at("2026-01-30T20:30:00Z"), "monthly", 1, "Asia/Kolkata")))
-      .toBe("2026-02-27T20:30:00.000Z");
+    expect(series("2026-03-28T03:30:00Z", "daily", 2, "Asia/Kolkata")).toEqual([
+      "2026-03-28T03:30:00.000Z",
+      "2026-03-29T03:30:00.000Z",
+    ]);
+    expect(iso(addRecurrenceSteps(at("2026-01-30T20:30:00Z"), "monthly", 1, "Asia/Kolkata"))).toBe("2026-02-27T20:30:00.000Z");
   });
 
   test("Australia/Adelaide (+10:30/+09:30): 09:00 local across the end and start of daylight time", () => {
-    expect(series("2026-04-03T22:30:00Z", "daily", 2, "Australia/Adelaide"))
-      .toEqual(["2026-04-03T22:30:00.000Z", "2026-04-04T23:30:00.000Z"]);
+    expect(series("2026-04-03T22:30:00Z", "daily", 2, "Australia/Adelaide")).toEqual([
+      "2026-04-03T22:30:00.000Z",
+      "2026-04-04T23:30:00.000Z",
+    ]);
     // 02:30 does not exist on 2026-10-04: it becomes 03:30 ACDT.
-    expect(series("2026-10-02T17:00:00Z", "daily", 3, "Australia/Adelaide").map((d) => local(at(d!), "Australia/Adelaide")))
-      .toEqual(["2026-10-03 02:30", "2026-10-04 03:30", "2026-10-05 02:30"]);
+    expect(
+      series("2026-10-02T17:00:00Z", "daily", 3, "Australia/Adelaide").map((d) => local(at(d!), "Australia/Adelaide")),
+    ).toEqual(["2026-10-03 02:30", "2026-10-04 03:30", "2026-10-05 02:30"]);
   });
 });
 
@@ -152,18 +187,23 @@ describe("nextOccurrence", () => {
   });
 
   test("scheduled: completing late does not move the next due date", () => {
-    const next = nextOccurrence(rule({ frequency: "weekly", interval: 3 }),
-      { occurrence: 1, seriesStartAt: at("2026-03-16T08:00:00Z"), completedAt: at("2026-03-30T15:00:00Z") }, PRAGUE);
+    const next = nextOccurrence(
+      rule({ frequency: "weekly", interval: 3 }),
+      { occurrence: 1, seriesStartAt: at("2026-03-16T08:00:00Z"), completedAt: at("2026-03-30T15:00:00Z") },
+      PRAGUE,
+    );
     expect(next).toEqual({ occurrence: 2, dueAt: at("2026-04-06T07:00:00Z"), seriesStartAt: at("2026-03-16T08:00:00Z") });
   });
 
   test("count: the series stops after occurrence `count`", () => {
     const counted = rule({ count: 3 });
-    expect(nextOccurrence(counted, { occurrence: 2, seriesStartAt: start, completedAt: null }, PRAGUE))
-      .toEqual({ occurrence: 3, dueAt: at("2026-02-02T08:00:00Z"), seriesStartAt: start });
+    expect(nextOccurrence(counted, { occurrence: 2, seriesStartAt: start, completedAt: null }, PRAGUE)).toEqual({
+      occurrence: 3,
+      dueAt: at("2026-02-02T08:00:00Z"),
+      seriesStartAt: start,
+    });
     expect(nextOccurrence(counted, { occurrence: 3, seriesStartAt: start, completedAt: null }, PRAGUE)).toBeNull();
-    expect(nextOccurrence(rule({ count: 1 }), { occurrence: 1, seriesStartAt: start, completedAt: null }, PRAGUE))
-      .toBeNull();
+    expect(nextOccurrence(rule({ count: 1 }), { occurrence: 1, seriesStartAt: start, completedAt: null }, PRAGUE)).toBeNull();
   });
 
   test("until: Tokyo (ahead of UTC) compares local dates, not UTC dates", () => {
@@ -191,8 +231,7 @@ describe("nextOccurrence", () => {
 
   test("until: Kolkata (+05:30) allows 02:00 local on the until date, the previous UTC day", () => {
     const current = { occurrence: 1, seriesStartAt: at("2026-05-08T20:30:00Z"), completedAt: null };
-    expect(iso(nextOccurrence(rule({ until: "2026-05-10" }), current, "Asia/Kolkata")?.dueAt))
-      .toBe("2026-05-09T20:30:00.000Z");
+    expect(iso(nextOccurrence(rule({ until: "2026-05-10" }), current, "Asia/Kolkata")?.dueAt)).toBe("2026-05-09T20:30:00.000Z");
     expect(nextOccurrence(rule({ until: "2026-05-09" }), current, "Asia/Kolkata")).toBeNull();
   });
 
@@ -205,8 +244,11 @@ describe("nextOccurrence", () => {
 
   test("completion: the completion's local time of day survives the spring-forward", () => {
     const completedAt = at("2026-03-28T17:45:00Z"); // 18:45 CET
-    const next = nextOccurrence(rule({ anchor: "completion" }),
-      { occurrence: 4, seriesStartAt: at("2026-03-27T08:00:00Z"), completedAt }, PRAGUE);
+    const next = nextOccurrence(
+      rule({ anchor: "completion" }),
+      { occurrence: 4, seriesStartAt: at("2026-03-27T08:00:00Z"), completedAt },
+      PRAGUE,
+    );
     expect(iso(next?.dueAt)).toBe("2026-03-29T16:45:00.000Z");
     expect(local(next!.dueAt, PRAGUE)).toBe("2026-03-29 18:45");
     expect(next?.occurrence).toBe(5);
@@ -223,9 +265,11 @@ describe("nextOccurrence", () => {
   test("completion: not determinable until the current occurrence is completed; count and until still apply", () => {
     const completion = rule({ anchor: "completion", count: 2, until: "2026-03-20" });
     expect(nextOccurrence(completion, { occurrence: 1, seriesStartAt: start, completedAt: null }, PRAGUE)).toBeNull();
-    expect(nextOccurrence(completion, { occurrence: 2, seriesStartAt: start, completedAt: at("2026-03-01T10:00:00Z") },
-      PRAGUE)).toBeNull();
-    expect(nextOccurrence(completion, { occurrence: 1, seriesStartAt: start, completedAt: at("2026-03-20T10:00:00Z") },
-      PRAGUE)).toBeNull();
+    expect(
+      nextOccurrence(completion, { occurrence: 2, seriesStartAt: start, completedAt: at("2026-03-01T10:00:00Z") }, PRAGUE),
+    ).toBeNull();
+    expect(
+      nextOccurrence(completion, { occurrence: 1, seriesStartAt: start, completedAt: at("2026-03-20T10:00:00Z") }, PRAGUE),
+    ).toBeNull();
   });
 });

@@ -103,12 +103,7 @@ export function fromZonedWallTime(wall: WallTime, timeZone: string): Date {
  * The instant that is `steps` frequency units after `start`, in `timeZone`'s wall-clock time (monthly clamps to
  * month end, keeping start's day of month).
  */
-export function addRecurrenceSteps(
-  start: Date,
-  frequency: Recurrence["frequency"],
-  steps: number,
-  timeZone: string,
-): Date {
+export function addRecurrenceSteps(start: Date, frequency: Recurrence["frequency"], steps: number, timeZone: string): Date {
   const wall = zonedWallTime(start, timeZone);
   if (frequency !== "monthly") {
     return fromZonedWallTime({ ...wall, day: wall.day + (frequency === "weekly" ? 7 : 1) * steps }, timeZone);

@@ -84,7 +84,9 @@ async function createNextOccurrence(
       if (newId) await copyAssigneesAndSubtasks(task.id, newId, now, tx);
     }
     await updateTaskRow(task.id, { successorCreated: true }, tx);
-    const audience = newId ? await announceTaskChange(tx, { type: "task.created", actorId: null, taskId: newId, before: [] }) : [];
+    const audience = newId
+      ? await announceTaskChange(tx, { type: "task.created", actorId: null, taskId: newId, before: [] })
+      : [];
     return { created: newId !== null, audience };
   });
   if (!outcome) return null;
@@ -96,7 +98,11 @@ async function createNextOccurrence(
 function nextAhead(task: TaskRow, timeZone: string, now: Date) {
   let current = { occurrence: task.occurrence!, seriesStartAt: task.seriesStartAt!, completedAt: task.completedAt };
   let next = nextOccurrence(task.recurrence!, current, timeZone);
-  for (let skipped = 0; next && next.dueAt <= now && task.recurrence!.anchor === "scheduled" && skipped < MAX_SKIPPED; skipped++) {
+  for (
+    let skipped = 0;
+    next && next.dueAt <= now && task.recurrence!.anchor === "scheduled" && skipped < MAX_SKIPPED;
+    skipped++
+  ) {
     current = { ...current, occurrence: next.occurrence };
     next = nextOccurrence(task.recurrence!, current, timeZone);
   }

@@ -7,7 +7,14 @@ import { familyMembers } from "../db/schema/family";
 import { projectMembers } from "../db/schema/projects";
 import { userGroupMembers, userGroups } from "../db/schema/teams";
 import { users } from "../db/schema/users";
-import { familyGroupsOf, projectsOf, readRelations, userGroupsOf, viewerLinkColumns, visibleTaskCondition } from "../permissions/repo";
+import {
+  familyGroupsOf,
+  projectsOf,
+  readRelations,
+  userGroupsOf,
+  viewerLinkColumns,
+  visibleTaskCondition,
+} from "../permissions/repo";
 import type { ViewerLinks } from "../permissions/tasks";
 
 /**
@@ -210,7 +217,8 @@ async function countVisibleTasks(userId: string, filter: ListFilter): Promise<nu
   const values = listValues(userId, filter, null);
   const [row] = await statementRows<{ total: number }>(
     shapeOf("task-count", values),
-    () => sql`select count(*)::int as total from ${tasks} where ${and(visibleTaskCondition(bind("userId")), ...filterConditions(values))}`,
+    () =>
+      sql`select count(*)::int as total from ${tasks} where ${and(visibleTaskCondition(bind("userId")), ...filterConditions(values))}`,
     values,
   );
   return row?.total ?? 0;
@@ -240,7 +248,10 @@ export async function boardColumn(
  */
 export async function lockedLastPosition(ownerId: string, database: Executor): Promise<string | null> {
   await lockUserRow(database, ownerId);
-  const [row] = await database.select({ last: max(tasks.position) }).from(tasks).where(eq(tasks.ownerId, ownerId));
+  const [row] = await database
+    .select({ last: max(tasks.position) })
+    .from(tasks)
+    .where(eq(tasks.ownerId, ownerId));
   return row?.last ?? null;
 }
 
@@ -267,7 +278,10 @@ export async function positionBefore(userId: string, position: string): Promise<
 }
 
 /** A task to insert or a change to one; the columns the triggers keep are not the application's to write. */
-export type NewTask = Omit<typeof tasks.$inferInsert, "assigneeIds" | "collaboratorIds" | "subtaskTotal" | "subtaskDone" | "answer">;
+export type NewTask = Omit<
+  typeof tasks.$inferInsert,
+  "assigneeIds" | "collaboratorIds" | "subtaskTotal" | "subtaskDone" | "answer"
+>;
 
 export async function insertTask(task: NewTask, assigneeIds: readonly string[], database: Executor): Promise<string> {
   const [row] = await database.insert(tasks).values(task).returning({ id: tasks.id });
@@ -456,7 +470,12 @@ export async function insertOccurrence(task: NewTask, database: Executor): Promi
   return row?.id ?? null;
 }
 
-export async function copyAssigneesAndSubtasks(fromTaskId: string, toTaskId: string, now: Date, database: Executor): Promise<void> {
+export async function copyAssigneesAndSubtasks(
+  fromTaskId: string,
+  toTaskId: string,
+  now: Date,
+  database: Executor,
+): Promise<void> {
   await database.execute(
     sql`insert into ${taskAssignees} (task_id, user_id, created_at) select ${toTaskId}, user_id, created_at from ${taskAssignees} where task_id = ${fromTaskId}`,
   );

@@ -82,7 +82,9 @@ const listRoute = apiRoute({
   responses: {
     200: {
       ...jsonContent(taskListOutput, "A page of tasks"),
-      headers: z.object({ "X-Cache": z.enum(["HIT", "MISS"]).openapi({ description: "Whether the answer came from the cache" }) }),
+      headers: z.object({
+        "X-Cache": z.enum(["HIT", "MISS"]).openapi({ description: "Whether the answer came from the cache" }),
+      }),
     },
   },
 });
@@ -146,7 +148,12 @@ const moveRoute = apiRoute({
     "in that order (reload the board).",
   access: "user",
   request: { params: taskIdParams, body: jsonBody(moveTaskInput) },
-  responses: { 200: jsonContent(taskOutput, "The moved task"), 403: notAllowed, 404: noTask, 409: problemResponse("The board changed") },
+  responses: {
+    200: jsonContent(taskOutput, "The moved task"),
+    403: notAllowed,
+    404: noTask,
+    409: problemResponse("The board changed"),
+  },
 });
 
 const boardRoute = apiRoute({
@@ -200,7 +207,12 @@ const createSubtaskRoute = apiRoute({
   description: "Adding an open subtask to a task that completed itself reopens it. At most 200 per task.",
   access: "user",
   request: { params: taskIdParams, body: jsonBody(createSubtaskInput) },
-  responses: { 201: jsonContent(subtaskOutput, "The new subtask"), 403: notAllowed, 404: noTask, 409: problemResponse("Too many subtasks") },
+  responses: {
+    201: jsonContent(subtaskOutput, "The new subtask"),
+    403: notAllowed,
+    404: noTask,
+    409: problemResponse("Too many subtasks"),
+  },
 });
 
 const reorderSubtasksRoute = apiRoute({
@@ -233,7 +245,11 @@ const updateSubtaskRoute = apiRoute({
     "completed itself reopens the task (as in_progress). A task completed by hand is left alone.",
   access: "user",
   request: { params: subtaskParams, body: jsonBody(updateSubtaskInput) },
-  responses: { 200: jsonContent(subtaskOutput, "The changed subtask"), 403: notAllowed, 404: problemResponse("No such task or subtask") },
+  responses: {
+    200: jsonContent(subtaskOutput, "The changed subtask"),
+    403: notAllowed,
+    404: problemResponse("No such task or subtask"),
+  },
 });
 
 const deleteSubtaskRoute = apiRoute({

@@ -29,11 +29,14 @@ export const recurrenceSchema = z
   .strictObject({
     frequency: z.enum(["daily", "weekly", "monthly"]),
     interval: z.number().int("must be a whole number").min(1).max(365).default(1).openapi({ description: "Every N units" }),
-    anchor: z.enum(["scheduled", "completion"]).default("scheduled").openapi({
-      description:
-        "`scheduled` (default): each occurrence is due N units after the series' previous schedule; " +
-        "`completion`: due N units after the previous occurrence was done.",
-    }),
+    anchor: z
+      .enum(["scheduled", "completion"])
+      .default("scheduled")
+      .openapi({
+        description:
+          "`scheduled` (default): each occurrence is due N units after the series' previous schedule; " +
+          "`completion`: due N units after the previous occurrence was done.",
+      }),
     until: localDate.nullable().default(null).openapi({ description: "No occurrence is due after this local date" }),
     count: z.number().int().min(1).max(10_000).nullable().default(null).openapi({ description: "At most this many occurrences" }),
   })
@@ -184,9 +187,7 @@ export const subtaskOutput = z
   .openapi("Subtask");
 export type SubtaskOutput = z.infer<typeof subtaskOutput>;
 
-export const createSubtaskInput = z
-  .strictObject({ title, done: z.boolean().optional() })
-  .openapi("CreateSubtaskInput");
+export const createSubtaskInput = z.strictObject({ title, done: z.boolean().optional() }).openapi("CreateSubtaskInput");
 export const updateSubtaskInput = z
   .strictObject({ title: title.optional(), done: z.boolean().optional() })
   .openapi("UpdateSubtaskInput");

@@ -82,7 +82,13 @@ const notFound = () => new AppError("not_found", "No such task");
  */
 export async function announceTaskChange(
   tx: Executor,
-  change: { type: Exclude<DomainEventType, "task.deleted" | "task.unshared">; actorId: string | null; taskId: string; before: readonly string[]; completed?: boolean },
+  change: {
+    type: Exclude<DomainEventType, "task.deleted" | "task.unshared">;
+    actorId: string | null;
+    taskId: string;
+    before: readonly string[];
+    completed?: boolean;
+  },
 ): Promise<string[]> {
   const task = await findTaskRow(change.taskId, tx);
   if (!task) return [...change.before];
@@ -116,7 +122,8 @@ const toDate = (value: string) => new Date(value);
 
 /** Status changes: done sets completedAt (once), anything else clears it. */
 function statusPatch(current: Pick<TaskRow, "status" | "completedAt"> | null, status: TaskRow["status"], now: Date) {
-  if (status === "done") return { status, completedAt: current?.status === "done" ? current.completedAt : now, autoCompleted: false };
+  if (status === "done")
+    return { status, completedAt: current?.status === "done" ? current.completedAt : now, autoCompleted: false };
   return { status, completedAt: null, autoCompleted: false };
 }
 
@@ -149,7 +156,8 @@ async function groupFor(actor: Actor, groupId: string | undefined, database: Exe
 /** A project the actor may add tasks to (owner, admin or member; not a viewer), or null. */
 async function projectFor(actor: Actor, projectId: string | null | undefined, database?: Executor): Promise<string | null> {
   if (!projectId) return null;
-  if (!isModuleEnabled("projects")) throw invalidField("body", "/projectId", "the projects module is switched off on this server");
+  if (!isModuleEnabled("projects"))
+    throw invalidField("body", "/projectId", "the projects module is switched off on this server");
   const role = await findProjectRole(projectId, actor.userId, database);
   if (!role) throw invalidField("body", "/projectId", "is not a project you belong to");
   if (role === "viewer") throw invalidField("body", "/projectId", "you can only view this project's tasks");
@@ -211,9 +219,18 @@ async function insertTaskFor(
   const userGroupId = await userGroupFor(actor, input.userGroupId, tx);
   const id = await insertTask({ ...row, position, groupId, projectId, userGroupId }, assigneeIds, tx);
   for (const [index, title] of subtaskTitles.entries()) {
-    await insertSubtask({ taskId: id, title, done: false, position: index, completedAt: null, createdAt: now, updatedAt: now }, tx);
+    await insertSubtask(
+      { taskId: id, title, done: false, position: index, completedAt: null, createdAt: now, updatedAt: now },
+      tx,
+    );
   }
-  const audience = await announceTaskChange(tx, { type: "task.created", actorId: actor.userId, taskId: id, before: [], completed: row.status === "done" });
+  const audience = await announceTaskChange(tx, {
+    type: "task.created",
+    actorId: actor.userId,
+    taskId: id,
+    before: [],
+    completed: row.status === "done",
+  });
   return { id, audience };
 }
 
@@ -283,7 +300,8 @@ export async function updateTask(actor: Actor, taskId: string, input: UpdateTask
       Object.assign(patch, seriesPatch(task.recurrence, dueAt));
     }
     await updateTaskRow(taskId, patch, tx);
-    const assigneeIds = input.assigneeIds === undefined ? task.assigneeIds : checkAssignees(actor, input.assigneeIds, task.assigneeIds);
+    const assigneeIds =
+      input.assigneeIds === undefined ? task.assigneeIds : checkAssignees(actor, input.assigneeIds, task.assigneeIds);
     if (input.assigneeIds !== undefined) await replaceAssignees(taskId, assigneeIds, tx);
     const completed = patch.status === "done" && task.status !== "done";
     return announceTaskChange(tx, { type: "task.updated", actorId: actor.userId, taskId, before, completed });

@@ -58,7 +58,10 @@ async function changeSubtasks<T>(
       await updateTaskRow(taskId, { status: "in_progress", completedAt: null, autoCompleted: false, updatedAt: now }, tx);
     }
     const before = await taskAudience([taskId], tx);
-    return { result, audience: await announceTaskChange(tx, { type: "task.updated", actorId: actor.userId, taskId, before, completed }) };
+    return {
+      result,
+      audience: await announceTaskChange(tx, { type: "task.updated", actorId: actor.userId, taskId, before, completed }),
+    };
   });
   await invalidateTaskLists(audience);
   return result;

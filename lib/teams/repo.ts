@@ -66,7 +66,10 @@ export async function insertUserGroup(creatorId: string, group: { name: string; 
 }
 
 export async function updateUserGroupRow(groupId: string, patch: { name?: string; description?: string }): Promise<void> {
-  await db().update(userGroups).set({ ...patch, updatedAt: nowDate() }).where(eq(userGroups.id, groupId));
+  await db()
+    .update(userGroups)
+    .set({ ...patch, updatedAt: nowDate() })
+    .where(eq(userGroups.id, groupId));
 }
 
 /** Deletes the group; its memberships go with it (foreign key cascade). */
@@ -76,7 +79,11 @@ export async function deleteUserGroupRow(groupId: string): Promise<void> {
 
 /** A user's role in a group, or null when they are not a member (or there is no such group). */
 export async function findMemberRole(groupId: string, userId: string, executor: Executor = db()): Promise<UserGroupRole | null> {
-  const [row] = await executor.select({ role: userGroupMembers.role }).from(userGroupMembers).where(membership(groupId, userId)).limit(1);
+  const [row] = await executor
+    .select({ role: userGroupMembers.role })
+    .from(userGroupMembers)
+    .where(membership(groupId, userId))
+    .limit(1);
   return row?.role ?? null;
 }
 
@@ -159,21 +166,23 @@ export async function findMember(groupId: string, userId: string, executor: Exec
  * Members without tasks come with zeros (left joins); cancelled tasks count nowhere.
  */
 export async function memberWorkloadCounts(groupId: string) {
-  return db()
-    .select({
-      userId: userGroupMembers.userId,
-      name: users.name,
-      role: userGroupMembers.role,
-      active: sql<number>`count(${tasks.id}) filter (where ${tasks.status} = 'in_progress')::int`,
-      pending: sql<number>`count(${tasks.id}) filter (where ${tasks.status} = 'todo')::int`,
-      completed: sql<number>`count(${tasks.id}) filter (where ${tasks.status} = 'done')::int`,
-    })
-    .from(userGroupMembers)
-    .innerJoin(users, eq(users.id, userGroupMembers.userId))
-    .leftJoin(taskAssignees, eq(taskAssignees.userId, userGroupMembers.userId))
-    // Only the team's tasks: a member's other tasks are none of their teammates' business.
-    .leftJoin(tasks, and(eq(tasks.id, taskAssignees.taskId), eq(tasks.userGroupId, groupId)))
-    .where(eq(userGroupMembers.groupId, groupId))
-    .groupBy(userGroupMembers.userId, users.name, userGroupMembers.role, userGroupMembers.joinedAt)
-    .orderBy(...joinOrder);
+  return (
+    db()
+      .select({
+        userId: userGroupMembers.userId,
+        name: users.name,
+        role: userGroupMembers.role,
+        active: sql<number>`count(${tasks.id}) filter (where ${tasks.status} = 'in_progress')::int`,
+        pending: sql<number>`count(${tasks.id}) filter (where ${tasks.status} = 'todo')::int`,
+        completed: sql<number>`count(${tasks.id}) filter (where ${tasks.status} = 'done')::int`,
+      })
+      .from(userGroupMembers)
+      .innerJoin(users, eq(users.id, userGroupMembers.userId))
+      .leftJoin(taskAssignees, eq(taskAssignees.userId, userGroupMembers.userId))
+      // Only the team's tasks: a member's other tasks are none of their teammates' business.
+      .leftJoin(tasks, and(eq(tasks.id, taskAssignees.taskId), eq(tasks.userGroupId, groupId)))
+      .where(eq(userGroupMembers.groupId, groupId))
+      .groupBy(userGroupMembers.userId, users.name, userGroupMembers.role, userGroupMembers.joinedAt)
+      .orderBy(...joinOrder)
+  );
 }

@@ -174,8 +174,7 @@ const leaveRoute = apiRoute({
   tags: TAGS,
   summary: "Leave a user group",
   description:
-    "Any member may leave, except the group's last owner (409): they make another member owner first, or " +
-    "delete the group.",
+    "Any member may leave, except the group's last owner (409): they make another member owner first, or " + "delete the group.",
   access: "user",
   request: { params: userGroupIdParams },
   responses: { 204: { description: "You left the group" }, 404: problemResponse(NOT_FOUND), 409: problemResponse(LAST_OWNER) },

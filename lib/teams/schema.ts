@@ -33,9 +33,7 @@ export const memberParams = z.object({
   userId: z.uuid("must be a user id"),
 });
 
-export const createUserGroupInput = z
-  .strictObject({ name, description: description.optional() })
-  .openapi("CreateUserGroupInput");
+export const createUserGroupInput = z.strictObject({ name, description: description.optional() }).openapi("CreateUserGroupInput");
 export type CreateUserGroupInput = z.infer<typeof createUserGroupInput>;
 
 export const updateUserGroupInput = z

@@ -150,7 +150,8 @@ export async function addUserGroupMember(actor: Actor, groupId: string, input: A
     if (role === "owner" && actorRole !== "owner") throw ownersOnly("make someone an owner");
     const userId = await findUserId(input, tx);
     if (!userId) throw invalidField("body", input.userId !== undefined ? "/userId" : "/email", "no such user");
-    if (!(await insertMember(groupId, userId, role, tx))) throw new AppError("conflict", "This user is already a member of the group");
+    if (!(await insertMember(groupId, userId, role, tx)))
+      throw new AppError("conflict", "This user is already a member of the group");
     return toMemberOutput(await getMemberOrThrow(groupId, userId, tx));
   });
   // The group's tasks join the new member's lists.

@@ -8,10 +8,18 @@ const own = (ownerId: string, templateId: string) => and(eq(taskTemplates.ownerI
 
 /** The user's own templates, oldest first. */
 export async function listOwnTemplates(ownerId: string): Promise<TaskTemplateRow[]> {
-  return db().select().from(taskTemplates).where(eq(taskTemplates.ownerId, ownerId)).orderBy(asc(taskTemplates.createdAt), asc(taskTemplates.id));
+  return db()
+    .select()
+    .from(taskTemplates)
+    .where(eq(taskTemplates.ownerId, ownerId))
+    .orderBy(asc(taskTemplates.createdAt), asc(taskTemplates.id));
 }
 
-export async function findOwnTemplate(ownerId: string, templateId: string, database: Executor = db()): Promise<TaskTemplateRow | null> {
+export async function findOwnTemplate(
+  ownerId: string,
+  templateId: string,
+  database: Executor = db(),
+): Promise<TaskTemplateRow | null> {
   const [row] = await database.select().from(taskTemplates).where(own(ownerId, templateId)).limit(1);
   return row ?? null;
 }

@@ -124,7 +124,11 @@ const updateRoute = apiRoute({
   access: "user",
   module,
   request: { params: templateIdParams, body: jsonBody(updateTemplateInput) },
-  responses: { 200: jsonContent(templateOutput, "The template"), 403: problemResponse(READ_ONLY), 404: problemResponse(NOT_FOUND) },
+  responses: {
+    200: jsonContent(templateOutput, "The template"),
+    403: problemResponse(READ_ONLY),
+    404: problemResponse(NOT_FOUND),
+  },
 });
 
 const deleteRoute = apiRoute({
@@ -173,8 +177,5 @@ export const templatesRoutes = createRouter()
     return c.body(null, 204);
   })
   .openapi(applyRoute, async (c) =>
-    c.json(
-      await applyTemplate(c.var.actor, c.req.valid("param").id, c.req.valid("json") ?? {}, c.req.valid("query").lang),
-      201,
-    ),
+    c.json(await applyTemplate(c.var.actor, c.req.valid("param").id, c.req.valid("json") ?? {}, c.req.valid("query").lang), 201),
   );

@@ -58,7 +58,9 @@ export const langQuery = z
     lang: z
       .enum(LOCALES, { message: `must be one of ${LANGUAGES}` })
       .optional()
-      .openapi({ description: `The language of the built-in templates' texts: one of ${LANGUAGES}. Default: your profile locale, then en.` }),
+      .openapi({
+        description: `The language of the built-in templates' texts: one of ${LANGUAGES}. Default: your profile locale, then en.`,
+      }),
   })
   .openapi("TemplateLangQuery");
 export type LangQuery = z.infer<typeof langQuery>;
@@ -87,9 +89,19 @@ export type FromSourceInput = z.infer<typeof fromSourceInput>;
 
 export const applyTemplateInput = z
   .strictObject({
-    groupId: z.uuid("must be a group id").optional().openapi({ description: "Your group or your family's; default: your first active group" }),
-    projectId: z.uuid("must be a project id").nullable().optional().openapi({ description: "A project you may add tasks to (not as viewer)" }),
-    startDate: z.iso.date("must be a date such as 2026-12-01").optional().openapi({ description: "The apply date the due dates count from; default: today in your time zone" }),
+    groupId: z
+      .uuid("must be a group id")
+      .optional()
+      .openapi({ description: "Your group or your family's; default: your first active group" }),
+    projectId: z
+      .uuid("must be a project id")
+      .nullable()
+      .optional()
+      .openapi({ description: "A project you may add tasks to (not as viewer)" }),
+    startDate: z.iso
+      .date("must be a date such as 2026-12-01")
+      .optional()
+      .openapi({ description: "The apply date the due dates count from; default: today in your time zone" }),
   })
   .openapi("ApplyTemplateInput");
 export type ApplyTemplateInput = z.infer<typeof applyTemplateInput>;
@@ -119,9 +131,7 @@ export const templateOutput = z
   .openapi("Template");
 export type TemplateOutput = z.infer<typeof templateOutput>;
 
-export const templateListOutput = z
-  .object({ lang: z.enum(LOCALES), items: z.array(templateOutput) })
-  .openapi("TemplateList");
+export const templateListOutput = z.object({ lang: z.enum(LOCALES), items: z.array(templateOutput) }).openapi("TemplateList");
 export type TemplateListOutput = z.infer<typeof templateListOutput>;
 
 export const appliedTemplateOutput = z

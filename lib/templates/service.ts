@@ -89,14 +89,20 @@ async function templateFor(actor: Actor, templateId: string, lang: Locale): Prom
 export async function listTemplates(actor: Actor, requested?: Locale): Promise<TemplateListOutput> {
   const lang = groupLanguage(requested, actor.locale);
   const own = await listOwnTemplates(actor.userId);
-  return { lang, items: [...BUILT_IN_TEMPLATES.map((template) => builtInOutput(template, lang)), ...own.map((row) => ownOutput(row, lang))] };
+  return {
+    lang,
+    items: [...BUILT_IN_TEMPLATES.map((template) => builtInOutput(template, lang)), ...own.map((row) => ownOutput(row, lang))],
+  };
 }
 
 export async function getTemplate(actor: Actor, templateId: string, requested?: Locale): Promise<TemplateOutput> {
   return templateFor(actor, templateId, groupLanguage(requested, actor.locale));
 }
 
-async function saveTemplate(actor: Actor, input: { name: string; description: string; tasks: TemplateTask[] }): Promise<TemplateOutput> {
+async function saveTemplate(
+  actor: Actor,
+  input: { name: string; description: string; tasks: TemplateTask[] },
+): Promise<TemplateOutput> {
   if ((await countOwnTemplates(actor.userId)) >= MAX_TEMPLATES) {
     throw new AppError("conflict", `You have ${MAX_TEMPLATES} templates, the most there may be: delete some first`);
   }
@@ -136,7 +142,8 @@ const OPEN_STATUSES = ["todo", "in_progress"] as const;
 async function copyOpenTasks(actor: Actor, filter: { groupId?: string; projectId?: string }): Promise<TemplateTask[]> {
   const found = await listVisibleTasks(actor, { ...filter, statuses: OPEN_STATUSES }, MAX_TEMPLATE_TASKS + 1);
   if (found.length === 0) throw new AppError("conflict", "There are no open tasks to copy");
-  if (found.length > MAX_TEMPLATE_TASKS) throw new AppError("conflict", `A template holds at most ${MAX_TEMPLATE_TASKS} tasks: there are more open ones`);
+  if (found.length > MAX_TEMPLATE_TASKS)
+    throw new AppError("conflict", `A template holds at most ${MAX_TEMPLATE_TASKS} tasks: there are more open ones`);
   const dues = found.flatMap((task) => (task.dueAt ? [new Date(task.dueAt)] : []));
   const earliest = dues.length ? localDateOf(new Date(Math.min(...dues.map(Number))), actor.timeZone) : null;
   const copied: TemplateTask[] = [];
@@ -182,7 +189,12 @@ export async function templateFromProject(actor: Actor, projectId: string, input
  * and project for the actor, publishes `task.created` and invalidates the lists). Due dates: `dueAfter.days` after
  * `startDate` (default today in the actor's zone) at that wall-clock time in the actor's time zone.
  */
-export async function applyTemplate(actor: Actor, templateId: string, input: ApplyTemplateInput, requested?: Locale): Promise<AppliedTemplateOutput> {
+export async function applyTemplate(
+  actor: Actor,
+  templateId: string,
+  input: ApplyTemplateInput,
+  requested?: Locale,
+): Promise<AppliedTemplateOutput> {
   const template = await templateFor(actor, templateId, groupLanguage(requested, actor.locale));
   const startDate = input.startDate ?? localDateOf(nowDate(), actor.timeZone);
   const items = template.tasks.map((task) => ({
@@ -202,5 +214,8 @@ export async function applyTemplate(actor: Actor, templateId: string, input: App
 
 function dueAtOf(startDate: string, dueAfter: NonNullable<TemplateTask["dueAfter"]>, timeZone: string): Date {
   const [year, month, day] = addDays(startDate, dueAfter.days).split("-").map(Number) as [number, number, number];
-  return fromZonedWallTime({ year, month, day, hour: dueAfter.hours, minute: dueAfter.minutes, second: 0, millisecond: 0 }, timeZone);
+  return fromZonedWallTime(
+    { year, month, day, hour: dueAfter.hours, minute: dueAfter.minutes, second: 0, millisecond: 0 },
+    timeZone,
+  );
 }

@@ -105,7 +105,13 @@ export async function listTaskEntries(taskId: string, limit: number): Promise<En
 }
 
 /** Seconds the user tracked within [from, to) on any task, each entry clipped to the period; running ones up to `now`. */
-export async function trackedSeconds(userId: string, from: Date, to: Date, now: Date, database: Executor = db()): Promise<number> {
+export async function trackedSeconds(
+  userId: string,
+  from: Date,
+  to: Date,
+  now: Date,
+  database: Executor = db(),
+): Promise<number> {
   const [row] = await database
     .select({
       seconds: sql<number>`coalesce(sum(extract(epoch from (least(coalesce(${timeEntries.endedAt}, ${at(now)}), ${at(to)}) - greatest(${timeEntries.startedAt}, ${at(from)})))), 0)::float8`,

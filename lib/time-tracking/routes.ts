@@ -66,7 +66,10 @@ const startRoute = apiRoute({
   access: "user",
   module,
   request: { params: taskIdParams, body: { required: false, content: { "application/json": { schema: startTimerInput } } } },
-  responses: { 200: jsonContent(startedTimerOutput, "The running timer, and the one it stopped"), 404: problemResponse(TASK_404) },
+  responses: {
+    200: jsonContent(startedTimerOutput, "The running timer, and the one it stopped"),
+    404: problemResponse(TASK_404),
+  },
 });
 
 const stopRoute = apiRoute({
@@ -191,7 +194,9 @@ const exportRoute = apiRoute({
 
 export const timeTrackingRoutes = createRouter()
   .openapi(getTimerRoute, async (c) => c.json(await getTimer(c.var.actor), 200))
-  .openapi(startRoute, async (c) => c.json(await startTimer(c.var.actor, c.req.valid("param").id, c.req.valid("json") ?? {}), 200))
+  .openapi(startRoute, async (c) =>
+    c.json(await startTimer(c.var.actor, c.req.valid("param").id, c.req.valid("json") ?? {}), 200),
+  )
   .openapi(stopRoute, async (c) => c.json(await stopTimer(c.var.actor), 200))
   .openapi(taskTimeRoute, async (c) => c.json(await getTaskTime(c.var.actor, c.req.valid("param").id), 200))
   .openapi(listRoute, async (c) => c.json(await listEntries(c.var.actor, c.req.valid("query")), 200))
@@ -205,7 +210,9 @@ export const timeTrackingRoutes = createRouter()
     });
   })
   .openapi(createEntryRoute, async (c) => c.json(await createEntry(c.var.actor, c.req.valid("json")), 201))
-  .openapi(updateEntryRoute, async (c) => c.json(await updateEntry(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200))
+  .openapi(updateEntryRoute, async (c) =>
+    c.json(await updateEntry(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200),
+  )
   .openapi(deleteEntryRoute, async (c) => {
     await deleteEntry(c.var.actor, c.req.valid("param").id);
     return c.body(null, 204);

@@ -28,7 +28,9 @@ export const createEntryInput = z
     taskId: z.uuid("must be a task id"),
     startedAt: dateTime,
     endedAt: dateTime.optional().openapi({ description: "After `startedAt`; give this or `durationSeconds`" }),
-    durationSeconds: durationSeconds.optional().openapi({ description: "Instead of `endedAt`: the entry ends this long after it started" }),
+    durationSeconds: durationSeconds
+      .optional()
+      .openapi({ description: "Instead of `endedAt`: the entry ends this long after it started" }),
     note: note.optional(),
   })
   .superRefine((input, context) => {
@@ -53,10 +55,12 @@ export const updateEntryInput = z
 export type UpdateEntryInput = z.infer<typeof updateEntryInput>;
 
 const range = {
-  from: localDate.optional().openapi({ description: "First local date (in your time zone) of the range; default: 6 days before `to`" }),
-  to: localDate
+  from: localDate
     .optional()
-    .openapi({ description: `Last local date of the range, included (default: today); at most ${MAX_RANGE_DAYS} days after \`from\`` }),
+    .openapi({ description: "First local date (in your time zone) of the range; default: 6 days before `to`" }),
+  to: localDate.optional().openapi({
+    description: `Last local date of the range, included (default: today); at most ${MAX_RANGE_DAYS} days after \`from\``,
+  }),
 };
 
 export const listEntriesQuery = z

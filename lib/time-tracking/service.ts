@@ -130,7 +130,10 @@ export async function createEntry(actor: Actor, input: CreateEntryInput): Promis
   checkTimes(startedAt, endedAt, now);
   return db().transaction(async (tx) => {
     await getVisibleTask(actor, input.taskId, tx);
-    const id = await insertEntry({ userId: actor.userId, taskId: input.taskId, startedAt, endedAt, note: input.note ?? "", createdAt: now, updatedAt: now }, tx);
+    const id = await insertEntry(
+      { userId: actor.userId, taskId: input.taskId, startedAt, endedAt, note: input.note ?? "", createdAt: now, updatedAt: now },
+      tx,
+    );
     return toEntryOutput((await findOwnEntry(actor.userId, id, tx))!, now);
   });
 }
@@ -172,10 +175,17 @@ function rangeOf(actor: Actor, query: { from?: string; to?: string }): Range {
   const toDate = query.to ?? localDateOf(nowDate(), actor.timeZone);
   const fromDate = query.from ?? addDays(toDate, -6);
   if (toDate < fromDate) throw invalidField("query", "/to", "must not be before from");
-  if (toDate > addDays(fromDate, MAX_RANGE_DAYS - 1)) throw invalidField("query", "/to", `the range is at most ${MAX_RANGE_DAYS} days`);
+  if (toDate > addDays(fromDate, MAX_RANGE_DAYS - 1))
+    throw invalidField("query", "/to", `the range is at most ${MAX_RANGE_DAYS} days`);
   const days: string[] = [];
   for (let day = fromDate; day <= toDate; day = addDays(day, 1)) days.push(day);
-  return { fromDate, toDate, from: startOfLocalDay(fromDate, actor.timeZone), to: startOfLocalDay(addDays(toDate, 1), actor.timeZone), days };
+  return {
+    fromDate,
+    toDate,
+    from: startOfLocalDay(fromDate, actor.timeZone),
+    to: startOfLocalDay(addDays(toDate, 1), actor.timeZone),
+    days,
+  };
 }
 
 export async function listEntries(actor: Actor, query: ListEntriesQuery): Promise<EntryListOutput> {
@@ -240,12 +250,24 @@ export async function getReport(actor: Actor, query: ReportQuery): Promise<Repor
       }
     }
   }
-  const output = [...rows.entries()].map(([key, row]) => ({ key, label: row.label, seconds: secondsOf(row.ms), entries: row.entries }));
+  const output = [...rows.entries()].map(([key, row]) => ({
+    key,
+    label: row.label,
+    seconds: secondsOf(row.ms),
+    entries: row.entries,
+  }));
   const ordered =
     query.by === "day"
       ? range.days.map((day) => output.find((row) => row.key === day) ?? { key: day, label: day, seconds: 0, entries: 0 })
       : output.sort((a, b) => b.seconds - a.seconds || a.label.localeCompare(b.label));
-  return { from: range.fromDate, to: range.toDate, timeZone: actor.timeZone, by: query.by, rows: ordered, totalSeconds: secondsOf(totalMs) };
+  return {
+    from: range.fromDate,
+    to: range.toDate,
+    timeZone: actor.timeZone,
+    by: query.by,
+    rows: ordered,
+    totalSeconds: secondsOf(totalMs),
+  };
 }
 
 export const CSV_HEADER = ["date", "started_at", "ended_at", "duration_seconds", "person", "task", "note"] as const;

@@ -70,7 +70,9 @@ describe("detectLabel", () => {
     expect(label({ aaguid: AAGUID.icloud, attachment: "platform", userAgent: UA.iphone })).toBe("face");
     expect(label({ aaguid: AAGUID.icloudManaged, attachment: "platform", userAgent: UA.ipad })).toBe("face");
     // An iPhone over a QR code to a Mac or a Windows PC.
-    expect(label({ aaguid: AAGUID.icloud, attachment: "cross-platform", userAgent: UA.mac, transports: ["hybrid"] })).toBe("face");
+    expect(label({ aaguid: AAGUID.icloud, attachment: "cross-platform", userAgent: UA.mac, transports: ["hybrid"] })).toBe(
+      "face",
+    );
     expect(label({ aaguid: AAGUID.icloud, attachment: "cross-platform", userAgent: UA.windows })).toBe("face");
   });
 

@@ -72,7 +72,9 @@ export async function listUserCredentials(userId: string): Promise<WebauthnCrede
 }
 
 /** The credentials of the account with this email (none when there is no such account), oldest first. */
-export async function listCredentialsByEmail(email: string): Promise<Pick<WebauthnCredentialRow, "credentialId" | "transports">[]> {
+export async function listCredentialsByEmail(
+  email: string,
+): Promise<Pick<WebauthnCredentialRow, "credentialId" | "transports">[]> {
   return db()
     .select({ credentialId: webauthnCredentials.credentialId, transports: webauthnCredentials.transports })
     .from(webauthnCredentials)

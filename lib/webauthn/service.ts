@@ -229,7 +229,10 @@ export async function startSignIn(input: AuthOptionsInput) {
     timeout: CHALLENGE_TTL_MS,
   });
   const { staleBefore, ...times } = challengeTimes();
-  await insertChallenge({ purpose: "webauthn.authenticate", challenge: options.challenge, email: input.email, ...times }, staleBefore);
+  await insertChallenge(
+    { purpose: "webauthn.authenticate", challenge: options.challenge, email: input.email, ...times },
+    staleBefore,
+  );
   return options;
 }
 

@@ -66,7 +66,13 @@ interface HopAnswer {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
-function postOnce(url: URL, target: ResolvedTarget, body: string, headers: Record<string, string>, signal: AbortSignal): Promise<HopAnswer> {
+function postOnce(
+  url: URL,
+  target: ResolvedTarget,
+  body: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+): Promise<HopAnswer> {
   return new Promise((resolve, reject) => {
     const request = (url.protocol === "https:" ? https : http).request(
       {

@@ -15,9 +15,13 @@ import type { StoredDomainEvent } from "../events/types";
 
 // Endpoints: every query is scoped to its owner.
 
-const owned = (userId: string, endpointId: string) => and(eq(webhookEndpoints.userId, userId), eq(webhookEndpoints.id, endpointId));
+const owned = (userId: string, endpointId: string) =>
+  and(eq(webhookEndpoints.userId, userId), eq(webhookEndpoints.id, endpointId));
 
-export type NewEndpoint = Pick<WebhookEndpointRow, "userId" | "url" | "description" | "events" | "secret" | "createdAt" | "updatedAt">;
+export type NewEndpoint = Pick<
+  WebhookEndpointRow,
+  "userId" | "url" | "description" | "events" | "secret" | "createdAt" | "updatedAt"
+>;
 
 export async function insertEndpoint(values: NewEndpoint, executor: Executor = db()): Promise<WebhookEndpointRow> {
   const [row] = await executor.insert(webhookEndpoints).values(values).returning();
@@ -38,7 +42,11 @@ export async function listEndpoints(userId: string): Promise<WebhookEndpointRow[
     .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
 }
 
-export async function findEndpoint(userId: string, endpointId: string, executor: Executor = db()): Promise<WebhookEndpointRow | null> {
+export async function findEndpoint(
+  userId: string,
+  endpointId: string,
+  executor: Executor = db(),
+): Promise<WebhookEndpointRow | null> {
   const [row] = await executor.select().from(webhookEndpoints).where(owned(userId, endpointId)).limit(1);
   return row ?? null;
 }
@@ -65,7 +73,11 @@ export type EndpointPatch = Partial<
   >
 >;
 
-export async function updateEndpointRow(endpointId: string, patch: EndpointPatch, executor: Executor): Promise<WebhookEndpointRow> {
+export async function updateEndpointRow(
+  endpointId: string,
+  patch: EndpointPatch,
+  executor: Executor,
+): Promise<WebhookEndpointRow> {
   const [row] = await executor.update(webhookEndpoints).set(patch).where(eq(webhookEndpoints.id, endpointId)).returning();
   return row!;
 }
@@ -143,9 +155,15 @@ export type NewDelivery = Pick<
   "endpointId" | "eventId" | "eventType" | "messageId" | "payload" | "nextAttemptAt" | "createdAt" | "updatedAt"
 >;
 
-export async function insertDeliveries(deliveries: readonly NewDelivery[], executor: Executor = db()): Promise<WebhookDeliveryRow[]> {
+export async function insertDeliveries(
+  deliveries: readonly NewDelivery[],
+  executor: Executor = db(),
+): Promise<WebhookDeliveryRow[]> {
   if (deliveries.length === 0) return [];
-  return executor.insert(webhookDeliveries).values([...deliveries]).returning();
+  return executor
+    .insert(webhookDeliveries)
+    .values([...deliveries])
+    .returning();
 }
 
 // Sending
@@ -240,7 +258,11 @@ export async function updateDeliveryResult(deliveryId: string, result: DeliveryR
 }
 
 /** Counts a finished delivery: a failure adds one to the endpoint's consecutive failures, a success resets them. */
-export async function countEndpointOutcome(endpointId: string, reset: boolean, executor: Executor): Promise<WebhookEndpointRow | null> {
+export async function countEndpointOutcome(
+  endpointId: string,
+  reset: boolean,
+  executor: Executor,
+): Promise<WebhookEndpointRow | null> {
   const [row] = await executor
     .update(webhookEndpoints)
     .set({ consecutiveFailures: reset ? 0 : sql`${webhookEndpoints.consecutiveFailures} + 1` })
@@ -281,7 +303,11 @@ export async function listDeliveries(
     .limit(limit);
 }
 
-export async function findDelivery(endpointId: string, deliveryId: string, executor: Executor = db()): Promise<WebhookDeliveryRow | null> {
+export async function findDelivery(
+  endpointId: string,
+  deliveryId: string,
+  executor: Executor = db(),
+): Promise<WebhookDeliveryRow | null> {
   const [row] = await executor
     .select()
     .from(webhookDeliveries)
@@ -322,6 +348,11 @@ export async function lastEventIdBefore(at: Date): Promise<number> {
 
 /** Events after `afterId`, oldest first. */
 export async function eventsAfter(afterId: number, limit: number): Promise<StoredDomainEvent[]> {
-  const rows = await db().select().from(domainEvents).where(gt(domainEvents.id, afterId)).orderBy(asc(domainEvents.id)).limit(limit);
+  const rows = await db()
+    .select()
+    .from(domainEvents)
+    .where(gt(domainEvents.id, afterId))
+    .orderBy(asc(domainEvents.id))
+    .limit(limit);
   return rows.map((row) => ({ ...row, type: row.type as StoredDomainEvent["type"] }));
 }

@@ -36,7 +36,7 @@ const ABOUT =
   "requests, your projects...) to the endpoints you register, signed per Standard Webhooks v1 (HMAC-SHA256). " +
   "Every message has the headers `webhook-id` (the message id, the same on every retry and on a replay: " +
   "deduplicate on it), `webhook-timestamp` (Unix seconds of the attempt; reject old ones, e.g. beyond 5 minutes) " +
-  "and `webhook-signature` (`v1,<base64 HMAC-SHA256 of \"{id}.{timestamp}.{body}\">` keyed with the base64-decoded " +
+  'and `webhook-signature` (`v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">` keyed with the base64-decoded ' +
   "part of your `whsec_` secret; space-separated, two of them during a rotation). The body is JSON " +
   "`{type, timestamp, data}`, `data` holding the event's fields and `taskId`, `actorId` and `eventId`. A 2xx " +
   `answer within WEBHOOK_TIMEOUT_MS (10 s by default) is a success; anything else is retried ${MAX_ATTEMPTS - 1} times ` +

@@ -91,11 +91,14 @@ export const updateEndpointInput = z
     url: url.optional(),
     events: events.optional(),
     description: description.optional(),
-    enabled: z.boolean().optional().openapi({
-      description:
-        "`false` stops deliveries (pending retries end as `failed`); `true` turns a disabled endpoint back on and " +
-        "resets its count of consecutive failures",
-    }),
+    enabled: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          "`false` stops deliveries (pending retries end as `failed`); `true` turns a disabled endpoint back on and " +
+          "resets its count of consecutive failures",
+      }),
   })
   .refine((input) => Object.values(input).some((value) => value !== undefined), {
     message: "give at least one of url, events, description, enabled",
@@ -111,9 +114,12 @@ const deliveryStatus = z.enum(DELIVERY_STATUSES).openapi({
 
 export const listDeliveriesQuery = z
   .strictObject({
-    status: z.enum(DELIVERY_STATUSES, { message: `must be one of ${DELIVERY_STATUSES.join(", ")}` }).optional().openapi({
-      description: "Only deliveries in this status",
-    }),
+    status: z
+      .enum(DELIVERY_STATUSES, { message: `must be one of ${DELIVERY_STATUSES.join(", ")}` })
+      .optional()
+      .openapi({
+        description: "Only deliveries in this status",
+      }),
     limit: z.coerce
       .number({ message: "must be a number" })
       .int("must be a whole number")
@@ -121,7 +127,11 @@ export const listDeliveriesQuery = z
       .max(DELIVERY_PAGE_MAX, `must be at most ${DELIVERY_PAGE_MAX}`)
       .default(20)
       .openapi({ description: `Deliveries per page, 1-${DELIVERY_PAGE_MAX}; 20 by default` }),
-    cursor: z.string().max(500, "is not a cursor of this list").optional().openapi({ description: "`nextCursor` of the previous page" }),
+    cursor: z
+      .string()
+      .max(500, "is not a cursor of this list")
+      .optional()
+      .openapi({ description: "`nextCursor` of the previous page" }),
   })
   .openapi("ListWebhookDeliveriesQuery");
 export type ListDeliveriesQuery = z.infer<typeof listDeliveriesQuery>;

@@ -76,7 +76,8 @@ const endpointDisabled = () =>
   new AppError("conflict", "The endpoint is disabled: enable it first (PATCH /webhooks/{id} with enabled: true)");
 
 function toEndpointOutput(row: WebhookEndpointRow): EndpointOutput {
-  const graceLeft = row.previousSecret !== null && row.previousSecretExpiresAt !== null && row.previousSecretExpiresAt > nowDate();
+  const graceLeft =
+    row.previousSecret !== null && row.previousSecretExpiresAt !== null && row.previousSecretExpiresAt > nowDate();
   return {
     id: row.id,
     url: row.url,
@@ -168,7 +169,11 @@ export async function createWebhookEndpoint(actor: Actor, input: CreateEndpointI
 }
 
 /** Changes an endpoint; disabling ends its pending retries, enabling resets its failures. */
-export async function updateWebhookEndpoint(actor: Actor, endpointId: string, input: UpdateEndpointInput): Promise<EndpointOutput> {
+export async function updateWebhookEndpoint(
+  actor: Actor,
+  endpointId: string,
+  input: UpdateEndpointInput,
+): Promise<EndpointOutput> {
   const url = input.url === undefined ? undefined : checkedUrl(input.url);
   return db().transaction(async (tx) => {
     const endpoint = await lockEndpoint(tx, actor.userId, endpointId);
@@ -202,7 +207,11 @@ export async function rotateWebhookSecret(actor: Actor, endpointId: string): Pro
     const now = nowDate();
     const previousSecretExpiresAt = new Date(now.getTime() + ROTATION_GRACE_MS);
     const secret = generateSecret();
-    await updateEndpointRow(endpoint.id, { secret, previousSecret: endpoint.secret, previousSecretExpiresAt, updatedAt: now }, tx);
+    await updateEndpointRow(
+      endpoint.id,
+      { secret, previousSecret: endpoint.secret, previousSecretExpiresAt, updatedAt: now },
+      tx,
+    );
     return { secret, previousSecretExpiresAt: previousSecretExpiresAt.toISOString() };
   });
 }
@@ -240,7 +249,11 @@ export async function testWebhookEndpoint(actor: Actor, endpointId: string): Pro
   return getDeliveryDetail(endpoint.id, delivery!.id);
 }
 
-export async function listWebhookDeliveries(actor: Actor, endpointId: string, query: ListDeliveriesQuery): Promise<DeliveryListOutput> {
+export async function listWebhookDeliveries(
+  actor: Actor,
+  endpointId: string,
+  query: ListDeliveriesQuery,
+): Promise<DeliveryListOutput> {
   const cursor = query.cursor ? decodeTimeCursor(query.cursor) : null;
   const after = cursor && { createdAt: cursor.at, id: cursor.id };
   const endpoint = await getEndpointOrThrow(actor, endpointId);

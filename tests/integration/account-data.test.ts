@@ -9,7 +9,15 @@ import { advanceClock, resetClock } from "../../lib/clock";
 import { mediaRoot } from "../../lib/media/storage";
 import { taskListOutput } from "../../lib/tasks/schema";
 import { PNG } from "./media-samples";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+import {
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type RequestOptions,
+  type TestServer,
+} from "./harness";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -49,7 +57,10 @@ function browserSubscription(marker: string) {
 
 /** Sends a collaboration request and lets the recipient accept it (or leaves it pending). */
 async function request(from: User, taskId: string, kind: string, to: User, accept: boolean) {
-  const sent = await ok(server.request(`/tasks/${taskId}/collaboration-requests`, { token: from.token, json: { kind, userId: to.user.id } }), 201);
+  const sent = await ok(
+    server.request(`/tasks/${taskId}/collaboration-requests`, { token: from.token, json: { kind, userId: to.user.id } }),
+    201,
+  );
   if (accept) await ok(api(`/collaboration-requests/${sent.id}/accept`, { method: "POST", token: to.token }));
   return sent.id as string;
 }
@@ -72,7 +83,10 @@ async function tablesMentioning(needle: string): Promise<Record<string, number>>
   expect(tables.length).toBeGreaterThanOrEqual(30);
   const found: Record<string, number> = {};
   for (const { table_name: table } of tables) {
-    const [row] = await server.sql<{ n: number }>(`select count(*)::int as n from "${table}" t where strpos(lower(t::text), lower($1)) > 0`, [needle]);
+    const [row] = await server.sql<{ n: number }>(
+      `select count(*)::int as n from "${table}" t where strpos(lower(t::text), lower($1)) > 0`,
+      [needle],
+    );
     if (row!.n > 0) found[table] = row!.n;
   }
   return found;
@@ -88,7 +102,11 @@ async function uuidColumnsMentioning(userId: string): Promise<string[]> {
   const found: string[] = [];
   for (const { table_name: table, column_name: column, udt_name: type } of columns) {
     const where =
-      type === "uuid" ? `"${column}" = $1::uuid` : type === "_uuid" ? `$1::uuid = any("${column}")` : `strpos("${column}"::text, $1) > 0`;
+      type === "uuid"
+        ? `"${column}" = $1::uuid`
+        : type === "_uuid"
+          ? `$1::uuid = any("${column}")`
+          : `strpos("${column}"::text, $1) > 0`;
     const [row] = await server.sql<{ n: number }>(`select count(*)::int as n from "${table}" where ${where}`, [userId]);
     if (row!.n > 0) found.push(`${table}.${column}`);
   }
@@ -108,7 +126,10 @@ async function arrange() {
 
   // Tasks, a subtask, a group of hers shared with her family, in which Bob keeps a task of his.
   const home = await ok(server.request("/groups", { token: alice.token, json: { names: { en: `Home ${marker}` } } }), 201);
-  const aliceTask = await createTask(server, alice.token, { title: `Alice's task ${marker}`, description: `Alice's notes ${marker}` });
+  const aliceTask = await createTask(server, alice.token, {
+    title: `Alice's task ${marker}`,
+    description: `Alice's notes ${marker}`,
+  });
   const alicePrivate = await createTask(server, alice.token, { title: `Alice's private ${marker}`, groupId: home.id });
   await ok(server.request(`/tasks/${aliceTask.id}/subtasks`, { token: alice.token, json: { title: `Step ${marker}` } }), 201);
   const bobTask = await createTask(server, bob.token, { title: `Bob's task ${marker}` });
@@ -136,20 +157,40 @@ async function arrange() {
 
   // She invites a third person to her task, and joins Bob's third task through his invitation.
   const thirdEmail = `third-${marker}@example.com`;
-  await ok(server.request("/invitations", { token: alice.token, json: { taskId: aliceTask.id, name: "Third", email: thirdEmail } }), 201);
+  await ok(
+    server.request("/invitations", { token: alice.token, json: { taskId: aliceTask.id, name: "Third", email: thirdEmail } }),
+    201,
+  );
   const invited = await ok(server.request("/invitations", { token: bob.token, json: { taskId: bobThird.id } }), 201);
   await ok(server.request(`/invite/${invited.token}/accept`, { method: "POST", token: alice.token }));
 
   // Preferences, settings, push, webhooks, an error report.
-  await ok(server.request(`/notification-prefs/${aliceTask.id}`, { method: "PUT", token: alice.token, json: { remind_before: 60 } }));
+  await ok(
+    server.request(`/notification-prefs/${aliceTask.id}`, { method: "PUT", token: alice.token, json: { remind_before: 60 } }),
+  );
   await ok(server.request(`/notification-prefs/${bobTask.id}`, { method: "PUT", token: alice.token, json: { daily: false } }));
   await ok(api("/notification-settings", { method: "PUT", token: alice.token, json: { dailySummaryTime: "06:30" } }));
   const push = browserSubscription(marker);
   await ok(api("/push/subscriptions", { token: alice.token, json: push }), 201);
   // Subscribed to an event nothing here causes: no delivery leaves for the outside world.
-  const webhook = await ok(api("/webhooks", { token: alice.token, json: { url: `https://hooks.example.com/${marker}`, events: ["webhook.disabled"] } }), 201);
-  const bobsWebhook = await ok(api("/webhooks", { token: bob.token, json: { url: `https://hooks.example.com/bob-${marker}`, events: ["webhook.disabled"] } }), 201);
-  await ok(server.request("/errors/report", { token: alice.token, json: { message: `Broke ${marker}`, stack: `at alice ${marker}`, context: { build: "1" } } }), 202);
+  const webhook = await ok(
+    api("/webhooks", { token: alice.token, json: { url: `https://hooks.example.com/${marker}`, events: ["webhook.disabled"] } }),
+    201,
+  );
+  const bobsWebhook = await ok(
+    api("/webhooks", {
+      token: bob.token,
+      json: { url: `https://hooks.example.com/bob-${marker}`, events: ["webhook.disabled"] },
+    }),
+    201,
+  );
+  await ok(
+    server.request("/errors/report", {
+      token: alice.token,
+      json: { message: `Broke ${marker}`, stack: `at alice ${marker}`, context: { build: "1" } },
+    }),
+    202,
+  );
 
   // Where the API has no way in (jobs, sign-in methods, logs): SQL.
   const [fire] = await server.sql<{ id: number }>(
@@ -157,7 +198,9 @@ async function arrange() {
     [aliceId, aliceTask.id],
   );
   await server.sql(`insert into reminder_deliveries (fire_id, channel, status) values ($1, 'in_app', 'sent')`, [fire!.id]);
-  await server.sql(`insert into weekly_reports (user_id, week_start, summary) values ($1, '2025-01-06', '{"done": 3}')`, [aliceId]);
+  await server.sql(`insert into weekly_reports (user_id, week_start, summary) values ($1, '2025-01-06', '{"done": 3}')`, [
+    aliceId,
+  ]);
   const [delivery] = await server.sql<{ id: string }>(
     `insert into webhook_deliveries (endpoint_id, event_type, message_id, payload, status, attempts)
      values ($1, 'task.updated', $2, $3::jsonb, 'succeeded', 1) returning id`,
@@ -168,7 +211,11 @@ async function arrange() {
   await server.sql(
     `insert into webhook_deliveries (endpoint_id, event_type, message_id, payload, status, attempts)
      values ($1, 'collaboration.requested', $2, $3::jsonb, 'succeeded', 1)`,
-    [bobsWebhook.id, `msg_bob_${marker}`, JSON.stringify({ data: { requesterId: aliceId, nested: [{ userIds: [bobId, aliceId] }] } })],
+    [
+      bobsWebhook.id,
+      `msg_bob_${marker}`,
+      JSON.stringify({ data: { requesterId: aliceId, nested: [{ userIds: [bobId, aliceId] }] } }),
+    ],
   );
   await server.sql(`insert into notifications (user_id, kind, title, data) values ($1, 'note', 'From Alice', $2::jsonb)`, [
     bobId,
@@ -181,7 +228,11 @@ async function arrange() {
      values ($1, $2, $3, '00000000-0000-0000-0000-000000000000', 'multiDevice', 'generic', 'My key')`,
     [aliceId, credentialId, publicKey],
   );
-  await server.sql(`insert into user_identities (user_id, provider, subject, email) values ($1, 'github', $2, $3)`, [aliceId, `gh-${marker}`, alice.email]);
+  await server.sql(`insert into user_identities (user_id, provider, subject, email) values ($1, 'github', $2, $3)`, [
+    aliceId,
+    `gh-${marker}`,
+    alice.email,
+  ]);
   const challenge = randomBytes(32).toString("base64url");
   await server.sql(
     `insert into auth_challenges (purpose, challenge, user_id, email, expires_at) values ('webauthn.register', $1, $2, $3, now() + interval '5 minutes')`,
@@ -192,11 +243,10 @@ async function arrange() {
        (null, $2, 'Hello', 'admin', 'log', 'sent')`,
     [aliceId, alice.email],
   );
-  await server.sql(`insert into error_logs (source, status, method, route, user_id, message, context) values ('server', 500, 'GET', '/api/v1/tasks', $1, $3, $2::jsonb)`, [
-    aliceId,
-    JSON.stringify({ userId: aliceId }),
-    `boom ${marker}`,
-  ]);
+  await server.sql(
+    `insert into error_logs (source, status, method, route, user_id, message, context) values ('server', 500, 'GET', '/api/v1/tasks', $1, $3, $2::jsonb)`,
+    [aliceId, JSON.stringify({ userId: aliceId }), `boom ${marker}`],
+  );
   // An administrator's module switch (issue 9): it stays after her deletion, without her.
   await server.sql(
     `insert into module_settings (module_id, enabled, updated_by) values ('deploy', true, $1)
@@ -205,12 +255,27 @@ async function arrange() {
   );
   // Goals, the assistant and the activity monitor (issue 8).
   await server.sql(`insert into ai_usage (user_id, day, requests, tokens) values ($1, '2025-01-06', 2, 120)`, [aliceId]);
-  const [goal] = await server.sql<{ id: string }>(`insert into goals (owner_id, title) values ($1, $2) returning id`, [aliceId, `Learn Czech ${marker}`]);
+  const [goal] = await server.sql<{ id: string }>(`insert into goals (owner_id, title) values ($1, $2) returning id`, [
+    aliceId,
+    `Learn Czech ${marker}`,
+  ]);
   await server.sql(`insert into goal_tasks (goal_id, task_id) values ($1, $2)`, [goal!.id, aliceTask.id]);
-  await server.sql(`insert into goal_progress_reports (goal_id, user_id, reported_on, value, note) values ($1, $2, '2025-01-06', 30, 'week one')`, [goal!.id, aliceId]);
-  await server.sql(`insert into study_plans (goal_id, user_id, plan, answered_by) values ($1, $2, '{"sessions": []}', '{"provider": "built-in"}')`, [goal!.id, aliceId]);
-  const [message] = await server.sql<{ id: number }>(`insert into chat_messages (user_id, role, content) values ($1, 'user', $2) returning id`, [aliceId, `Plan my week ${marker}`]);
-  await server.sql(`insert into chat_actions (user_id, message_id, kind, params) values ($1, $2, 'create_task', '{"title": "Review"}')`, [aliceId, message!.id]);
+  await server.sql(
+    `insert into goal_progress_reports (goal_id, user_id, reported_on, value, note) values ($1, $2, '2025-01-06', 30, 'week one')`,
+    [goal!.id, aliceId],
+  );
+  await server.sql(
+    `insert into study_plans (goal_id, user_id, plan, answered_by) values ($1, $2, '{"sessions": []}', '{"provider": "built-in"}')`,
+    [goal!.id, aliceId],
+  );
+  const [message] = await server.sql<{ id: number }>(
+    `insert into chat_messages (user_id, role, content) values ($1, 'user', $2) returning id`,
+    [aliceId, `Plan my week ${marker}`],
+  );
+  await server.sql(
+    `insert into chat_actions (user_id, message_id, kind, params) values ($1, $2, 'create_task', '{"title": "Review"}')`,
+    [aliceId, message!.id],
+  );
   await server.sql(
     `insert into activity_records (user_id, client_id, app, category, seconds, started_at, ended_at)
      values ($1, 'c-1', 'Reader', 'reading', 600, '2025-01-06T10:00:00Z', '2025-01-06T10:10:00Z')`,
@@ -221,8 +286,14 @@ async function arrange() {
      values ('erp', 'Odoo', $1, 'https://erp.example.com', 'v1.secret-credentials', 'v1.secret-webhook') returning id`,
     [aliceId],
   );
-  await server.sql(`insert into connector_links (connection_id, entity, external_id, local_id) values ($1, 'task', '41', gen_random_uuid())`, [connection!.id]);
-  await server.sql(`insert into connector_runs (connection_id, operation, trigger, status) values ($1, 'import', 'user', 'succeeded')`, [connection!.id]);
+  await server.sql(
+    `insert into connector_links (connection_id, entity, external_id, local_id) values ($1, 'task', '41', gen_random_uuid())`,
+    [connection!.id],
+  );
+  await server.sql(
+    `insert into connector_runs (connection_id, operation, trigger, status) values ($1, 'import', 'user', 'succeeded')`,
+    [connection!.id],
+  );
   // Spaced repetition (issue 9): a card linked to her goal and task, a review of it, her retention.
   const [card] = await server.sql<{ id: string }>(
     `insert into review_cards (user_id, front, back, deck, goal_id, task_id, due) values ($1, $2, 'ahoj', 'Czech', $3, $4, now()) returning id`,
@@ -235,26 +306,62 @@ async function arrange() {
     [card!.id, aliceId],
   );
   await server.sql(`insert into review_settings (user_id, desired_retention) values ($1, 0.85)`, [aliceId]);
-  await server.sql(`insert into learning_grades (connection_id, course_id, item_id, item_name, item_type, grade) values ($1, '3', '17', 'Essay', 'mod', 8.5)`, [connection!.id]);
+  await server.sql(
+    `insert into learning_grades (connection_id, course_id, item_id, item_name, item_type, grade) values ($1, '3', '17', 'Essay', 'mod', 8.5)`,
+    [connection!.id],
+  );
   // A template of hers; time she tracked on Bob's task (hers to export), and Bob on hers (goes with her task).
-  await ok(api("/templates", { token: alice.token, json: { name: `Routine ${marker}`, tasks: [{ title: "Stretch", subtasks: ["Neck"] }] } }), 201);
-  await ok(api("/time-entries", { token: alice.token, json: { taskId: bobTask.id, startedAt: "2025-01-06T09:00:00Z", durationSeconds: 900, note: `Helped ${marker}` } }), 201);
-  await ok(api("/time-entries", { token: bob.token, json: { taskId: aliceTask.id, startedAt: "2025-01-06T11:00:00Z", durationSeconds: 600 } }), 201);
+  await ok(
+    api("/templates", {
+      token: alice.token,
+      json: { name: `Routine ${marker}`, tasks: [{ title: "Stretch", subtasks: ["Neck"] }] },
+    }),
+    201,
+  );
+  await ok(
+    api("/time-entries", {
+      token: alice.token,
+      json: { taskId: bobTask.id, startedAt: "2025-01-06T09:00:00Z", durationSeconds: 900, note: `Helped ${marker}` },
+    }),
+    201,
+  );
+  await ok(
+    api("/time-entries", {
+      token: bob.token,
+      json: { taskId: aliceTask.id, startedAt: "2025-01-06T11:00:00Z", durationSeconds: 600 },
+    }),
+    201,
+  );
   const [invoice] = await server.sql<{ id: string }>(
     `insert into invoices (owner_id, partner_company, issue_date, tax_date, due_date, text) values ($1, 'Partner s.r.o.', '2026-01-14', '2026-01-14', '2026-01-28', $2) returning id`,
     [aliceId, `Invoice ${marker}`],
   );
-  await server.sql(`insert into invoice_items (invoice_id, position, text, quantity, unit_price, rate_vat) values ($1, 0, 'Konzultace', 2, 500, 'high')`, [invoice!.id]);
-  await server.sql(`insert into domain_events (type, actor_id, audience, data) values ('notification.created', null, $1::uuid[], '{}'::jsonb)`, [`{${aliceId}}`]);
+  await server.sql(
+    `insert into invoice_items (invoice_id, position, text, quantity, unit_price, rate_vat) values ($1, 0, 'Konzultace', 2, 500, 'high')`,
+    [invoice!.id],
+  );
+  await server.sql(
+    `insert into domain_events (type, actor_id, audience, data) values ('notification.created', null, $1::uuid[], '{}'::jsonb)`,
+    [`{${aliceId}}`],
+  );
   // Gamification (the handler may have awarded her completions already: these rows do not collide with its).
-  await server.sql(`insert into gamification_profiles (user_id, points, leaderboard_opt_in) values ($1, 0, true) on conflict (user_id) do update set leaderboard_opt_in = true`, [aliceId]);
+  await server.sql(
+    `insert into gamification_profiles (user_id, points, leaderboard_opt_in) values ($1, 0, true) on conflict (user_id) do update set leaderboard_opt_in = true`,
+    [aliceId],
+  );
   await server.sql(
     `insert into gamification_awards (user_id, task_id, task_title, event_id, points, base_points, on_time_bonus, priority_bonus, on_time, shared, completed_at, local_date)
      values ($1, null, $2, 1, 20, 10, 10, 0, true, false, '2025-01-06T10:00:00Z', '2025-01-06')`,
     [aliceId, `Finished ${marker}`],
   );
-  await server.sql(`insert into gamification_badges (user_id, badge, earned_at) values ($1, 'streak_30', '2025-01-06T10:00:00Z')`, [aliceId]);
-  await server.sql(`insert into gamification_level_ups (user_id, level, points, reached_at) values ($1, 9, 1800, '2025-01-06T10:00:00Z')`, [aliceId]);
+  await server.sql(
+    `insert into gamification_badges (user_id, badge, earned_at) values ($1, 'streak_30', '2025-01-06T10:00:00Z')`,
+    [aliceId],
+  );
+  await server.sql(
+    `insert into gamification_level_ups (user_id, level, points, reached_at) values ($1, 9, 1800, '2025-01-06T10:00:00Z')`,
+    [aliceId],
+  );
 
   // Media: a photo on her task, and a note she attached to Bob's task (she is assigned to it); files on disk.
   const photo = { kind: "photo", filename: `Photo ${marker}.png`, data: PNG.toString("base64") };
@@ -267,10 +374,13 @@ async function arrange() {
   // Notifications reach her from Bob's requests (after the commit, by the event handler).
   await waitFor(async () => ((await api("/notifications", { token: alice.token })).body.items.length >= 3 ? true : undefined));
 
-  const [{ password_hash: passwordHash }] = (await server.sql<{ password_hash: string }>("select password_hash from users where id = $1", [aliceId])) as [
-    { password_hash: string },
-  ];
-  const tokenHashes = (await server.sql<{ token_hash: string }>("select token_hash from invitations where inviter_id = $1", [aliceId])).map((row) => row.token_hash);
+  const [{ password_hash: passwordHash }] = (await server.sql<{ password_hash: string }>(
+    "select password_hash from users where id = $1",
+    [aliceId],
+  )) as [{ password_hash: string }];
+  const tokenHashes = (
+    await server.sql<{ token_hash: string }>("select token_hash from invitations where inviter_id = $1", [aliceId])
+  ).map((row) => row.token_hash);
   expect(tokenHashes.length).toBe(1);
   return {
     marker,
@@ -288,7 +398,17 @@ async function arrange() {
     project,
     thirdEmail,
     credentialId,
-    secrets: { passwordHash, webhookSecret: webhook.secret as string, connectorCredentials: "v1.secret-credentials", connectorWebhookSecret: "v1.secret-webhook", p256dh: push.keys.p256dh, auth: push.keys.auth, publicKey, challenge, tokenHash: tokenHashes[0]! },
+    secrets: {
+      passwordHash,
+      webhookSecret: webhook.secret as string,
+      connectorCredentials: "v1.secret-credentials",
+      connectorWebhookSecret: "v1.secret-webhook",
+      p256dh: push.keys.p256dh,
+      auth: push.keys.auth,
+      publicKey,
+      challenge,
+      tokenHash: tokenHashes[0]!,
+    },
   };
 }
 
@@ -310,15 +430,32 @@ describe("the account-data registry", () => {
       name: "task_comments",
       columns: [
         { name: "id", type: "uuid", primaryKey: true, notNull: true },
-        { name: "task_id", type: "uuid", primaryKey: false, notNull: true, references: { table: "tasks", column: "id", onDelete: "cascade" } },
-        { name: "author_id", type: "uuid", primaryKey: false, notNull: true, references: { table: "users", column: "id", onDelete: "cascade" } },
+        {
+          name: "task_id",
+          type: "uuid",
+          primaryKey: false,
+          notNull: true,
+          references: { table: "tasks", column: "id", onDelete: "cascade" },
+        },
+        {
+          name: "author_id",
+          type: "uuid",
+          primaryKey: false,
+          notNull: true,
+          references: { table: "users", column: "id", onDelete: "cascade" },
+        },
         { name: "mentions", type: "uuid[]", primaryKey: false, notNull: true },
       ],
     };
-    expect(registryProblems([...shapes, comments])).toEqual([expect.stringMatching(/^task_comments: not in the account-data registry/)]);
+    expect(registryProblems([...shapes, comments])).toEqual([
+      expect.stringMatching(/^task_comments: not in the account-data registry/),
+    ]);
 
     // In the registry, but without its user columns.
-    const partial = { ...ACCOUNT_DATA_TABLES, task_comments: { about: "Comments", export: [{ key: "comments", where: "author_id = $user" }] } };
+    const partial = {
+      ...ACCOUNT_DATA_TABLES,
+      task_comments: { about: "Comments", export: [{ key: "comments", where: "author_id = $user" }] },
+    };
     expect(registryProblems([...shapes, comments], partial)).toEqual([
       expect.stringMatching(/^task_comments\.author_id: references users\.id but the registry does not say/),
       expect.stringMatching(/^task_comments\.mentions: a uuid\[\] column the registry does not classify/),
@@ -326,12 +463,20 @@ describe("the account-data registry", () => {
 
     // A user id without a foreign key added to a known table; a rule that contradicts the foreign key.
     const tasks = shapes.find((shape) => shape.name === "tasks")!;
-    const reviewer = { ...tasks, columns: [...tasks.columns, { name: "reviewer_id", type: "uuid", primaryKey: false, notNull: false }] };
+    const reviewer = {
+      ...tasks,
+      columns: [...tasks.columns, { name: "reviewer_id", type: "uuid", primaryKey: false, notNull: false }],
+    };
     expect(registryProblems(shapes.map((shape) => (shape === tasks ? reviewer : shape)))).toEqual([
       expect.stringMatching(/^tasks\.reviewer_id: a uuid column the registry does not classify/),
     ]);
-    const wrongRule = { ...ACCOUNT_DATA_TABLES, projects: { ...ACCOUNT_DATA_TABLES.projects!, userColumns: { created_by: "cascade" as const } } };
-    expect(registryProblems(shapes, wrongRule)).toEqual([expect.stringMatching(/^projects\.created_by: the registry says cascade, the foreign key ON DELETE set null/)]);
+    const wrongRule = {
+      ...ACCOUNT_DATA_TABLES,
+      projects: { ...ACCOUNT_DATA_TABLES.projects!, userColumns: { created_by: "cascade" as const } },
+    };
+    expect(registryProblems(shapes, wrongRule)).toEqual([
+      expect.stringMatching(/^projects\.created_by: the registry says cascade, the foreign key ON DELETE set null/),
+    ]);
   });
 });
 
@@ -358,21 +503,42 @@ describe("GET /auth/export-data", () => {
 
     // Her tasks whole, with the subtask; Bob's tasks she works on with their own fields only.
     expect(body.tasks.map((task: { id: string }) => task.id).sort()).toEqual([data.aliceTask.id, data.alicePrivate.id].sort());
-    expect(body.tasks.find((task: { id: string }) => task.id === data.aliceTask.id)).toMatchObject({ assigneeIds: [bob.user.id], subtaskTotal: 1 });
+    expect(body.tasks.find((task: { id: string }) => task.id === data.aliceTask.id)).toMatchObject({
+      assigneeIds: [bob.user.id],
+      subtaskTotal: 1,
+    });
     expect(body.subtasks).toEqual([expect.objectContaining({ taskId: data.aliceTask.id, title: `Step ${data.marker}` })]);
-    expect(body.sharedTasks.map((task: { id: string }) => task.id).sort()).toEqual([data.bobTask.id, data.bobSecond.id, data.bobThird.id].sort());
+    expect(body.sharedTasks.map((task: { id: string }) => task.id).sort()).toEqual(
+      [data.bobTask.id, data.bobSecond.id, data.bobThird.id].sort(),
+    );
     for (const task of body.sharedTasks) {
       expect(Object.keys(task).sort()).toEqual(
-        ["id", "title", "description", "status", "priority", "dueAt", "startDate", "tags", "completedAt", "createdAt", "updatedAt"].sort(),
+        [
+          "id",
+          "title",
+          "description",
+          "status",
+          "priority",
+          "dueAt",
+          "startDate",
+          "tags",
+          "completedAt",
+          "createdAt",
+          "updatedAt",
+        ].sort(),
       );
     }
     // Memberships: hers only.
-    expect(body.userGroupMemberships.map((row: { userId: string }) => row.userId)).toEqual(body.userGroupMemberships.map(() => alice.user.id));
+    expect(body.userGroupMemberships.map((row: { userId: string }) => row.userId)).toEqual(
+      body.userGroupMemberships.map(() => alice.user.id),
+    );
     expect(body.userGroups.map((group: { id: string }) => group.id).sort()).toEqual([data.team.id, data.soloTeam.id].sort());
     expect(body.projects.map((project: { id: string }) => project.id)).toEqual([data.project.id]);
     expect(body.familyMemberships).toEqual([expect.objectContaining({ userId: alice.user.id, role: "parent" })]);
     expect(body.collaborationRequests.length).toBe(5);
-    expect(body.invitations).toEqual([expect.objectContaining({ inviterId: alice.user.id, inviteeEmail: data.thirdEmail, taskId: data.aliceTask.id })]);
+    expect(body.invitations).toEqual([
+      expect.objectContaining({ inviterId: alice.user.id, inviteeEmail: data.thirdEmail, taskId: data.aliceTask.id }),
+    ]);
     expect(body.invitations[0]).not.toHaveProperty("tokenHash");
     expect(body.acceptedInvitations).toEqual([expect.objectContaining({ inviterId: bob.user.id, taskId: data.bobThird.id })]);
     expect(body.acceptedInvitations[0]).not.toHaveProperty("inviteeEmail");
@@ -400,7 +566,14 @@ describe("GET /auth/export-data", () => {
     const bobText = JSON.stringify(bobs);
     expect(bobs.user.email).toBe(bob.email);
     expect(bobs.sharedTasks.map((task: { id: string }) => task.id)).toEqual([data.aliceTask.id]);
-    for (const hers of [data.credentialId, alice.email, `push.example.com/send/${data.marker}`, `hooks.example.com/${data.marker}`, `Broke ${data.marker}`, `Step ${data.marker}`]) {
+    for (const hers of [
+      data.credentialId,
+      alice.email,
+      `push.example.com/send/${data.marker}`,
+      `hooks.example.com/${data.marker}`,
+      `Broke ${data.marker}`,
+      `Step ${data.marker}`,
+    ]) {
       expect(bobText).not.toContain(hers);
     }
   });
@@ -418,7 +591,16 @@ describe("DELETE /auth/delete-account", () => {
 
     // The scans find her everywhere before (so that they can find her after).
     const before = await tablesMentioning(aliceId);
-    for (const table of ["users", "tasks", "task_groups", "task_assignees", "domain_events", "notifications", "webauthn_credentials", "error_logs"]) {
+    for (const table of [
+      "users",
+      "tasks",
+      "task_groups",
+      "task_assignees",
+      "domain_events",
+      "notifications",
+      "webauthn_credentials",
+      "error_logs",
+    ]) {
       expect(Object.keys(before)).toContain(table);
     }
     expect((await uuidColumnsMentioning(aliceId)).length).toBeGreaterThan(20);
@@ -428,20 +610,33 @@ describe("DELETE /auth/delete-account", () => {
     expect((await taskList(bob)).cache).toBe("HIT");
 
     // A wrong password deletes nothing.
-    const counts = async () => (await server.sql<{ n: number }>("select count(*)::int as n from tasks where owner_id = $1", [aliceId]))[0]!.n;
-    expectProblem(await server.request("/auth/delete-account", { method: "DELETE", token: alice.token, json: { password: "not her password" } }), 403, "forbidden");
+    const counts = async () =>
+      (await server.sql<{ n: number }>("select count(*)::int as n from tasks where owner_id = $1", [aliceId]))[0]!.n;
+    expectProblem(
+      await server.request("/auth/delete-account", {
+        method: "DELETE",
+        token: alice.token,
+        json: { password: "not her password" },
+      }),
+      403,
+      "forbidden",
+    );
     expect(await counts()).toBe(2);
     expect((await server.request("/auth/me", { token: alice.token })).status).toBe(200);
     expect(await tablesMentioning(aliceId)).toEqual(before);
 
     // Her media files: the photo on her task, the note on Bob's.
-    const mediaFiles = (await server.sql<{ storage_key: string }>("select storage_key from media_items where uploader_id = $1", [aliceId])).map(
-      ({ storage_key: key }) => path.join(mediaRoot(), key.slice(0, 2), key),
-    );
+    const mediaFiles = (
+      await server.sql<{ storage_key: string }>("select storage_key from media_items where uploader_id = $1", [aliceId])
+    ).map(({ storage_key: key }) => path.join(mediaRoot(), key.slice(0, 2), key));
     expect(mediaFiles.length).toBe(2);
     expect(mediaFiles.every((file) => existsSync(file))).toBe(true);
 
-    const deleted = await server.request("/auth/delete-account", { method: "DELETE", token: alice.token, json: { password: alice.password } });
+    const deleted = await server.request("/auth/delete-account", {
+      method: "DELETE",
+      token: alice.token,
+      json: { password: alice.password },
+    });
     expect(deleted.status, JSON.stringify(deleted.body)).toBe(204);
     expect(deleted.headers.get("set-cookie")).toMatch(/spolu_session=;/);
 
@@ -455,21 +650,31 @@ describe("DELETE /auth/delete-account", () => {
 
     // Her tokens, password and passkey sign in no more.
     expectProblem(await server.request("/auth/me", { token: alice.token }), 401, "unauthenticated");
-    expectProblem(await server.request("/auth/login", { json: { email: alice.email, password: alice.password } }), 401, "unauthenticated");
+    expectProblem(
+      await server.request("/auth/login", { json: { email: alice.email, password: alice.password } }),
+      401,
+      "unauthenticated",
+    );
     expect(await server.sql("select 1 from webauthn_credentials where credential_id = $1", [data.credentialId])).toEqual([]);
 
     // Bob's tasks stay, without her; hers is gone, also for Bob who was assigned to it.
     const list = await taskList(bob);
     expect(list.cache).toBe("MISS");
-    expect(list.items.map((task) => task.id).sort()).toEqual([data.bobTask.id, data.bobSecond.id, data.bobThird.id, data.bobInAlicesGroup.id].sort());
+    expect(list.items.map((task) => task.id).sort()).toEqual(
+      [data.bobTask.id, data.bobSecond.id, data.bobThird.id, data.bobInAlicesGroup.id].sort(),
+    );
     const listed = (id: string) => list.items.find((task) => task.id === id)!;
     expect(listed(data.bobTask.id).assigneeIds).toEqual([]);
     expect(listed(data.bobThird.id).assigneeIds).toEqual([]);
     expect(listed(data.bobSecond.id).collaboratorIds).toEqual([]);
     expectProblem(await server.request(`/tasks/${data.aliceTask.id}`, { token: bob.token }), 404, "not_found");
-    expect(await server.sql("select id from tasks where id = any($1::uuid[])", [`{${data.aliceTask.id},${data.alicePrivate.id}}`])).toEqual([]);
+    expect(
+      await server.sql("select id from tasks where id = any($1::uuid[])", [`{${data.aliceTask.id},${data.alicePrivate.id}}`]),
+    ).toEqual([]);
     // His task from her shared group went back to his own first group.
-    const bobsGroups = (await server.request("/groups", { token: bob.token })).body.items.map((group: { id: string }) => group.id);
+    const bobsGroups = (await server.request("/groups", { token: bob.token })).body.items.map(
+      (group: { id: string }) => group.id,
+    );
     expect(listed(data.bobInAlicesGroup.id).groupId).toBe(bobsGroups[0]);
 
     // Bob inherits what they shared; what only she was in is gone.
@@ -480,15 +685,22 @@ describe("DELETE /auth/delete-account", () => {
     expect(family.groups).toEqual([]);
     expect(await server.sql("select id from user_groups where id = $1", [data.soloTeam.id])).toEqual([]);
     // The invitation she accepted stays Bob's, without her.
-    expect(await server.sql("select accepted_by from invitations where inviter_id = $1", [bob.user.id])).toEqual([{ accepted_by: null }]);
+    expect(await server.sql("select accepted_by from invitations where inviter_id = $1", [bob.user.id])).toEqual([
+      { accepted_by: null },
+    ]);
 
     // Bob's own records stay, without her id: the notification, his delivery log, the server error.
-    const [note] = await server.sql<{ data: Record<string, unknown> }>("select data from notifications where user_id = $1 and kind = 'note'", [bob.user.id]);
+    const [note] = await server.sql<{ data: Record<string, unknown> }>(
+      "select data from notifications where user_id = $1 and kind = 'note'",
+      [bob.user.id],
+    );
     expect(note!.data).toEqual({ fromUserId: "00000000-0000-0000-0000-000000000000" });
     expect(await server.sql("select context from error_logs where message = $1", [`boom ${data.marker}`])).toEqual([
       { context: { userId: "00000000-0000-0000-0000-000000000000" } },
     ]);
-    expect(await server.sql("select module_id, enabled, updated_by from module_settings")).toEqual([{ module_id: "deploy", enabled: true, updated_by: null }]);
+    expect(await server.sql("select module_id, enabled, updated_by from module_settings")).toEqual([
+      { module_id: "deploy", enabled: true, updated_by: null },
+    ]);
     // Her task's deletion reached Bob as an event carrying the id only.
     const [event] = await server.sql<{ actor_id: string | null; audience: string[]; data: unknown }>(
       "select actor_id, audience, data from domain_events where type = 'task.deleted' and task_id = $1",
@@ -509,9 +721,21 @@ describe("DELETE /auth/delete-account", () => {
   test("a sign-in older than 10 minutes needs the password (400 naming /password); a wrong one is 403", async () => {
     const dave = await registerUser(server);
     advanceClock(11 * 60_000);
-    const missing = expectProblem(await server.request("/api/v1/auth/delete-account", { method: "DELETE", token: dave.token, json: {} }), 400, "validation_failed");
+    const missing = expectProblem(
+      await server.request("/api/v1/auth/delete-account", { method: "DELETE", token: dave.token, json: {} }),
+      400,
+      "validation_failed",
+    );
     expect(missing.errors).toEqual([expect.objectContaining({ in: "body", pointer: "/password" })]);
-    expectProblem(await server.request("/api/v1/auth/delete-account", { method: "DELETE", token: dave.token, json: { password: "wrong password" } }), 403, "forbidden");
+    expectProblem(
+      await server.request("/api/v1/auth/delete-account", {
+        method: "DELETE",
+        token: dave.token,
+        json: { password: "wrong password" },
+      }),
+      403,
+      "forbidden",
+    );
     expect((await server.request("/auth/me", { token: dave.token })).status).toBe(200);
     // A token issued now (after the clock moved) is fresh again.
     const fresh = await ok(server.request("/auth/login", { json: { email: dave.email, password: dave.password } }));
@@ -523,7 +747,11 @@ describe("DELETE /auth/delete-account", () => {
     const erin = await registerUser(server);
     await server.sql("update users set password_hash = null where id = $1", [erin.user.id]);
     advanceClock(11 * 60_000);
-    const stale = expectProblem(await server.request("/auth/delete-account", { method: "DELETE", token: erin.token }), 403, "forbidden");
+    const stale = expectProblem(
+      await server.request("/auth/delete-account", { method: "DELETE", token: erin.token }),
+      403,
+      "forbidden",
+    );
     expect(stale.detail).toMatch(/sign in again/i);
     expect((await server.request("/auth/me", { token: erin.token })).status).toBe(200);
     resetClock();
@@ -544,7 +772,10 @@ describe("DELETE /auth/delete-account", () => {
     const soloTeam = await ok(api("/user-groups", { token: frank.token, json: { name: "Alone" } }), 201);
     const soloProject = await ok(api("/projects", { token: frank.token, json: { name: "Alone" } }), 201);
 
-    expect((await server.request("/auth/delete-account", { method: "DELETE", token: frank.token, json: { password: frank.password } })).status).toBe(204);
+    expect(
+      (await server.request("/auth/delete-account", { method: "DELETE", token: frank.token, json: { password: frank.password } }))
+        .status,
+    ).toBe(204);
     const family = await ok(api("/family", { token: gina.token }));
     expect(family.members.map((member: { userId: string; role: string }) => [member.userId, member.role])).toEqual([
       [gina.user.id, "parent"],

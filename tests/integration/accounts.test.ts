@@ -30,12 +30,18 @@ describe("POST /auth/register", () => {
 
   test("answers 409 for an email that is taken, whatever its case", async () => {
     const { email } = await registerUser(server);
-    const response = await server.request("/auth/register", { json: { email: email.toUpperCase(), password: "another password" } });
+    const response = await server.request("/auth/register", {
+      json: { email: email.toUpperCase(), password: "another password" },
+    });
     expectProblem(response, 409, "conflict");
   });
 
   test("answers 400 naming each bad field: missing, wrong type, too long, unknown", async () => {
-    const missing = expectProblem(await server.request("/auth/register", { json: { password: "long enough pw" } }), 400, "validation_failed");
+    const missing = expectProblem(
+      await server.request("/auth/register", { json: { password: "long enough pw" } }),
+      400,
+      "validation_failed",
+    );
     expect(missing.errors).toContainEqual(expect.objectContaining({ in: "body", pointer: "/email" }));
 
     const wrongType = expectProblem(
@@ -77,7 +83,9 @@ describe("POST /auth/register", () => {
         400,
         "validation_failed",
       );
-      expect(problem.errors).toEqual([expect.objectContaining({ pointer: "/password", detail: expect.stringMatching(/common/) })]);
+      expect(problem.errors).toEqual([
+        expect.objectContaining({ pointer: "/password", detail: expect.stringMatching(/common/) }),
+      ]);
     }
     const { token, password } = await registerUser(server);
     const change = expectProblem(
@@ -106,7 +114,11 @@ describe("POST /auth/login", () => {
 
   test("answers the same 401 for a wrong password and an unknown email", async () => {
     const { email } = await registerUser(server);
-    const wrongPassword = expectProblem(await server.request("/auth/login", { json: { email, password: "not the password" } }), 401, "unauthenticated");
+    const wrongPassword = expectProblem(
+      await server.request("/auth/login", { json: { email, password: "not the password" } }),
+      401,
+      "unauthenticated",
+    );
     const unknownEmail = expectProblem(
       await server.request("/auth/login", { json: { email: "nobody@example.com", password: "not the password" } }),
       401,
@@ -152,7 +164,10 @@ describe("POST /auth/change-password", () => {
   test("needs the current password and stops every earlier token", async () => {
     const { email, password, token } = await registerUser(server);
     const wrong = expectProblem(
-      await server.request("/auth/change-password", { token, json: { currentPassword: "wrong one", newPassword: "a brand new pw" } }),
+      await server.request("/auth/change-password", {
+        token,
+        json: { currentPassword: "wrong one", newPassword: "a brand new pw" },
+      }),
       400,
       "validation_failed",
     );

@@ -2,7 +2,15 @@ import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { analysisOutput, dailyOutput, deleteRecordsOutput, reportRecordsOutput, summaryOutput } from "../../lib/activity/schema";
 import { startChatCompletionsServer, type ChatCompletionsServer } from "./chat-completions-server";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+import {
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type RequestOptions,
+  type TestServer,
+} from "./harness";
 
 /*
  * The activity monitor over HTTP: reporting batches (every validation rule, all or nothing, idempotent re-sends),
@@ -14,7 +22,19 @@ import { createTask, expectProblem, expectShape, registerUser, startTestServer, 
 
 const PRAGUE = "Europe/Prague";
 type User = Awaited<ReturnType<typeof registerUser>>;
-type Category = "social" | "communication" | "games" | "video" | "music" | "reading" | "news" | "education" | "productivity" | "shopping" | "health" | "other";
+type Category =
+  | "social"
+  | "communication"
+  | "games"
+  | "video"
+  | "music"
+  | "reading"
+  | "news"
+  | "education"
+  | "productivity"
+  | "shopping"
+  | "health"
+  | "other";
 
 interface Row {
   id: string;
@@ -32,7 +52,9 @@ function record(app: string, startedAt: string, endedAt: string, seconds: number
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const localToday = (timeZone: string, offsetDays = 0) =>
-  new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(Date.now() + offsetDays * 86_400_000);
+  new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(
+    Date.now() + offsetDays * 86_400_000,
+  );
 
 /** A server for a describe block (started with `env()` in its beforeAll) and the calls the tests make to it. */
 function suite(env: () => Record<string, string> = () => ({})) {
@@ -59,12 +81,19 @@ function suite(env: () => Record<string, string> = () => ({})) {
     return expectShape(dailyOutput, response.body);
   }
   async function analysis(who: User, json?: unknown) {
-    const response = await api("/activity/analysis", { token: who.token, method: "POST", ...(json === undefined ? {} : { json }) });
+    const response = await api("/activity/analysis", {
+      token: who.token,
+      method: "POST",
+      ...(json === undefined ? {} : { json }),
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     return expectShape(analysisOutput, response.body);
   }
   async function storedCount(who: User): Promise<number> {
-    const [row] = await context.server.sql<{ count: number }>("select count(*)::int as count from activity_records where user_id = $1", [who.user.id]);
+    const [row] = await context.server.sql<{ count: number }>(
+      "select count(*)::int as count from activity_records where user_id = $1",
+      [who.user.id],
+    );
     return row!.count;
   }
   return { context, api, user, report, summary, daily, analysis, storedCount };
@@ -81,8 +110,16 @@ describe("with the built-in assistant", () => {
         record("Chat", "2026-11-02T10:30:00Z", "2026-11-02T10:45:00Z", 600, { category: "communication" }),
         record("Tube", "2026-11-02T11:00:00Z", "2026-11-02T11:30:00Z", 900, { category: "video" }),
       ];
-      expect(await report(me, batch)).toEqual({ accepted: 3, duplicates: 0, items: batch.map(({ id }) => ({ id, status: "accepted" })) });
-      expect(await report(me, batch)).toEqual({ accepted: 0, duplicates: 3, items: batch.map(({ id }) => ({ id, status: "duplicate" })) });
+      expect(await report(me, batch)).toEqual({
+        accepted: 3,
+        duplicates: 0,
+        items: batch.map(({ id }) => ({ id, status: "accepted" })),
+      });
+      expect(await report(me, batch)).toEqual({
+        accepted: 0,
+        duplicates: 3,
+        items: batch.map(({ id }) => ({ id, status: "duplicate" })),
+      });
       expect(await storedCount(me)).toBe(3);
       expect((await summary(me, "?from=2026-11-02&to=2026-11-02")).totalSeconds).toBe(3300);
 
@@ -110,20 +147,42 @@ describe("with the built-in assistant", () => {
       const mine = record("Chat", "2026-11-03T10:00:00Z", "2026-11-03T10:10:00Z", 600);
       await report(me, [mine]);
       expect(await report(stranger, [{ ...mine, app: "Stranger app" }])).toMatchObject({ accepted: 1, duplicates: 0 });
-      expect((await summary(me, "?from=2026-11-03&to=2026-11-03")).apps).toEqual([{ app: "Chat", category: "social", seconds: 600 }]);
+      expect((await summary(me, "?from=2026-11-03&to=2026-11-03")).apps).toEqual([
+        { app: "Chat", category: "social", seconds: 600 },
+      ]);
     });
 
     // Each batch starts with a sound record: one bad record rejects all of it.
     const good = () => record("Reader", "2026-11-04T08:00:00Z", "2026-11-04T08:30:00Z", 1200, { category: "reading" });
     const soon = (minutes: number) => iso(Date.now() + minutes * 60_000);
     const cases: [string, () => unknown[], string][] = [
-      ["negative seconds", () => [good(), record("Chat", "2026-11-04T09:00:00Z", "2026-11-04T09:10:00Z", -5)], "/records/1/seconds"],
-      ["seconds that are not whole", () => [good(), record("Chat", "2026-11-04T09:00:00Z", "2026-11-04T09:10:00Z", 12.5)], "/records/1/seconds"],
-      ["seconds longer than the range", () => [good(), record("Chat", "2026-11-04T09:00:00Z", "2026-11-04T09:10:00Z", 601)], "/records/1/seconds"],
-      ["endedAt before startedAt", () => [good(), record("Chat", "2026-11-04T09:10:00Z", "2026-11-04T09:00:00Z", 0)], "/records/1/endedAt"],
+      [
+        "negative seconds",
+        () => [good(), record("Chat", "2026-11-04T09:00:00Z", "2026-11-04T09:10:00Z", -5)],
+        "/records/1/seconds",
+      ],
+      [
+        "seconds that are not whole",
+        () => [good(), record("Chat", "2026-11-04T09:00:00Z", "2026-11-04T09:10:00Z", 12.5)],
+        "/records/1/seconds",
+      ],
+      [
+        "seconds longer than the range",
+        () => [good(), record("Chat", "2026-11-04T09:00:00Z", "2026-11-04T09:10:00Z", 601)],
+        "/records/1/seconds",
+      ],
+      [
+        "endedAt before startedAt",
+        () => [good(), record("Chat", "2026-11-04T09:10:00Z", "2026-11-04T09:00:00Z", 0)],
+        "/records/1/endedAt",
+      ],
       ["a range ending in the future", () => [good(), record("Chat", soon(-5), soon(10), 60)], "/records/1/endedAt"],
       ["a range starting in the future", () => [good(), record("Chat", soon(20), soon(30), 60)], "/records/1/startedAt"],
-      ["a range over 24 hours", () => [good(), record("Chat", "2026-11-03T09:00:00Z", "2026-11-04T09:00:01Z", 60)], "/records/1/endedAt"],
+      [
+        "a range over 24 hours",
+        () => [good(), record("Chat", "2026-11-03T09:00:00Z", "2026-11-04T09:00:01Z", 60)],
+        "/records/1/endedAt",
+      ],
       [
         "two records of one app overlapping",
         () => [good(), record("Reader", "2026-11-04T08:29:59Z", "2026-11-04T08:40:00Z", 60, { category: "reading" })],
@@ -138,13 +197,37 @@ describe("with the built-in assistant", () => {
         ],
         "/records/2/id",
       ],
-      ["an unknown category", () => [good(), record("Chat", "2026-11-04T09:00:00Z", "2026-11-04T09:10:00Z", 60, { category: "fun" as Category })], "/records/1/category"],
-      ["an empty id", () => [good(), { ...record("Chat", "2026-11-04T09:00:00Z", "2026-11-04T09:10:00Z", 60), id: "" }], "/records/1/id"],
-      ["an id over 100 characters", () => [good(), { ...record("Chat", "2026-11-04T09:00:00Z", "2026-11-04T09:10:00Z", 60), id: "x".repeat(101) }], "/records/1/id"],
+      [
+        "an unknown category",
+        () => [good(), record("Chat", "2026-11-04T09:00:00Z", "2026-11-04T09:10:00Z", 60, { category: "fun" as Category })],
+        "/records/1/category",
+      ],
+      [
+        "an empty id",
+        () => [good(), { ...record("Chat", "2026-11-04T09:00:00Z", "2026-11-04T09:10:00Z", 60), id: "" }],
+        "/records/1/id",
+      ],
+      [
+        "an id over 100 characters",
+        () => [good(), { ...record("Chat", "2026-11-04T09:00:00Z", "2026-11-04T09:10:00Z", 60), id: "x".repeat(101) }],
+        "/records/1/id",
+      ],
       ["an empty app", () => [good(), record("   ", "2026-11-04T09:00:00Z", "2026-11-04T09:10:00Z", 60)], "/records/1/app"],
-      ["a date-time that is none", () => [good(), record("Chat", "yesterday", "2026-11-04T09:10:00Z", 60)], "/records/1/startedAt"],
-      ["a missing field", () => [good(), (({ endedAt: _, ...rest }) => rest)(record("Chat", "2026-11-04T09:00:00Z", "2026-11-04T09:10:00Z", 60))], "/records/1/endedAt"],
-      ["an unknown field", () => [good(), { ...record("Chat", "2026-11-04T09:00:00Z", "2026-11-04T09:10:00Z", 60), device: "phone" }], "/records/1/device"],
+      [
+        "a date-time that is none",
+        () => [good(), record("Chat", "yesterday", "2026-11-04T09:10:00Z", 60)],
+        "/records/1/startedAt",
+      ],
+      [
+        "a missing field",
+        () => [good(), (({ endedAt: _, ...rest }) => rest)(record("Chat", "2026-11-04T09:00:00Z", "2026-11-04T09:10:00Z", 60))],
+        "/records/1/endedAt",
+      ],
+      [
+        "an unknown field",
+        () => [good(), { ...record("Chat", "2026-11-04T09:00:00Z", "2026-11-04T09:10:00Z", 60), device: "phone" }],
+        "/records/1/device",
+      ],
       ["no records", () => [], "/records"],
       [
         "more than 500 records",
@@ -168,7 +251,10 @@ describe("with the built-in assistant", () => {
 
     test("400 for a record overlapping a stored one of the same app, naming both; another app may overlap", async () => {
       const me = await user();
-      const stored = record("Tube", "2026-11-05T18:00:00Z", "2026-11-05T19:00:00Z", 3000, { category: "video", id: "evening-tube" });
+      const stored = record("Tube", "2026-11-05T18:00:00Z", "2026-11-05T19:00:00Z", 3000, {
+        category: "video",
+        id: "evening-tube",
+      });
       await report(me, [stored]);
       const response = await api("/activity/records", {
         token: me.token,
@@ -180,11 +266,15 @@ describe("with the built-in assistant", () => {
         },
       });
       const problem = expectProblem(response, 400, "validation_failed");
-      expect(problem.errors).toEqual([{ in: "body", pointer: "/records/1/startedAt", detail: expect.stringContaining('"evening-tube"') }]);
+      expect(problem.errors).toEqual([
+        { in: "body", pointer: "/records/1/startedAt", detail: expect.stringContaining('"evening-tube"') },
+      ]);
       expect(problem.detail).toMatch(/^Nothing was stored: records\.1\.startedAt: overlaps/);
       expect(await storedCount(me)).toBe(1);
       // Touching the stored range is not overlapping.
-      expect(await report(me, [record("Tube", "2026-11-05T19:00:00Z", "2026-11-05T19:10:00Z", 300, { category: "video" })])).toMatchObject({ accepted: 1 });
+      expect(
+        await report(me, [record("Tube", "2026-11-05T19:00:00Z", "2026-11-05T19:10:00Z", 300, { category: "video" })]),
+      ).toMatchObject({ accepted: 1 });
     });
 
     test("every broken rule of a batch is listed at once", async () => {
@@ -199,7 +289,10 @@ describe("with the built-in assistant", () => {
           ],
         },
       });
-      expect(expectProblem(response, 400, "validation_failed").errors?.map((error) => error.pointer)).toEqual(["/records/0/endedAt", "/records/2/seconds"]);
+      expect(expectProblem(response, 400, "validation_failed").errors?.map((error) => error.pointer)).toEqual([
+        "/records/0/endedAt",
+        "/records/2/seconds",
+      ]);
     });
   });
 
@@ -228,7 +321,12 @@ describe("with the built-in assistant", () => {
       });
       const tenth = await daily(prague, "?date=2026-11-10");
       expect(tenth.hours).toHaveLength(24);
-      expect(tenth.hours[23]).toEqual({ startsAt: "2026-11-10T22:00:00.000Z", endsAt: "2026-11-10T23:00:00.000Z", hour: 23, seconds: 1500 });
+      expect(tenth.hours[23]).toEqual({
+        startsAt: "2026-11-10T22:00:00.000Z",
+        endsAt: "2026-11-10T23:00:00.000Z",
+        hour: 23,
+        seconds: 1500,
+      });
       expect(tenth.totalSeconds).toBe(1500);
       expect((await daily(prague, "?date=2026-11-11")).hours[0]).toMatchObject({ hour: 0, seconds: 1500 });
 
@@ -297,7 +395,12 @@ describe("with the built-in assistant", () => {
         record("Chat", iso(Date.now() - 8 * 86_400_000), iso(Date.now() - 8 * 86_400_000 + 60_000), 60),
       ]);
       const week = await summary(me);
-      expect(week).toMatchObject({ from: localToday("Asia/Tokyo", -6), to: localToday("Asia/Tokyo"), days: 7, totalSeconds: 120 });
+      expect(week).toMatchObject({
+        from: localToday("Asia/Tokyo", -6),
+        to: localToday("Asia/Tokyo"),
+        days: 7,
+        totalSeconds: 120,
+      });
       const today = await daily(me);
       expect(today.date).toBe(localToday("Asia/Tokyo"));
       expect(today.totalSeconds).toBe(week.perDay.at(-1)!.seconds);
@@ -322,7 +425,9 @@ describe("with the built-in assistant", () => {
     test("a stranger's records never count", async () => {
       const [me, stranger] = [await user(), await user()];
       await report(me, [record("Chat", "2026-11-12T10:00:00Z", "2026-11-12T10:10:00Z", 600)]);
-      await report(stranger, [record("Stranger app", "2026-11-12T10:00:00Z", "2026-11-12T12:00:00Z", 7000, { category: "games" })]);
+      await report(stranger, [
+        record("Stranger app", "2026-11-12T10:00:00Z", "2026-11-12T12:00:00Z", 7000, { category: "games" }),
+      ]);
       const week = await summary(me, "?from=2026-11-12&to=2026-11-12");
       expect(week).toMatchObject({ totalSeconds: 600, apps: [{ app: "Chat", category: "social", seconds: 600 }] });
       expect(JSON.stringify(await daily(me, "?date=2026-11-12"))).not.toContain("Stranger app");
@@ -339,7 +444,9 @@ describe("with the built-in assistant", () => {
       const done = await createTask(context.server, me.token, { title: "Finished", dueAt: iso(Date.now() - 2 * day) });
       expect((await api(`/tasks/${done.id}`, { token: me.token, method: "PATCH", json: { status: "done" } })).status).toBe(200);
       await createTask(context.server, stranger.token, { title: "Stranger task", dueAt: iso(Date.now() - 3 * day) });
-      await report(stranger, [record("Stranger app", "2026-11-10T10:00:00Z", "2026-11-10T20:00:00Z", 30000, { category: "games" })]);
+      await report(stranger, [
+        record("Stranger app", "2026-11-10T10:00:00Z", "2026-11-10T20:00:00Z", 30000, { category: "games" }),
+      ]);
       await report(me, [
         // The week of 9-15 November (CET, UTC+1).
         record("Tube", "2026-11-10T17:00:00Z", "2026-11-10T21:00:00Z", 12600, { category: "video" }),
@@ -387,7 +494,11 @@ describe("with the built-in assistant", () => {
           open: 3,
           overdue: 1,
           dueSoon: 1,
-          next: [thesis, { id: expect.any(String), title: "Slides", dueAt: expect.any(String) }, { id: expect.any(String), title: "Someday", dueAt: expect.any(String) }],
+          next: [
+            thesis,
+            { id: expect.any(String), title: "Slides", dueAt: expect.any(String) },
+            { id: expect.any(String), title: "Someday", dueAt: expect.any(String) },
+          ],
         },
       });
       expect(result.insights).toEqual([
@@ -395,7 +506,16 @@ describe("with the built-in assistant", () => {
         { kind: "heaviestCategory", category: "video", seconds: 12600, sharePercent: 72, dailyAverageSeconds: 1800 },
         { kind: "topApp", app: "Tube", category: "video", seconds: 12600, dailyAverageSeconds: 1800 },
         { kind: "lateNight", seconds: 3000, nights: 1 },
-        { kind: "focus", minutesPerDay: 25, openTasks: 3, overdueTasks: 1, dueSoonTasks: 1, fromCategory: "video", peakHour: 18, nextTask: thesis },
+        {
+          kind: "focus",
+          minutesPerDay: 25,
+          openTasks: 3,
+          overdueTasks: 1,
+          dueSoonTasks: 1,
+          fromCategory: "video",
+          peakHour: 18,
+          nextTask: thesis,
+        },
       ]);
       expect(JSON.stringify(result)).not.toMatch(/Stranger/);
     });
@@ -403,14 +523,20 @@ describe("with the built-in assistant", () => {
     test("without a body it covers the last seven days; an empty week says so", async () => {
       const me = await user("Asia/Tokyo");
       const result = await analysis(me);
-      expect(result).toMatchObject({ from: localToday("Asia/Tokyo", -6), to: localToday("Asia/Tokyo"), previousFrom: localToday("Asia/Tokyo", -13) });
+      expect(result).toMatchObject({
+        from: localToday("Asia/Tokyo", -6),
+        to: localToday("Asia/Tokyo"),
+        previousFrom: localToday("Asia/Tokyo", -13),
+      });
       expect(result.insights).toEqual([{ kind: "noData" }, { kind: "noOpenTasks" }]);
     });
 
     test("400 for a window that makes no sense, naming the body field", async () => {
       const me = await user();
       const response = await api("/activity/analysis", { token: me.token, json: { from: "2026-11-20", to: "2026-11-10" } });
-      expect(expectProblem(response, 400, "validation_failed").errors).toEqual([{ in: "body", pointer: "/from", detail: "must not be after to (2026-11-10)" }]);
+      expect(expectProblem(response, 400, "validation_failed").errors).toEqual([
+        { in: "body", pointer: "/from", detail: "must not be after to (2026-11-10)" },
+      ]);
     });
   });
 
@@ -418,7 +544,10 @@ describe("with the built-in assistant", () => {
     test("deletes the records before a local date, or all; a stranger's stay", async () => {
       const [me, stranger] = [await user(PRAGUE), await user(PRAGUE)];
       // 00:30 local on 5 November is still 4 November in UTC: `before` is read in the user's zone.
-      await report(me, [record("Chat", "2026-11-04T23:30:00Z", "2026-11-04T23:40:00Z", 600), record("Chat", "2026-11-01T10:00:00Z", "2026-11-01T10:10:00Z", 600)]);
+      await report(me, [
+        record("Chat", "2026-11-04T23:30:00Z", "2026-11-04T23:40:00Z", 600),
+        record("Chat", "2026-11-01T10:00:00Z", "2026-11-01T10:10:00Z", 600),
+      ]);
       await report(stranger, [record("Chat", "2026-11-01T10:00:00Z", "2026-11-01T10:10:00Z", 600)]);
 
       for (const query of ["", "?before=2026-11-05&all=true", "?all=false"]) {
@@ -427,7 +556,9 @@ describe("with the built-in assistant", () => {
       }
       const before = await api("/activity/records?before=2026-11-05", { token: me.token, method: "DELETE" });
       expect(expectShape(deleteRecordsOutput, before.body)).toEqual({ deleted: 1 });
-      expect((await summary(me, "?from=2026-11-01&to=2026-11-07")).perDay.filter((d) => d.seconds > 0)).toEqual([{ date: "2026-11-05", seconds: 600 }]);
+      expect((await summary(me, "?from=2026-11-01&to=2026-11-07")).perDay.filter((d) => d.seconds > 0)).toEqual([
+        { date: "2026-11-05", seconds: 600 },
+      ]);
       const all = await api("/activity/records?all=true", { token: me.token, method: "DELETE" });
       expect(all.body).toEqual({ deleted: 1 });
       expect(await storedCount(me)).toBe(0);
@@ -462,7 +593,9 @@ describe("with an OpenAI-compatible endpoint", () => {
     await createTask(context.server, me.token, { title: "Thesis draft", dueAt: iso(Date.now() + 86_400_000) });
     await createTask(context.server, stranger.token, { title: "Zebra stranger task", dueAt: iso(Date.now() + 86_400_000) });
     await report(me, [record("Tube", "2026-11-10T17:00:00Z", "2026-11-10T21:00:00Z", 12600, { category: "video" })]);
-    await report(stranger, [record("Zebra stranger app", "2026-11-10T10:00:00Z", "2026-11-10T12:00:00Z", 7000, { category: "games" })]);
+    await report(stranger, [
+      record("Zebra stranger app", "2026-11-10T10:00:00Z", "2026-11-10T12:00:00Z", 7000, { category: "games" }),
+    ]);
     return me;
   }
   const WEEK = { from: "2026-11-09", to: "2026-11-15" };
@@ -501,14 +634,20 @@ describe("with an OpenAI-compatible endpoint", () => {
   test("an error answer of the endpoint is a 503", async () => {
     const me = await seeded();
     ai.fail = { status: 500, message: "model overloaded" };
-    expect(expectProblem(await api("/activity/analysis", { token: me.token, json: WEEK }), 503, "unavailable").detail).toMatch(/500.*model overloaded/);
+    expect(expectProblem(await api("/activity/analysis", { token: me.token, json: WEEK }), 503, "unavailable").detail).toMatch(
+      /500.*model overloaded/,
+    );
   });
 
   test("an empty answer falls back to the built-in assistant and says why", async () => {
     const me = await seeded();
     ai.reply = () => "  \n ";
     const result = await analysis(me, WEEK);
-    expect(result).toMatchObject({ text: null, answeredBy: { provider: "built-in" }, fallbackReason: "The AI service gave an empty answer" });
+    expect(result).toMatchObject({
+      text: null,
+      answeredBy: { provider: "built-in" },
+      fallbackReason: "The AI service gave an empty answer",
+    });
     expect(result.insights.map((insight) => insight.kind)).toEqual(["change", "heaviestCategory", "topApp", "focus"]);
   });
 

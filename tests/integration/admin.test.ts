@@ -38,7 +38,8 @@ afterAll(async () => {
 });
 
 const listUsers = (query = "", token = admin.token) => server.request(`/api/v1/admin/users${query}`, { token });
-const disable = (id: string, token = admin.token) => server.request(`/api/v1/admin/users/${id}/disable`, { method: "POST", token });
+const disable = (id: string, token = admin.token) =>
+  server.request(`/api/v1/admin/users/${id}/disable`, { method: "POST", token });
 const enable = (id: string, token = admin.token) => server.request(`/api/v1/admin/users/${id}/enable`, { method: "POST", token });
 const me = (token: string) => server.request("/auth/me", { token });
 const login = (email: string, password: string) => server.request("/auth/login", { json: { email, password } });
@@ -88,7 +89,10 @@ describe("GET /admin/users", () => {
     await registerUser(server, { name: `Other_person ${marker.slice(0, 4)}` });
     await registerUser(server, { name: `Nor4pe ${marker.slice(0, 4)}` });
 
-    const name = expectShape(adminUserListOutput, (await listUsers(`?q=${encodeURIComponent(`ZDEŇKA ${marker.toUpperCase()}`)}`)).body);
+    const name = expectShape(
+      adminUserListOutput,
+      (await listUsers(`?q=${encodeURIComponent(`ZDEŇKA ${marker.toUpperCase()}`)}`)).body,
+    );
     expect(name.items.map((user) => user.id)).toEqual([byName.user.id]);
     const email = expectShape(adminUserListOutput, (await listUsers(`?q=MAIL-${marker.toUpperCase()}@`)).body);
     expect(email.items.map((user) => user.id)).toEqual([byEmail.user.id]);
@@ -116,11 +120,15 @@ describe("GET /admin/users", () => {
       // Within five minutes nothing is written; after them the next read of the session user (it is cached for a
       // minute: a profile change forgets it at once) brings it up to date.
       advanceClock(4 * 60_000);
-      expect((await server.request("/auth/profile", { method: "PATCH", token: user.token, json: { name: "Seen again" } })).status).toBe(200);
+      expect(
+        (await server.request("/auth/profile", { method: "PATCH", token: user.token, json: { name: "Seen again" } })).status,
+      ).toBe(200);
       expect((await me(user.token)).status).toBe(200);
       expect(await seenAt()).toBe(first);
       advanceClock(2 * 60_000);
-      expect((await server.request("/auth/profile", { method: "PATCH", token: user.token, json: { name: "Seen later" } })).status).toBe(200);
+      expect(
+        (await server.request("/auth/profile", { method: "PATCH", token: user.token, json: { name: "Seen later" } })).status,
+      ).toBe(200);
       expect((await me(user.token)).status).toBe(200);
       expect(Date.parse((await seenAt())!) - Date.parse(first!)).toBeGreaterThanOrEqual(6 * 60_000);
     } finally {
@@ -197,7 +205,12 @@ describe("POST /admin/users/{id}/disable and /enable", () => {
 
   test("a disabled account cannot sign in with an external account (GitHub)", async () => {
     const email = `octo-${randomUUID()}@github.test`;
-    const githubUser: GithubUser = { id: Math.floor(Math.random() * 1e9), login: "octo", name: "Octo Cat", emails: [{ email, primary: true, verified: true }] };
+    const githubUser: GithubUser = {
+      id: Math.floor(Math.random() * 1e9),
+      login: "octo",
+      name: "Octo Cat",
+      emails: [{ email, primary: true, verified: true }],
+    };
     /** Start → GitHub (authorizes at once) → the callback, as an API client. */
     const signIn = async () => {
       github.signInAs(githubUser);

@@ -14,7 +14,13 @@ let userId: string;
 
 beforeAll(async () => {
   ai = await startChatCompletionsServer();
-  server = await startTestServer({ AI_BASE_URL: ai.url, AI_API_KEY: "sk-test", AI_MODEL: "tiny-model", AI_TIMEOUT_MS: "400", AI_DAILY_REQUESTS: "3" });
+  server = await startTestServer({
+    AI_BASE_URL: ai.url,
+    AI_API_KEY: "sk-test",
+    AI_MODEL: "tiny-model",
+    AI_TIMEOUT_MS: "400",
+    AI_DAILY_REQUESTS: "3",
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -82,7 +88,9 @@ describe("the OpenAI-compatible endpoint", () => {
     const user = await freshUser();
     ai.reply = () => Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
     ai.delayMs = 300; // 30 ms between chunks: 40 chunks take longer than the 400 ms deadline
-    const stream = await completeStream({ userId: user, purpose: "chat", messages: [{ role: "user", content: "long" }] }).catch((e) => e);
+    const stream = await completeStream({ userId: user, purpose: "chat", messages: [{ role: "user", content: "long" }] }).catch(
+      (e) => e,
+    );
     const error = stream instanceof AppError ? stream : await thrown(collect(stream.chunks));
     expect(error.status).toBe(503);
     ai.reply = (request) => `You said: ${request.messages.at(-1)?.content}`;
@@ -120,6 +128,8 @@ describe("the OpenAI-compatible endpoint", () => {
 
     // Another user's budget is their own.
     const other = await freshUser();
-    await expect(complete({ userId: other, purpose: "chat", messages: [{ role: "user", content: "mine" }] })).resolves.toMatchObject({ text: "You said: mine" });
+    await expect(
+      complete({ userId: other, purpose: "chat", messages: [{ role: "user", content: "mine" }] }),
+    ).resolves.toMatchObject({ text: "You said: mine" });
   });
 });

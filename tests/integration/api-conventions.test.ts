@@ -11,7 +11,10 @@ afterAll(() => server.close());
 describe("request bodies", () => {
   test("malformed JSON is a 400 problem, never a 500", async () => {
     const problem = expectProblem(
-      await server.request("/auth/login", { body: '{"email": "a@b.c", "password": ', headers: { "Content-Type": "application/json" } }),
+      await server.request("/auth/login", {
+        body: '{"email": "a@b.c", "password": ',
+        headers: { "Content-Type": "application/json" },
+      }),
       400,
       "bad_request",
     );
@@ -24,7 +27,11 @@ describe("request bodies", () => {
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
     });
     expectProblem(response, 415, "unsupported_media_type");
-    expectProblem(await server.request("/auth/register", { body: "{}" , headers: { "Content-Type": "text/plain" } }), 415, "unsupported_media_type");
+    expectProblem(
+      await server.request("/auth/register", { body: "{}", headers: { "Content-Type": "text/plain" } }),
+      415,
+      "unsupported_media_type",
+    );
   });
 
   test("a body over BODY_LIMIT_BYTES is 413", async () => {

@@ -34,10 +34,17 @@ function setClock(instant: string) {
 
 beforeAll(async () => {
   ai = await startChatCompletionsServer();
-  server = await startTestServer({ AI_BASE_URL: ai.url, AI_MODEL: "tiny-model", AI_TIMEOUT_MS: String(TIMEOUT_MS), AI_DAILY_REQUESTS: "50" });
+  server = await startTestServer({
+    AI_BASE_URL: ai.url,
+    AI_MODEL: "tiny-model",
+    AI_TIMEOUT_MS: String(TIMEOUT_MS),
+    AI_DAILY_REQUESTS: "50",
+  });
   setClock(NOW);
   other = await registerUser(server, { timeZone: PRAGUE });
-  othersTaskId = (await createTask(server, other.token, { title: "Zebra secret of the other user", dueAt: "2026-02-12T15:00:00Z" })).id;
+  othersTaskId = (
+    await createTask(server, other.token, { title: "Zebra secret of the other user", dueAt: "2026-02-12T15:00:00Z" })
+  ).id;
   await addGoal(other, "Zebra goal of the other user", 90);
 });
 afterEach(() => {
@@ -100,17 +107,33 @@ describe("POST /chat through the endpoint", () => {
     const response = await api("/chat", { token: user.token, json: { message: "What should I do today?" } });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     const { answer } = expectShape(chatAnswerOutput, response.body);
-    expect(answer).toMatchObject({ content: "Start with Pay the rent, it is due at 15:00.", answeredBy: { provider: "openai-compatible", model: "tiny-model" }, fallbackReason: null });
+    expect(answer).toMatchObject({
+      content: "Start with Pay the rent, it is due at 15:00.",
+      answeredBy: { provider: "openai-compatible", model: "tiny-model" },
+      fallbackReason: null,
+    });
     expect(answer.actions).toEqual([
-      expect.objectContaining({ kind: "create_task", title: "Buy oat milk", dueAt: "2026-02-13T16:00:00.000Z", state: "proposed" }),
-      expect.objectContaining({ kind: "reschedule_task", title: "Pay the rent", taskId: rent, dueAt: "2026-02-16T08:00:00.000Z" }),
+      expect.objectContaining({
+        kind: "create_task",
+        title: "Buy oat milk",
+        dueAt: "2026-02-13T16:00:00.000Z",
+        state: "proposed",
+      }),
+      expect.objectContaining({
+        kind: "reschedule_task",
+        title: "Pay the rent",
+        taskId: rent,
+        dueAt: "2026-02-16T08:00:00.000Z",
+      }),
     ]);
 
     const [request] = ai.requests;
     expect(request).toMatchObject({ model: "tiny-model", stream: false });
     const system = request!.messages[0]!;
     expect(system.role).toBe("system");
-    expect(system.content).toContain('"title":"Pay the rent","status":"todo","priority":"high","due":"2026-02-12T15:00+01:00","overdue":false');
+    expect(system.content).toContain(
+      '"title":"Pay the rent","status":"todo","priority":"high","due":"2026-02-12T15:00+01:00","overdue":false',
+    );
     expect(system.content).toContain('"title":"Call Jana"');
     expect(system.content).toContain('"title":"Learn Czech","status":"active","progress":40,"targetDate":"2026-06-01"');
     expect(system.content).toContain("Europe/Prague");
@@ -134,16 +157,23 @@ describe("POST /chat through the endpoint", () => {
 
   test("streamed: the text comes in pieces without the actions block, then the actions and the stored exchange", async () => {
     const { user } = await seededUser();
-    ai.reply = () => `Sure, I can add that task for you right away.\n\`\`\`spolu-actions\n{"actions":[{"kind":"create_task","title":"Water plants","dueAt":null}]}\n\`\`\``;
+    ai.reply = () =>
+      `Sure, I can add that task for you right away.\n\`\`\`spolu-actions\n{"actions":[{"kind":"create_task","title":"Water plants","dueAt":null}]}\n\`\`\``;
     const response = await api("/chat", { token: user.token, json: { message: "add watering" }, headers: stream });
     expect(response.status).toBe(200);
     const events = readEvents(response.body as string);
-    expect(events[0]).toEqual({ event: "answeredBy", data: { answeredBy: { provider: "openai-compatible", model: "tiny-model" }, fallbackReason: null } });
+    expect(events[0]).toEqual({
+      event: "answeredBy",
+      data: { answeredBy: { provider: "openai-compatible", model: "tiny-model" }, fallbackReason: null },
+    });
     const deltas = events.filter((event) => event.event === "delta").map((event) => (event.data as { text: string }).text);
     expect(deltas.length).toBeGreaterThan(3);
     expect(deltas.join("").trim()).toBe("Sure, I can add that task for you right away.");
     expect(deltas.join("")).not.toContain("spolu-actions");
-    expect(events.at(-2)).toMatchObject({ event: "actions", data: { items: [{ kind: "create_task", title: "Water plants", dueAt: null }] } });
+    expect(events.at(-2)).toMatchObject({
+      event: "actions",
+      data: { items: [{ kind: "create_task", title: "Water plants", dueAt: null }] },
+    });
     const done = expectShape(chatAnswerOutput, events.at(-1)!.data);
     expect(done.answer.content).toBe("Sure, I can add that task for you right away.");
     expect(ai.requests[0]!.stream).toBe(true);
@@ -176,7 +206,10 @@ describe("POST /chat through the endpoint", () => {
     expect(response.status).toBe(200);
     const events = readEvents(response.body as string);
     expect(events.some((event) => event.event === "delta")).toBe(true);
-    expect(events.at(-1)).toMatchObject({ event: "error", data: { status: 503, code: "unavailable", stored: false, type: "urn:spolu:problem:unavailable" } });
+    expect(events.at(-1)).toMatchObject({
+      event: "error",
+      data: { status: 503, code: "unavailable", stored: false, type: "urn:spolu:problem:unavailable" },
+    });
     expect(events.map((event) => event.event)).not.toContain("done");
     expect(await storedMessages(user)).toEqual([]);
   });
@@ -193,11 +226,16 @@ describe("POST /chat through the endpoint", () => {
   test("an empty answer is replaced by the built-in one, which says why", async () => {
     const { user } = await seededUser();
     ai.reply = () => "   ";
-    const { answer } = expectShape(chatAnswerOutput, (await api("/chat", { token: user.token, json: { message: "what is due today?" } })).body);
+    const { answer } = expectShape(
+      chatAnswerOutput,
+      (await api("/chat", { token: user.token, json: { message: "what is due today?" } })).body,
+    );
     expect(answer).toMatchObject({ answeredBy: { provider: "built-in" }, fallbackReason: "The AI service gave an empty answer" });
     expect(answer.content).toBe("Due today (1 task):\n• Pay the rent – 3:00 PM");
 
-    const events = readEvents((await api("/chat", { token: user.token, json: { message: "what is due today?" }, headers: stream })).body as string);
+    const events = readEvents(
+      (await api("/chat", { token: user.token, json: { message: "what is due today?" }, headers: stream })).body as string,
+    );
     expect(events.filter((event) => event.event === "answeredBy").map((event) => event.data)).toEqual([
       { answeredBy: { provider: "openai-compatible", model: "tiny-model" }, fallbackReason: null },
       { answeredBy: { provider: "built-in" }, fallbackReason: "The AI service gave an empty answer" },
@@ -210,7 +248,11 @@ describe("GET /briefing through the endpoint", () => {
     const { user } = await seededUser();
     ai.reply = () => "A calm Thursday: pay the rent first.";
     const briefing = expectShape(briefingOutput, (await api("/briefing", { token: user.token })).body);
-    expect(briefing).toMatchObject({ narrative: "A calm Thursday: pay the rent first.", answeredBy: { provider: "openai-compatible", model: "tiny-model" }, fallbackReason: null });
+    expect(briefing).toMatchObject({
+      narrative: "A calm Thursday: pay the rent first.",
+      answeredBy: { provider: "openai-compatible", model: "tiny-model" },
+      fallbackReason: null,
+    });
     expect(briefing.today.map((task) => task.title)).toEqual(["Pay the rent"]);
     const system = ai.requests[0]!.messages[0]!.content;
     expect(system).toContain("Pay the rent");
@@ -225,7 +267,10 @@ describe("GET /briefing through the endpoint", () => {
     const response = await api("/briefing?lang=cs", { token: user.token });
     expect(response.status).toBe(200);
     const briefing = expectShape(briefingOutput, response.body);
-    expect(briefing).toMatchObject({ answeredBy: { provider: "built-in" }, fallbackReason: expect.stringMatching(/502.*bad gateway/) });
+    expect(briefing).toMatchObject({
+      answeredBy: { provider: "built-in" },
+      fallbackReason: expect.stringMatching(/502.*bad gateway/),
+    });
     expect(briefing.narrative).toContain("Začněte úkolem „Call Jana“.");
   });
 });
@@ -233,11 +278,16 @@ describe("GET /briefing through the endpoint", () => {
 describe("the weekly report through the endpoint", () => {
   test("its narrative comes from the endpoint; when the endpoint is down, the built-in one, and the report is made all the same", async () => {
     const { user } = await seededUser();
-    ai.reply = (request) => (request.messages[0]!.content.includes("Learn Czech") ? "A good week: keep learning Czech." : "A week.");
+    ai.reply = (request) =>
+      request.messages[0]!.content.includes("Learn Czech") ? "A good week: keep learning Czech." : "A week.";
     setClock("2026-02-16T07:00:00Z"); // Monday 08:00 in Prague
     await runWeeklyReports();
     const report = expectShape(weeklyReportOutput, (await api("/reports/weekly/2026-02-09", { token: user.token })).body);
-    expect(report.narrative).toEqual({ text: "A good week: keep learning Czech.", answeredBy: { provider: "openai-compatible", model: "tiny-model" }, fallbackReason: null });
+    expect(report.narrative).toEqual({
+      text: "A good week: keep learning Czech.",
+      answeredBy: { provider: "openai-compatible", model: "tiny-model" },
+      fallbackReason: null,
+    });
     const mine = ai.requests.find((request) => request.messages[0]!.content.includes("Learn Czech"))!;
     expect(mine.messages[0]!.content).toContain('"openNow":2');
     expect(JSON.stringify(mine.messages)).not.toContain("Zebra");
@@ -246,7 +296,10 @@ describe("the weekly report through the endpoint", () => {
     setClock("2026-02-23T07:00:00Z"); // the next Monday
     await runWeeklyReports();
     const next = expectShape(weeklyReportOutput, (await api("/reports/weekly/2026-02-16", { token: user.token })).body);
-    expect(next.narrative).toMatchObject({ answeredBy: { provider: "built-in" }, fallbackReason: expect.stringMatching(/503.*maintenance/) });
+    expect(next.narrative).toMatchObject({
+      answeredBy: { provider: "built-in" },
+      fallbackReason: expect.stringMatching(/503.*maintenance/),
+    });
     expect(next.narrative!.text).toContain("From Monday, February 16 to Sunday, February 22 you completed no tasks");
     expect(next.goals).toEqual([expect.objectContaining({ title: "Learn Czech", progress: 40, progressAtStart: null })]);
   });

@@ -76,7 +76,10 @@ let stranger: { token: string; userId: string };
 beforeAll(async () => {
   server = await startTestServer();
   const document = (await server.request("/api/v1/openapi.json")).body as {
-    paths: Record<string, Record<string, { security?: unknown[]; requestBody?: unknown; responses?: Record<string, { description?: string }> }>>;
+    paths: Record<
+      string,
+      Record<string, { security?: unknown[]; requestBody?: unknown; responses?: Record<string, { description?: string }> }>
+    >;
   };
   operations = Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item).map(([method, operation]) => ({
@@ -111,7 +114,10 @@ beforeAll(async () => {
   expect(invitation.status).toBe(201);
   // The third user asks the owner to collaborate on a task of theirs: the owner gets a notification.
   const theirs = await createTask(server, third.token, { title: `Secret ask ${marker}` });
-  const ask = await server.request(`/tasks/${theirs.id}/collaboration-requests`, { token: third.token, json: { kind: "collaborate", userId: user.id } });
+  const ask = await server.request(`/tasks/${theirs.id}/collaboration-requests`, {
+    token: third.token,
+    json: { kind: "collaborate", userId: user.id },
+  });
   expect(ask.status).toBe(201);
   const notification = await waitFor(async () => (await server.request("/api/v1/notifications", { token })).body.items[0]);
   const webhook = await server.request("/api/v1/webhooks", { token, json: { url: `https://hooks.example.com/${marker}` } });
@@ -147,10 +153,16 @@ beforeAll(async () => {
     },
   });
   expect(activity.status).toBe(200);
-  const goal = await server.request("/api/v1/goals", { token, json: { title: `Secret goal ${marker}`, description: `Secret plan ${marker}` } });
+  const goal = await server.request("/api/v1/goals", {
+    token,
+    json: { title: `Secret goal ${marker}`, description: `Secret plan ${marker}` },
+  });
   expect(goal.status).toBe(201);
   const linked = await server.request(`/api/v1/goals/${goal.body.id}/tasks/${task.id}`, { token, method: "PUT" });
-  const goalReport = await server.request(`/api/v1/goals/${goal.body.id}/reports`, { token, json: { date: "2025-01-01", value: 10, note: `Secret note ${marker}` } });
+  const goalReport = await server.request(`/api/v1/goals/${goal.body.id}/reports`, {
+    token,
+    json: { date: "2025-01-01", value: 10, note: `Secret note ${marker}` },
+  });
   const studyPlan = await server.request(`/api/v1/goals/${goal.body.id}/study-plan`, { token, json: {} });
   expect([linked.status, goalReport.status, studyPlan.status]).toEqual([200, 201, 201]);
   // The built-in assistant proposes a task, which the stranger must not confirm or dismiss.
@@ -166,7 +178,13 @@ beforeAll(async () => {
   // A spaced-repetition card linked to the goal and the task, reviewed once.
   const card = await server.request("/api/v1/review-cards", {
     token,
-    json: { front: `Secret front ${marker}`, back: `Secret back ${marker}`, deck: `Secret deck ${marker}`, goalId: goal.body.id, taskId: task.id },
+    json: {
+      front: `Secret front ${marker}`,
+      back: `Secret back ${marker}`,
+      deck: `Secret deck ${marker}`,
+      goalId: goal.body.id,
+      taskId: task.id,
+    },
   });
   expect(card.status).toBe(201);
   const reviewed = await server.request(`/api/v1/review-cards/${card.body.id}/reviews`, { token, json: { grade: "good" } });
@@ -177,8 +195,14 @@ beforeAll(async () => {
   });
   expect(media.status).toBe(201);
   // A template of the owner's and time tracked on the task (a running timer too).
-  const template = await server.request("/api/v1/templates", { token, json: { name: `Secret template ${marker}`, tasks: [{ title: `Secret step ${marker}` }] } });
-  const timeEntry = await server.request("/api/v1/time-entries", { token, json: { taskId: task.id, startedAt: "2026-01-05T08:00:00Z", durationSeconds: 600, note: `Secret time ${marker}` } });
+  const template = await server.request("/api/v1/templates", {
+    token,
+    json: { name: `Secret template ${marker}`, tasks: [{ title: `Secret step ${marker}` }] },
+  });
+  const timeEntry = await server.request("/api/v1/time-entries", {
+    token,
+    json: { taskId: task.id, startedAt: "2026-01-05T08:00:00Z", durationSeconds: 600, note: `Secret time ${marker}` },
+  });
   const timer = await server.request(`/api/v1/tasks/${task.id}/timer/start`, { token, method: "POST" });
   expect([template.status, timeEntry.status, timer.status]).toEqual([201, 201, 200]);
   const invoice = await server.request("/api/v1/accounting/invoices", {
@@ -361,7 +385,11 @@ describe("authorization matrix", () => {
 
     // Everything is as the owner left it.
     const task = await server.request(`/tasks/${owner.taskId}`, { token: owner.token });
-    expect(task.body).toMatchObject({ title: expect.stringMatching(/^Secret task /), status: "todo", subtasks: { total: 1, done: 0 } });
+    expect(task.body).toMatchObject({
+      title: expect.stringMatching(/^Secret task /),
+      status: "todo",
+      subtasks: { total: 1, done: 0 },
+    });
     const group = await server.request(`/groups/${owner.groupId}?lang=en`, { token: owner.token });
     expect(group.body.name).toMatch(/^Secret group /);
     const members = await server.request(`/api/v1/user-groups/${owner.userGroupId}/members`, { token: owner.token });
@@ -384,12 +412,18 @@ describe("authorization matrix", () => {
     const devices = await server.request("/api/v1/webauthn/devices", { token: owner.token });
     expect(devices.body.items.map((item: { name: string }) => item.name)).toEqual([expect.stringMatching(/^Secret device /)]);
     const goal = await server.request(`/api/v1/goals/${owner.goalId}`, { token: owner.token });
-    expect(goal.body).toMatchObject({ title: expect.stringMatching(/^Secret goal /), status: "active", linkedTasks: [{ id: owner.taskId }] });
+    expect(goal.body).toMatchObject({
+      title: expect.stringMatching(/^Secret goal /),
+      status: "active",
+      linkedTasks: [{ id: owner.taskId }],
+    });
     const goalReports = await server.request(`/api/v1/goals/${owner.goalId}/reports`, { token: owner.token });
     expect(goalReports.body.items.map((item: { id: string }) => item.id)).toEqual([owner.goalReportId]);
     const studyPlan = await server.request(`/api/v1/goals/${owner.goalId}/study-plan`, { token: owner.token });
     expect(studyPlan.body).toMatchObject({ version: 1, appliedAt: null });
-    const [connection] = await server.sql<{ name: string }>("select name from connector_connections where id = $1", [owner.connectionId]);
+    const [connection] = await server.sql<{ name: string }>("select name from connector_connections where id = $1", [
+      owner.connectionId,
+    ]);
     expect(connection!.name).toMatch(/^Secret ERP /);
     const template = await server.request(`/api/v1/templates/${owner.templateId}`, { token: owner.token });
     expect(template.body.name).toMatch(/^Secret template /);
@@ -398,9 +432,17 @@ describe("authorization matrix", () => {
     const entries = await server.sql("select note from time_entries where id = $1", [owner.timeEntryId]);
     expect(entries).toEqual([{ note: expect.stringMatching(/^Secret time /) }]);
     const chat = await server.request("/api/v1/chat/messages", { token: owner.token });
-    expect(chat.body.items[0].actions).toEqual([expect.objectContaining({ id: owner.chatActionId, state: "proposed", taskId: null })]);
+    expect(chat.body.items[0].actions).toEqual([
+      expect.objectContaining({ id: owner.chatActionId, state: "proposed", taskId: null }),
+    ]);
     const card = await server.request(`/api/v1/review-cards/${owner.reviewCardId}`, { token: owner.token });
-    expect(card.body).toMatchObject({ front: expect.stringMatching(/^Secret front /), reps: 1, lapses: 0, goal: { id: owner.goalId }, task: { id: owner.taskId } });
+    expect(card.body).toMatchObject({
+      front: expect.stringMatching(/^Secret front /),
+      reps: 1,
+      lapses: 0,
+      goal: { id: owner.goalId },
+      task: { id: owner.taskId },
+    });
     const reviews = await server.request(`/api/v1/review-cards/${owner.reviewCardId}/reviews`, { token: owner.token });
     expect(reviews.body.items.map((item: { grade: string }) => item.grade)).toEqual(["good"]);
     const media = await server.request(`/api/v1/tasks/${owner.taskId}/media`, { token: owner.token });
@@ -410,14 +452,19 @@ describe("authorization matrix", () => {
   });
 
   test("every list a stranger can read leaves out everything of the owner's", async () => {
-    const lists = operations.filter((operation) => operation.method === "GET" && operation.authenticated && !operation.path.includes("{"));
+    const lists = operations.filter(
+      (operation) => operation.method === "GET" && operation.authenticated && !operation.path.includes("{"),
+    );
     expect(lists.length).toBeGreaterThanOrEqual(5);
     for (const operation of lists) {
       const response = await server.request(operation.path, { token: stranger.token });
       // GET /family is one resource, not a list: someone in no family workspace gets 404. So are a connector kind's
       // own reads (/learning/..., /erp/..., /accounting/status): they act on your connection of that kind, and
       // someone with none gets 404.
-      const allowed = operation.path === "/api/v1/family" || /^\/api\/v1\/(learning\/|erp\/|accounting\/status$)/.test(operation.path) ? [404] : [200, 403];
+      const allowed =
+        operation.path === "/api/v1/family" || /^\/api\/v1\/(learning\/|erp\/|accounting\/status$)/.test(operation.path)
+          ? [404]
+          : [200, 403];
       expect(allowed, `${operation.path}: ${response.status}`).toContain(response.status);
       expectNoSecrets(response.body, `GET ${operation.path}`);
     }
@@ -452,7 +499,10 @@ describe("authorization matrix", () => {
     const mine = await createTask(server, stranger.token);
     const move = await server.request(`/tasks/${mine.id}/move`, { token: stranger.token, json: { afterId: owner.taskId } });
     expect(move.status).toBe(400);
-    expectNoSecrets({ ...move.body, errors: move.body.errors?.map((error: { detail: string }) => error.detail) }, "move next to another user's task");
+    expectNoSecrets(
+      { ...move.body, errors: move.body.errors?.map((error: { detail: string }) => error.detail) },
+      "move next to another user's task",
+    );
     const order = await server.request("/groups/order", { method: "PUT", token: stranger.token, json: { ids: [owner.groupId] } });
     expect(order.status).toBeGreaterThanOrEqual(400);
     expect(order.status).toBeLessThan(500);

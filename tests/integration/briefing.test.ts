@@ -22,7 +22,10 @@ let other: User;
 const titles = (tasks: { title: string }[]) => tasks.map((task) => task.title);
 const api = (path: string, options?: Parameters<TestServer["request"]>[1]) => server.request(`/api/v1${path}`, options);
 
-async function addGoal(user: User, fields: { title: string; progress?: number; targetDate?: string; status?: string }): Promise<string> {
+async function addGoal(
+  user: User,
+  fields: { title: string; progress?: number; targetDate?: string; status?: string },
+): Promise<string> {
   const [goal] = await server.sql<{ id: string }>(
     "insert into goals (owner_id, title, progress, target_date, status, created_at) values ($1, $2, $3, $4, $5, $6) returning id",
     [user.user.id, fields.title, fields.progress ?? 0, fields.targetDate ?? null, fields.status ?? "active", NOW],
@@ -74,7 +77,15 @@ describe("GET /briefing", () => {
     const response = await api("/briefing", { token: me.token });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     const briefing = expectShape(briefingOutput, response.body);
-    expect(briefing).toMatchObject({ date: "2026-02-12", timeZone: NEW_YORK, reviews: [], reviewsDue: 0, reviewsAvailable: true, answeredBy: { provider: "built-in" }, fallbackReason: null });
+    expect(briefing).toMatchObject({
+      date: "2026-02-12",
+      timeZone: NEW_YORK,
+      reviews: [],
+      reviewsDue: 0,
+      reviewsAvailable: true,
+      answeredBy: { provider: "built-in" },
+      fallbackReason: null,
+    });
     expect(titles(briefing.today)).toEqual(["Early report", "Morning run", "Night owl post"]);
     expect(titles(briefing.overdue)).toEqual(["Yesterday's call"]);
     expect(briefing.goals).toEqual([
@@ -92,14 +103,18 @@ describe("GET /briefing", () => {
     expect(briefing.date).toBe("2026-02-13");
     expect(titles(briefing.today)).toEqual(["Tomorrow's dentist"]);
     expect(titles(briefing.overdue)).toEqual(["Yesterday's call", "Early report"]);
-    expect(briefing.narrative).toMatch(/^На 13 февраля \(пятница\) запланирована 1 задача\. 2 задачи просрочены\. Начните с «Yesterday's call»\./);
+    expect(briefing.narrative).toMatch(
+      /^На 13 февраля \(пятница\) запланирована 1 задача\. 2 задачи просрочены\. Начните с «Yesterday's call»\./,
+    );
   });
 
   test("each user's own; a bad date is a 400 naming it; signed out is a 401", async () => {
     const theirs = expectShape(briefingOutput, (await api("/briefing", { token: other.token })).body);
     expect(titles(theirs.today)).toEqual(["Zebra secret of the other user"]);
     expect(theirs.goals.map((goal) => goal.title)).toEqual(["Zebra goal"]);
-    expect(expectProblem(await api("/briefing?date=2026-02-30", { token: me.token }), 400, "validation_failed").errors?.[0]?.pointer).toBe("/date");
+    expect(
+      expectProblem(await api("/briefing?date=2026-02-30", { token: me.token }), 400, "validation_failed").errors?.[0]?.pointer,
+    ).toBe("/date");
     expectProblem(await api("/briefing"), 401, "unauthenticated");
   });
 });
@@ -109,7 +124,10 @@ describe("GET /briefing – spaced-repetition reviews", () => {
     const learner = await registerUser(server, { timeZone: NEW_YORK });
     const ids: string[] = [];
     for (let i = 1; i <= 7; i++) {
-      const card = await api("/review-cards", { token: learner.token, json: { front: `Word ${i}`, back: `Slovo ${i}`, deck: "Czech" } });
+      const card = await api("/review-cards", {
+        token: learner.token,
+        json: { front: `Word ${i}`, back: `Slovo ${i}`, deck: "Czech" },
+      });
       expect(card.status, JSON.stringify(card.body)).toBe(201);
       ids.push(card.body.id);
     }
@@ -126,7 +144,9 @@ describe("GET /briefing – spaced-repetition reviews", () => {
     expect(JSON.stringify(briefing)).not.toContain("Zebra");
 
     // Tomorrow's briefing counts tomorrow's card too; reviewing one takes it out.
-    expect(expectShape(briefingOutput, (await api("/briefing?date=2026-02-13", { token: learner.token })).body).reviewsDue).toBe(7);
+    expect(expectShape(briefingOutput, (await api("/briefing?date=2026-02-13", { token: learner.token })).body).reviewsDue).toBe(
+      7,
+    );
     expect((await api(`/review-cards/${ids[0]}/reviews`, { token: learner.token, json: { grade: "easy" } })).status).toBe(201);
     const after = expectShape(briefingOutput, (await api("/briefing", { token: learner.token })).body);
     expect(after.reviewsDue).toBe(5);
@@ -144,6 +164,9 @@ describe("GET /briefing – spaced-repetition reviews", () => {
     } finally {
       moduleOverrides().delete("spaced-repetition");
     }
-    expect(expectShape(briefingOutput, (await api("/briefing", { token: learner.token })).body)).toMatchObject({ reviewsDue: 1, reviewsAvailable: true });
+    expect(expectShape(briefingOutput, (await api("/briefing", { token: learner.token })).body)).toMatchObject({
+      reviewsDue: 1,
+      reviewsAvailable: true,
+    });
   });
 });

@@ -54,7 +54,9 @@ export async function startChatCompletionsServer(): Promise<ChatCompletionsServe
   const server = createServer(async (request, response) => {
     if (request.method !== "POST" || request.url !== "/v1/chat/completions") {
       response.writeHead(404, { "Content-Type": "application/json" });
-      response.end(JSON.stringify({ error: { message: `Unknown path ${request.url}`, type: "invalid_request_error", code: null } }));
+      response.end(
+        JSON.stringify({ error: { message: `Unknown path ${request.url}`, type: "invalid_request_error", code: null } }),
+      );
       return;
     }
     const body = (await readJson(request)) as Omit<ChatRequest, "authorization">;
@@ -62,7 +64,9 @@ export async function startChatCompletionsServer(): Promise<ChatCompletionsServe
     state.requests.push(chat);
     if (!body.model || !Array.isArray(body.messages) || body.messages.length === 0) {
       response.writeHead(400, { "Content-Type": "application/json" });
-      response.end(JSON.stringify({ error: { message: "model and messages are required", type: "invalid_request_error", code: null } }));
+      response.end(
+        JSON.stringify({ error: { message: "model and messages are required", type: "invalid_request_error", code: null } }),
+      );
       return;
     }
     await sleep(state.delayMs);

@@ -76,23 +76,41 @@ describe("POST /chat with the built-in assistant", () => {
 
   test("a bad message is a 400 naming the field", async () => {
     const { user } = await seededUser();
-    expect(expectProblem(await api("/chat", { token: user.token, json: { message: "  " } }), 400, "validation_failed").errors).toEqual([
-      { in: "body", pointer: "/message", detail: "must not be empty" },
-    ]);
-    expect(expectProblem(await api("/chat", { token: user.token, json: { message: "x".repeat(2001) } }), 400, "validation_failed").errors?.[0]?.pointer).toBe("/message");
-    expect(expectProblem(await api("/chat", { token: user.token, json: { message: "hi", lang: "de" } }), 400, "validation_failed").errors?.[0]?.pointer).toBe("/lang");
+    expect(
+      expectProblem(await api("/chat", { token: user.token, json: { message: "  " } }), 400, "validation_failed").errors,
+    ).toEqual([{ in: "body", pointer: "/message", detail: "must not be empty" }]);
+    expect(
+      expectProblem(await api("/chat", { token: user.token, json: { message: "x".repeat(2001) } }), 400, "validation_failed")
+        .errors?.[0]?.pointer,
+    ).toBe("/message");
+    expect(
+      expectProblem(await api("/chat", { token: user.token, json: { message: "hi", lang: "de" } }), 400, "validation_failed")
+        .errors?.[0]?.pointer,
+    ).toBe("/lang");
     expect((await api("/chat/messages", { token: user.token })).body.items).toEqual([]);
   });
 
   test("streams the answer as Server-Sent Events when asked to, and stores it the same", async () => {
     const { user } = await seededUser();
-    const response = await api("/chat", { token: user.token, json: { message: "what should I do next?" }, headers: { Accept: "text/event-stream" } });
+    const response = await api("/chat", {
+      token: user.token,
+      json: { message: "what should I do next?" },
+      headers: { Accept: "text/event-stream" },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const events = readEvents(response.body as string);
-    expect(events.map((event) => event.event).filter((name, index, all) => name !== all[index - 1])).toEqual(["answeredBy", "delta", "actions", "done"]);
+    expect(events.map((event) => event.event).filter((name, index, all) => name !== all[index - 1])).toEqual([
+      "answeredBy",
+      "delta",
+      "actions",
+      "done",
+    ]);
     expect(events[0]!.data).toEqual({ answeredBy: { provider: "built-in" }, fallbackReason: null });
-    const text = events.filter((event) => event.event === "delta").map((event) => (event.data as { text: string }).text).join("");
+    const text = events
+      .filter((event) => event.event === "delta")
+      .map((event) => (event.data as { text: string }).text)
+      .join("");
     expect(text).toMatch(/^Next I would do “Call Jana”: it has been overdue since /);
     const done = expectShape(chatAnswerOutput, events.at(-1)!.data);
     expect(done.answer.content).toBe(text);
@@ -108,7 +126,10 @@ describe("the conversation", () => {
     const first = expectShape(chatMessageListOutput, (await api("/chat/messages?limit=4", { token: user.token })).body);
     expect(first.items.map((item) => item.role)).toEqual(["assistant", "user", "assistant", "user"]);
     expect(first.items[1]!.content).toBe("three");
-    const rest = expectShape(chatMessageListOutput, (await api(`/chat/messages?limit=4&before=${first.nextCursor}`, { token: user.token })).body);
+    const rest = expectShape(
+      chatMessageListOutput,
+      (await api(`/chat/messages?limit=4&before=${first.nextCursor}`, { token: user.token })).body,
+    );
     expect(rest.items.map((item) => item.content).at(-1)).toBe("one");
     expect(rest.nextCursor).toBeNull();
     expect((await api("/chat/messages", { token: other.token })).body.items).toEqual([]);
@@ -125,11 +146,21 @@ describe("proposed actions", () => {
     const { answer } = await ask(user, "add task Buy oat milk tomorrow");
     expect(answer.content).toBe("Shall I add the task “Buy oat milk”, due Fri, Feb 13, 5:00 PM? Confirm it below.");
     const [action] = answer.actions;
-    expect(action).toMatchObject({ kind: "create_task", state: "proposed", title: "Buy oat milk", dueAt: "2026-02-13T16:00:00.000Z", taskId: null });
+    expect(action).toMatchObject({
+      kind: "create_task",
+      state: "proposed",
+      title: "Buy oat milk",
+      dueAt: "2026-02-13T16:00:00.000Z",
+      taskId: null,
+    });
 
     const confirmed = await api(`/chat/actions/${action!.id}/confirm`, { method: "POST", token: user.token });
     expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
-    expect(confirmed.body.action).toMatchObject({ state: "confirmed", taskId: confirmed.body.task.id, decidedAt: expect.any(String) });
+    expect(confirmed.body.action).toMatchObject({
+      state: "confirmed",
+      taskId: confirmed.body.task.id,
+      decidedAt: expect.any(String),
+    });
     const task = await api(`/tasks/${confirmed.body.task.id}`, { token: user.token });
     expect(task.body).toMatchObject({ title: "Buy oat milk", dueAt: "2026-02-13T16:00:00.000Z", ownerId: user.user.id });
 
@@ -145,7 +176,12 @@ describe("proposed actions", () => {
     const { user, dentist } = await seededUser();
     const { answer } = await ask(user, "move the dentist appointment to Monday");
     const [action] = answer.actions;
-    expect(action).toMatchObject({ kind: "reschedule_task", title: "Dentist appointment", taskId: dentist, dueAt: "2026-02-16T07:30:00.000Z" });
+    expect(action).toMatchObject({
+      kind: "reschedule_task",
+      title: "Dentist appointment",
+      taskId: dentist,
+      dueAt: "2026-02-16T07:30:00.000Z",
+    });
     const confirmed = await api(`/chat/actions/${action!.id}/confirm`, { method: "POST", token: user.token });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.task).toMatchObject({ id: dentist, dueAt: "2026-02-16T07:30:00.000Z" });
@@ -156,7 +192,11 @@ describe("proposed actions", () => {
     const { answer } = await ask(user, "přidej úkol Umýt okna zítra", "cs");
     const dismissed = await api(`/chat/actions/${answer.actions[0]!.id}/dismiss`, { method: "POST", token: user.token });
     expect(dismissed.body).toMatchObject({ state: "dismissed", taskId: null });
-    expectProblem(await api(`/chat/actions/${answer.actions[0]!.id}/confirm`, { method: "POST", token: user.token }), 409, "conflict");
+    expectProblem(
+      await api(`/chat/actions/${answer.actions[0]!.id}/confirm`, { method: "POST", token: user.token }),
+      409,
+      "conflict",
+    );
     expect((await api("/tasks?q=okna", { token: user.token })).body.items).toEqual([]);
   });
 
@@ -170,7 +210,10 @@ describe("proposed actions", () => {
 
     expect((await api(`/tasks/${jana}`, { method: "DELETE", token: user.token })).status).toBe(204);
     expectProblem(await api(`/chat/actions/${id}/confirm`, { method: "POST", token: user.token }), 404, "not_found");
-    expect((await api("/chat/messages", { token: user.token })).body.items[0].actions[0]).toMatchObject({ id, state: "proposed" });
+    expect((await api("/chat/messages", { token: user.token })).body.items[0].actions[0]).toMatchObject({
+      id,
+      state: "proposed",
+    });
     expect((await api(`/chat/actions/${id}/dismiss`, { method: "POST", token: user.token })).status).toBe(200);
   });
 
@@ -178,14 +221,23 @@ describe("proposed actions", () => {
     const { user } = await seededUser();
     const theirs = await createTask(server, other.token, { title: "Read-only for me" });
     const project = await api("/projects", { token: other.token, json: { name: "Shared" } });
-    expect((await api(`/projects/${project.body.id}/members`, { token: other.token, json: { userId: user.user.id, role: "viewer" } })).status).toBe(201);
-    expect((await api(`/tasks/${theirs.id}`, { method: "PATCH", token: other.token, json: { projectId: project.body.id } })).status).toBe(200);
+    expect(
+      (await api(`/projects/${project.body.id}/members`, { token: other.token, json: { userId: user.user.id, role: "viewer" } }))
+        .status,
+    ).toBe(201);
+    expect(
+      (await api(`/tasks/${theirs.id}`, { method: "PATCH", token: other.token, json: { projectId: project.body.id } })).status,
+    ).toBe(200);
     expect((await api(`/tasks/${theirs.id}`, { token: user.token })).status).toBe(200);
     // The assistants only propose the user's own tasks: such a proposal is written directly.
     const { answer } = await ask(user, "hello");
     const [action] = await server.sql<{ id: string }>(
       "insert into chat_actions (user_id, message_id, kind, params) values ($1, $2, 'reschedule_task', $3::jsonb) returning id",
-      [user.user.id, answer.id, JSON.stringify({ title: "Read-only for me", taskId: theirs.id, dueAt: "2026-02-20T10:00:00.000Z" })],
+      [
+        user.user.id,
+        answer.id,
+        JSON.stringify({ title: "Read-only for me", taskId: theirs.id, dueAt: "2026-02-20T10:00:00.000Z" }),
+      ],
     );
     expectProblem(await api(`/chat/actions/${action!.id}/confirm`, { method: "POST", token: user.token }), 404, "not_found");
     expect((await api(`/tasks/${theirs.id}`, { token: other.token })).body.dueAt).toBeNull();

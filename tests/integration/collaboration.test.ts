@@ -10,7 +10,15 @@ import {
 } from "../../lib/collaboration/schema";
 import { claimTask } from "../../lib/collaboration/service";
 import { taskListOutput, taskOutput } from "../../lib/tasks/schema";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+import {
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type RequestOptions,
+  type TestServer,
+} from "./harness";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -29,7 +37,8 @@ const api = (path: string, options?: RequestOptions) => server.request(`/api/v1$
 type Users<N extends number, T extends User[] = []> = T["length"] extends N ? T : Users<N, [...T, User]>;
 async function users<N extends number>(count: N, names: string[] = []): Promise<Users<N>> {
   const created: User[] = [];
-  for (let index = 0; index < count; index++) created.push(await registerUser(server, names[index] ? { name: names[index] } : {}));
+  for (let index = 0; index < count; index++)
+    created.push(await registerUser(server, names[index] ? { name: names[index] } : {}));
   return created as Users<N>;
 }
 
@@ -85,10 +94,13 @@ async function warmList(who: User) {
 }
 
 async function eventsOf(requestId: string) {
-  return server.sql<{ type: string; actor_id: string | null; task_id: string; audience: string[]; data: Record<string, unknown> }>(
-    "select type, actor_id, task_id, audience, data from domain_events where data->>'requestId' = $1 order by id",
-    [requestId],
-  );
+  return server.sql<{
+    type: string;
+    actor_id: string | null;
+    task_id: string;
+    audience: string[];
+    data: Record<string, unknown>;
+  }>("select type, actor_id, task_id, audience, data from domain_events where data->>'requestId' = $1 order by id", [requestId]);
 }
 
 async function userGroup(owner: User, members: User[]): Promise<string> {
@@ -153,20 +165,36 @@ describe("POST /tasks/{id}/collaboration-requests and accepting them", () => {
     const request = expectShape(collaborationRequestOutput, response.body);
     expect(request.recipient.id).toBe(carol.user.id);
 
-    const before = await server.request(`/tasks/${task.id}`, { method: "PATCH", token: carol.token, json: { title: "Mine now" } });
+    const before = await server.request(`/tasks/${task.id}`, {
+      method: "PATCH",
+      token: carol.token,
+      json: { title: "Mine now" },
+    });
     expectProblem(before, 404, "not_found");
     await warmList(carol);
 
     await decided(carol, request.id, "accept");
-    const patched = await server.request(`/tasks/${task.id}`, { method: "PATCH", token: carol.token, json: { title: "Plan the trip to Brno" } });
+    const patched = await server.request(`/tasks/${task.id}`, {
+      method: "PATCH",
+      token: carol.token,
+      json: { title: "Plan the trip to Brno" },
+    });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     const seen = await readTask(owner, task.id);
-    expect(seen).toMatchObject({ title: "Plan the trip to Brno", collaboratorIds: [carol.user.id], assigneeIds: [], ownerId: owner.user.id });
+    expect(seen).toMatchObject({
+      title: "Plan the trip to Brno",
+      collaboratorIds: [carol.user.id],
+      assigneeIds: [],
+      ownerId: owner.user.id,
+    });
     const list = await taskList(carol);
     expect(list).toEqual({ ids: [task.id], cache: "MISS" });
     // A collaborator still may not delete the task.
     expectProblem(await server.request(`/tasks/${task.id}`, { method: "DELETE", token: carol.token }), 403, "forbidden");
-    expect((await eventsOf(request.id)).map((event) => event.type)).toEqual(["collaboration.requested", "collaboration.accepted"]);
+    expect((await eventsOf(request.id)).map((event) => event.type)).toEqual([
+      "collaboration.requested",
+      "collaboration.accepted",
+    ]);
   });
 
   test("transfer: the new owner owns and may delete it, in their first group after their last task; the old owner collaborates", async () => {
@@ -217,7 +245,10 @@ describe("POST /tasks/{id}/collaboration-requests and accepting them", () => {
     await decided(helper, (await ask(owner, task.id, "collaborate", helper)).id, "accept");
     // A collaborator may share the task: they ask Eve to take it.
     const request = await ask(helper, task.id, "assign", eve);
-    const removed = await server.request(`/tasks/${task.id}/collaborators/${helper.user.id}`, { method: "DELETE", token: owner.token });
+    const removed = await server.request(`/tasks/${task.id}/collaborators/${helper.user.id}`, {
+      method: "DELETE",
+      token: owner.token,
+    });
     expect(removed.status, JSON.stringify(removed.body)).toBe(204);
 
     expectProblem(await act(eve, request.id, "accept"), 409, "conflict");
@@ -238,7 +269,11 @@ describe("POST /tasks/{id}/collaboration-requests and accepting them", () => {
     expectProblem(await sendRequest(friend, task.id, { kind: "transfer", userId: member.user.id }), 403, "forbidden");
     expect((await ask(friend, task.id, "collaborate", member)).requester.id).toBe(friend.user.id);
 
-    const hidden = expectProblem(await sendRequest(stranger, task.id, { kind: "assign", userId: friend.user.id }), 404, "not_found");
+    const hidden = expectProblem(
+      await sendRequest(stranger, task.id, { kind: "assign", userId: friend.user.id }),
+      404,
+      "not_found",
+    );
     expect(JSON.stringify(hidden)).not.toContain(task.title);
     expectProblem(await sendRequest(owner, MISSING_ID, { kind: "assign", userId: friend.user.id }), 404, "not_found");
     expect((await listRequests(friend, "?box=outgoing")).items).toHaveLength(1);
@@ -260,7 +295,11 @@ describe("POST /tasks/{id}/collaboration-requests and accepting them", () => {
     }
 
     await ask(owner, task.id, "collaborate", carol);
-    const duplicate = expectProblem(await sendRequest(owner, task.id, { kind: "collaborate", email: carol.email }), 409, "conflict");
+    const duplicate = expectProblem(
+      await sendRequest(owner, task.id, { kind: "collaborate", email: carol.email }),
+      409,
+      "conflict",
+    );
     expect(duplicate.detail).toMatch(/already has a pending collaborate request/);
     // Another kind to the same person is a request of its own.
     await ask(owner, task.id, "assign", carol);
@@ -293,20 +332,42 @@ describe("POST /tasks/{id}/collaboration-requests and accepting them", () => {
     ];
     for (const [json, pointers] of cases) {
       const problem = expectProblem(await sendRequest(owner, task.id, json as Record<string, unknown>), 400, "validation_failed");
-      expect(problem.errors?.map((error) => error.pointer), JSON.stringify(json)).toEqual(pointers);
+      expect(
+        problem.errors?.map((error) => error.pointer),
+        JSON.stringify(json),
+      ).toEqual(pointers);
       expect(problem.errors?.every((error) => error.in === "body")).toBe(true);
     }
-    const self = expectProblem(await sendRequest(owner, task.id, { kind: "assign", userId: owner.user.id }), 400, "validation_failed");
+    const self = expectProblem(
+      await sendRequest(owner, task.id, { kind: "assign", userId: owner.user.id }),
+      400,
+      "validation_failed",
+    );
     expect(self.errors![0]!.detail).toMatch(/is you/);
-    const unknown = expectProblem(await sendRequest(owner, task.id, { kind: "assign", email: "nobody-at-all@example.com" }), 400, "validation_failed");
+    const unknown = expectProblem(
+      await sendRequest(owner, task.id, { kind: "assign", email: "nobody-at-all@example.com" }),
+      400,
+      "validation_failed",
+    );
     expect(unknown.errors![0]!.detail).toBe("no such user");
     expect((await ask(owner, task.id, "assign", bob, { message: "x".repeat(2000) })).message).toHaveLength(2000);
     expect((await listRequests(owner, "?box=outgoing")).items).toHaveLength(1);
 
-    expectProblem(await api(`/tasks/not-a-task/collaboration-requests`, { token: owner.token, json: { kind: "assign", userId: bob.user.id } }), 400, "validation_failed");
+    expectProblem(
+      await api(`/tasks/not-a-task/collaboration-requests`, {
+        token: owner.token,
+        json: { kind: "assign", userId: bob.user.id },
+      }),
+      400,
+      "validation_failed",
+    );
     const path = expectProblem(await api("/collaboration-requests/nope", { token: owner.token }), 400, "validation_failed");
     expect(path.errors).toEqual([{ in: "path", pointer: "/id", detail: expect.any(String) }]);
-    expectProblem(await sendRequest({ ...owner, token: "" }, task.id, { kind: "assign", userId: bob.user.id }), 401, "unauthenticated");
+    expectProblem(
+      await sendRequest({ ...owner, token: "" }, task.id, { kind: "assign", userId: bob.user.id }),
+      401,
+      "unauthenticated",
+    );
   });
 });
 
@@ -340,7 +401,10 @@ describe("deciding and withdrawing", () => {
     expect(expectProblem(await act(bob, request.id, "accept"), 409, "conflict").detail).toMatch(/accepted/);
     expectProblem(await act(bob, request.id, "reject"), 409, "conflict");
     expect((await readTask(owner, task.id)).collaboratorIds).toEqual([bob.user.id]);
-    expect((await eventsOf(request.id)).map((event) => event.type)).toEqual(["collaboration.requested", "collaboration.accepted"]);
+    expect((await eventsOf(request.id)).map((event) => event.type)).toEqual([
+      "collaboration.requested",
+      "collaboration.accepted",
+    ]);
   });
 
   test("only the recipient decides: the requester and strangers get 404 and change nothing", async () => {
@@ -375,7 +439,10 @@ describe("deciding and withdrawing", () => {
       ["requested", owner.user.id],
       ["withdrawn", owner.user.id],
     ]);
-    expect((await eventsOf(request.id)).map((event) => event.type)).toEqual(["collaboration.requested", "collaboration.withdrawn"]);
+    expect((await eventsOf(request.id)).map((event) => event.type)).toEqual([
+      "collaboration.requested",
+      "collaboration.withdrawn",
+    ]);
   });
 
   test("GET /collaboration-requests/{id}: the history in order, with its actors, to both parties only", async () => {
@@ -455,7 +522,10 @@ describe("expiry", () => {
       [fresh.id]: "pending",
     });
     for (const id of [toBob.id, toCarol.id]) {
-      const history = await server.sql<{ action: string }>("select action from task_collaboration_history where request_id = $1 order by id", [id]);
+      const history = await server.sql<{ action: string }>(
+        "select action from task_collaboration_history where request_id = $1 order by id",
+        [id],
+      );
       expect(history.map((row) => row.action)).toEqual(["requested", "expired"]);
       expect((await eventsOf(id)).map((event) => event.type)).toEqual(["collaboration.requested", "collaboration.expired"]);
     }
@@ -585,7 +655,9 @@ describe("POST /tasks/{id}/claim", () => {
     for (let round = 0; round < 5; round++) {
       const task = await createTask(server, owner.token, { userGroupId: groupId });
       const answers = await Promise.all([claim(cleo, task.id), claim(dora, task.id)]);
-      expect(answers.map((answer) => answer.status).sort(), JSON.stringify(answers.map((answer) => answer.body))).toEqual([200, 409]);
+      expect(answers.map((answer) => answer.status).sort(), JSON.stringify(answers.map((answer) => answer.body))).toEqual([
+        200, 409,
+      ]);
       const winner = answers[0]!.status === 200 ? cleo : dora;
       expect((await readTask(owner, task.id)).assigneeIds).toEqual([winner.user.id]);
       const claims = await server.sql("select 1 from task_collaboration where task_id = $1 and kind = 'claim'", [task.id]);

@@ -73,7 +73,9 @@ async function importRecords(context: Parameters<NonNullable<ConnectorDriver["im
         continue;
       }
       const actor = context.connection.actor;
-      const task = link?.localId ? await updateTask(actor, link.localId, { title: record.name }) : await createTask(actor, { title: record.name });
+      const task = link?.localId
+        ? await updateTask(actor, link.localId, { title: record.name })
+        : await createTask(actor, { title: record.name });
       await context.links.save("task", record.id, task.id, fingerprint(record));
       context.item({ entity: "task", externalId: record.id, localId: task.id, action: link ? "updated" : "created" });
     } catch (error) {
@@ -89,13 +91,20 @@ const testDriver: ConnectorDriver<{ token: string }, { project?: string }> = {
   settings: z.strictObject({ project: z.string().optional() }),
   describeCredentials: (credentials) => `token …${credentials.token.slice(-3)}`,
   async check(context) {
-    const version = JSON.parse((await context.request({ method: "GET", url: `${context.connection.baseUrl}/version` })).body.toString());
+    const version = JSON.parse(
+      (await context.request({ method: "GET", url: `${context.connection.baseUrl}/version` })).body.toString(),
+    );
     const probe = await context.request({
       method: "GET",
       url: `${context.connection.baseUrl}/records`,
       headers: { authorization: `Bearer ${context.connection.credentials.token}` },
     });
-    return { reachable: true, authenticated: probe.status === 200, version: version.version, error: probe.status === 200 ? null : "token refused" };
+    return {
+      reachable: true,
+      authenticated: probe.status === 200,
+      version: version.version,
+      error: probe.status === 200 ? null : "token refused",
+    };
   },
   async import(context) {
     const response = expectSuccess(
@@ -226,7 +235,11 @@ describe("connections", () => {
       ["GET", "/runs"],
       ["POST", "/webhook-secret"],
     ] as const) {
-      const response = await api(`/connectors/${own.id}${path}`, { token: bob.token, method, ...(method === "PATCH" && { json: { name: "Mine" } }) });
+      const response = await api(`/connectors/${own.id}${path}`, {
+        token: bob.token,
+        method,
+        ...(method === "PATCH" && { json: { name: "Mine" } }),
+      });
       expectProblem(response, 404, "not_found");
     }
     expect((await api("/connectors", { token: bob.token })).body.items).toEqual([]);
@@ -235,9 +248,15 @@ describe("connections", () => {
     await api(`/user-groups/${team.body.id}/members`, { token: alice.token, json: { userId: bob.user.id } });
     const shared = await connect(alice, { teamId: team.body.id, name: "Office ERP" });
     const seen = await api("/connectors", { token: bob.token });
-    expect(seen.body.items.map((item: { id: string; canManage: boolean }) => [item.id, item.canManage])).toEqual([[shared.id, false]]);
+    expect(seen.body.items.map((item: { id: string; canManage: boolean }) => [item.id, item.canManage])).toEqual([
+      [shared.id, false],
+    ]);
     expectProblem(await api(`/connectors/${shared.id}/import`, { token: bob.token, method: "POST" }), 403, "forbidden");
-    expectProblem(await api(`/connectors/${shared.id}`, { token: bob.token, method: "PATCH", json: { name: "X" } }), 403, "forbidden");
+    expectProblem(
+      await api(`/connectors/${shared.id}`, { token: bob.token, method: "PATCH", json: { name: "X" } }),
+      403,
+      "forbidden",
+    );
     // A member may not add a team connection; a stranger's team is a 404.
     const bobTeamConnection = await api("/connectors", {
       token: bob.token,
@@ -254,14 +273,24 @@ describe("connections", () => {
 
   test("a check reports the version and whether the credentials work, and sets the status", async () => {
     const connection = await connect(alice);
-    const good = expectShape(statusOutput, (await api(`/connectors/${connection.id}/check`, { token: alice.token, method: "POST" })).body);
+    const good = expectShape(
+      statusOutput,
+      (await api(`/connectors/${connection.id}/check`, { token: alice.token, method: "POST" })).body,
+    );
     expect(good).toMatchObject({ reachable: true, authenticated: true, version: "7.1", error: null });
     expect((await api(`/connectors/${connection.id}`, { token: alice.token })).body.status).toBe("ok");
 
-    await api(`/connectors/${connection.id}`, { token: alice.token, method: "PATCH", json: { credentials: { token: "wrong-token" } } });
+    await api(`/connectors/${connection.id}`, {
+      token: alice.token,
+      method: "PATCH",
+      json: { credentials: { token: "wrong-token" } },
+    });
     const bad = (await api(`/connectors/${connection.id}/check`, { token: alice.token, method: "POST" })).body;
     expect(bad).toMatchObject({ reachable: true, authenticated: false, error: "token refused" });
-    expect((await api(`/connectors/${connection.id}`, { token: alice.token })).body).toMatchObject({ status: "error", lastError: "token refused" });
+    expect((await api(`/connectors/${connection.id}`, { token: alice.token })).body).toMatchObject({
+      status: "error",
+      lastError: "token refused",
+    });
   });
 
   test("a switched-off module hides its connections and answers 404 module_disabled", async () => {
@@ -329,7 +358,13 @@ describe("runs", () => {
     expect(await runConnectorRetries()).toBe(1);
     expect(await runConnectorRetries()).toBe(0); // once
     const [retried] = (await api(`/connectors/${connection.id}/runs`, { token: dave.token })).body.items;
-    expect(retried).toMatchObject({ id: failed.id, status: "succeeded", attempt: 2, nextAttemptAt: null, counts: { created: 1 } });
+    expect(retried).toMatchObject({
+      id: failed.id,
+      status: "succeeded",
+      attempt: 2,
+      nextAttemptAt: null,
+      counts: { created: 1 },
+    });
     expect(await ownTaskTitles(dave)).toEqual(["After the outage"]);
   });
 
@@ -343,7 +378,11 @@ describe("runs", () => {
     expect(slow.nextAttemptAt).not.toBeNull();
 
     system.delayMs = 0;
-    await api(`/connectors/${connection.id}`, { token: erin.token, method: "PATCH", json: { credentials: { token: "wrong-token" } } });
+    await api(`/connectors/${connection.id}`, {
+      token: erin.token,
+      method: "PATCH",
+      json: { credentials: { token: "wrong-token" } },
+    });
     advanceClock(RETRY_DELAYS_MS[0] + 1000);
     await runConnectorRetries();
     const [refused] = (await api(`/connectors/${connection.id}/runs`, { token: erin.token })).body.items;
@@ -364,10 +403,20 @@ describe("the incoming webhook", () => {
     const body = JSON.stringify({ records: [{ id: "w1", name: "From the webhook" }] });
 
     expectProblem(await postWebhook(connection.id, body, {}), 401, "unauthenticated");
-    expectProblem(await postWebhook(connection.id, body, { "x-hub-signature-256": sign("whsec_wrong", body) }), 401, "unauthenticated");
-    expectProblem(await postWebhook(connection.id, body, { "x-hub-signature-256": sign(connection.webhookSecret, `${body} `) }), 401, "unauthenticated");
     expectProblem(
-      await postWebhook("00000000-0000-4000-8000-000000000000", body, { "x-hub-signature-256": sign(connection.webhookSecret, body) }),
+      await postWebhook(connection.id, body, { "x-hub-signature-256": sign("whsec_wrong", body) }),
+      401,
+      "unauthenticated",
+    );
+    expectProblem(
+      await postWebhook(connection.id, body, { "x-hub-signature-256": sign(connection.webhookSecret, `${body} `) }),
+      401,
+      "unauthenticated",
+    );
+    expectProblem(
+      await postWebhook("00000000-0000-4000-8000-000000000000", body, {
+        "x-hub-signature-256": sign(connection.webhookSecret, body),
+      }),
       401,
       "unauthenticated",
     );
@@ -376,14 +425,25 @@ describe("the incoming webhook", () => {
     const headers = { "x-hub-signature-256": sign(connection.webhookSecret, body), "x-delivery-id": "delivery-1" };
     const first = await postWebhook(connection.id, body, headers);
     expect(first.status, JSON.stringify(first.body)).toBe(200);
-    expect(first.body).toMatchObject({ duplicate: false, run: { operation: "webhook", trigger: "webhook", status: "succeeded" } });
+    expect(first.body).toMatchObject({
+      duplicate: false,
+      run: { operation: "webhook", trigger: "webhook", status: "succeeded" },
+    });
     const again = await postWebhook(connection.id, body, headers);
     expect(again.body).toEqual({ duplicate: true, run: null });
     expect(await ownTaskTitles(frank)).toEqual(["From the webhook"]);
 
     // A system that cannot sign passes the secret as ?token= instead; a wrong token is a 401 like a wrong signature.
     const byToken = JSON.stringify({ records: [{ id: "w3", name: "By token" }] });
-    expectProblem(await api(`/connectors/${connection.id}/webhook?token=whsec_wrong`, { method: "POST", body: byToken, headers: { "content-type": "application/json" } }), 401, "unauthenticated");
+    expectProblem(
+      await api(`/connectors/${connection.id}/webhook?token=whsec_wrong`, {
+        method: "POST",
+        body: byToken,
+        headers: { "content-type": "application/json" },
+      }),
+      401,
+      "unauthenticated",
+    );
     const tokenRun = await api(`/connectors/${connection.id}/webhook?token=${encodeURIComponent(connection.webhookSecret)}`, {
       method: "POST",
       body: byToken,
@@ -395,7 +455,11 @@ describe("the incoming webhook", () => {
     // After a rotation the old secret no longer verifies.
     const rotated = await api(`/connectors/${connection.id}/webhook-secret`, { token: frank.token, method: "POST" });
     const next = JSON.stringify({ records: [{ id: "w2", name: "Second" }] });
-    expectProblem(await postWebhook(connection.id, next, { "x-hub-signature-256": sign(connection.webhookSecret, next) }), 401, "unauthenticated");
+    expectProblem(
+      await postWebhook(connection.id, next, { "x-hub-signature-256": sign(connection.webhookSecret, next) }),
+      401,
+      "unauthenticated",
+    );
     const fresh = await postWebhook(connection.id, next, { "x-hub-signature-256": sign(rotated.body.webhookSecret, next) });
     expect(fresh.body.run.status).toBe("succeeded");
   });

@@ -92,10 +92,18 @@ describe("POST /deploy/webhook", () => {
     const response = await deliver(pushBody(), { delivery: "delivery-1" });
     expect(response.status, JSON.stringify(response.body)).toBe(202);
     const answer = expectShape(deployWebhookAnswer, response.body);
-    expect(answer).toMatchObject({ duplicate: false, run: { deliveryId: "delivery-1", event: "push", ref: MAIN, status: "queued" } });
+    expect(answer).toMatchObject({
+      duplicate: false,
+      run: { deliveryId: "delivery-1", event: "push", ref: MAIN, status: "queued" },
+    });
 
     const [run] = await settled();
-    expect(run).toMatchObject({ status: "succeeded", exitCode: 0, reason: null, commitSha: "0123456789abcdef0123456789abcdef01234567" });
+    expect(run).toMatchObject({
+      status: "succeeded",
+      exitCode: 0,
+      reason: null,
+      commitSha: "0123456789abcdef0123456789abcdef01234567",
+    });
     expect(readFileSync(marker, "utf8")).toBe(`deployed ${MAIN} 0123456789abcdef0123456789abcdef01234567 delivery-1\n`);
     expect(run!.output).toMatch(/done\n$/);
     expect(run!.output).toContain(`DEPLOY_REF=${MAIN}`);
@@ -111,7 +119,10 @@ describe("POST /deploy/webhook", () => {
     await settled();
     const again = await deliver(pushBody(), { delivery: "again-1" });
     expect(again.status).toBe(200);
-    expect(expectShape(deployWebhookAnswer, again.body)).toMatchObject({ duplicate: true, run: { deliveryId: "again-1", status: "succeeded" } });
+    expect(expectShape(deployWebhookAnswer, again.body)).toMatchObject({
+      duplicate: true,
+      run: { deliveryId: "again-1", status: "succeeded" },
+    });
     await settled();
     expect(readFileSync(marker, "utf8")).toBe("run\n");
     expect(await runs()).toHaveLength(1);
@@ -170,7 +181,9 @@ describe("POST /deploy/webhook", () => {
     expect(run!.output).toBe("started\n");
     expect(existsSync(marker)).toBe(false);
     // The shell's child went with it (the whole process group was killed).
-    const left = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((line) => line.includes("sleep 31.25"));
+    const left = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
+      .split("\n")
+      .filter((line) => line.includes("sleep 31.25"));
     expect(left).toEqual([]);
   });
 
@@ -210,7 +223,11 @@ describe("POST /deploy/webhook", () => {
     const response = await server.request("/api/v1/deploy/webhook", {
       method: "POST",
       body,
-      headers: { "Content-Type": "application/json", "X-GitHub-Event": "push", "X-Hub-Signature-256": hubSignature(SECRET, body) },
+      headers: {
+        "Content-Type": "application/json",
+        "X-GitHub-Event": "push",
+        "X-Hub-Signature-256": hubSignature(SECRET, body),
+      },
     });
     const problem = expectProblem(response, 400, "validation_failed");
     expect(problem.errors?.[0]).toMatchObject({ in: "header", pointer: "/x-github-delivery" });
@@ -240,10 +257,15 @@ describe("POST /deploy/webhook", () => {
     await server.sql(
       `insert into deploy_runs (delivery_id, event, ref, status, started_at) values ('crashed', 'push', '${MAIN}', 'running', now() - interval '2 minutes')`,
     );
-    await server.sql(`insert into deploy_runs (delivery_id, event, ref, status) values ('behind-it', 'push', '${MAIN}', 'queued')`);
+    await server.sql(
+      `insert into deploy_runs (delivery_id, event, ref, status) values ('behind-it', 'push', '${MAIN}', 'queued')`,
+    );
     expect(await runDeployQueue()).toBe(1);
     const items = await runs();
-    expect(items.find((run) => run.deliveryId === "crashed")).toMatchObject({ status: "failed", reason: "interrupted: the process running it stopped" });
+    expect(items.find((run) => run.deliveryId === "crashed")).toMatchObject({
+      status: "failed",
+      reason: "interrupted: the process running it stopped",
+    });
     expect(items.find((run) => run.deliveryId === "behind-it")).toMatchObject({ status: "succeeded", exitCode: 0 });
     expect(readFileSync(marker, "utf8")).toBe("ran\n");
   });

@@ -43,7 +43,10 @@ async function setProfile(who: User, json: { locale: string; timeZone: string })
 
 /** Makes `who` an assignee of the owner's task the way people join one: an assign request they accept. */
 async function assign(owner: User, taskId: string, who: User) {
-  const request = await api(`/tasks/${taskId}/collaboration-requests`, { token: owner.token, json: { kind: "assign", userId: who.user.id } });
+  const request = await api(`/tasks/${taskId}/collaboration-requests`, {
+    token: owner.token,
+    json: { kind: "assign", userId: who.user.id },
+  });
   expect(request.status, JSON.stringify(request.body)).toBe(201);
   const accepted = await api(`/collaboration-requests/${request.body.id}/accept`, { method: "POST", token: who.token });
   expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
@@ -109,7 +112,15 @@ describe("with the SMTP transport", () => {
         text: "Spolu restarts at 22:00.",
         html: "<p>Spolu restarts at <b>22:00</b>.</p>",
       });
-      expect(entry).toMatchObject({ to, subject: "Maintenance tonight", kind: "admin", transport: "smtp", status: "sent", error: null, userId: null });
+      expect(entry).toMatchObject({
+        to,
+        subject: "Maintenance tonight",
+        kind: "admin",
+        transport: "smtp",
+        status: "sent",
+        error: null,
+        userId: null,
+      });
 
       const [message, ...more] = sink.to(to);
       expect(more).toEqual([]);
@@ -125,13 +136,21 @@ describe("with the SMTP transport", () => {
 
     test("answers the same under /api/v1; `userId` sends to that account's address, an unknown one is a 400", async () => {
       const user = await registerUser(server);
-      const response = await sendEmail(admin, { userId: user.user.id, subject: "Your account", text: "Hello." }, "/api/v1/email/send");
+      const response = await sendEmail(
+        admin,
+        { userId: user.user.id, subject: "Your account", text: "Hello." },
+        "/api/v1/email/send",
+      );
       expect(response.status).toBe(201);
       const entry = expectShape(emailLogEntryOutput, response.body);
       expect(entry).toMatchObject({ to: user.email, userId: user.user.id, status: "sent" });
       expect(sink.to(user.email).map((message) => message.subject)).toEqual(["Your account"]);
 
-      const problem = expectProblem(await sendEmail(admin, { userId: MISSING_ID, subject: "S", text: "T" }), 400, "validation_failed");
+      const problem = expectProblem(
+        await sendEmail(admin, { userId: MISSING_ID, subject: "S", text: "T" }),
+        400,
+        "validation_failed",
+      );
       expect(problem.errors).toEqual([{ in: "body", pointer: "/userId", detail: "has no account" }]);
     });
 
@@ -162,7 +181,10 @@ describe("with the SMTP transport", () => {
       const before = sink.messages.length;
       for (const [json, pointers] of cases) {
         const problem = expectProblem(await sendEmail(admin, json), 400, "validation_failed");
-        expect(problem.errors?.map((error) => error.pointer), JSON.stringify(json)).toEqual(pointers);
+        expect(
+          problem.errors?.map((error) => error.pointer),
+          JSON.stringify(json),
+        ).toEqual(pointers);
       }
       expect(sink.messages.length).toBe(before);
     });
@@ -282,7 +304,10 @@ describe("with the SMTP transport", () => {
       ];
       for (const [json, pointers] of cases) {
         const problem = expectProblem(await remind(owner, json), 400, "validation_failed");
-        expect(problem.errors?.map((error) => error.pointer), JSON.stringify(json)).toEqual(pointers);
+        expect(
+          problem.errors?.map((error) => error.pointer),
+          JSON.stringify(json),
+        ).toEqual(pointers);
       }
     });
 
@@ -295,7 +320,13 @@ describe("with the SMTP transport", () => {
       await assign(owner, task.id, good);
       const result = await reminded(owner, { taskId: task.id });
       expect(result.results).toEqual([
-        { userId: bouncing.user.id, name: "Bo", status: "failed", reason: expect.stringContaining("550 5.1.1 No such user here"), emailLogId: expect.any(String) },
+        {
+          userId: bouncing.user.id,
+          name: "Bo",
+          status: "failed",
+          reason: expect.stringContaining("550 5.1.1 No such user here"),
+          emailLogId: expect.any(String),
+        },
         { userId: good.user.id, name: "Test User", status: "sent", reason: null, emailLogId: expect.any(String) },
       ]);
       expect(sink.to(good.email)).toHaveLength(1);
@@ -321,7 +352,11 @@ describe("with the SMTP transport", () => {
 
       const user = await registerUser(server);
       expectProblem(await server.request("/email/log", { token: user.token }), 403, "forbidden");
-      const cursor = expectProblem(await server.request("/email/log?cursor=garbage", { token: admin.token }), 400, "validation_failed");
+      const cursor = expectProblem(
+        await server.request("/email/log?cursor=garbage", { token: admin.token }),
+        400,
+        "validation_failed",
+      );
       expect(cursor.errors?.map((error) => error.pointer)).toEqual(["/cursor"]);
       const limit = expectProblem(await server.request("/email/log?limit=0", { token: admin.token }), 400, "validation_failed");
       expect(limit.errors?.map((error) => error.pointer)).toEqual(["/limit"]);
@@ -342,7 +377,10 @@ describe("with the SMTP transport", () => {
       expect(message!.text).toContain("- Купить хлеб – 16:00");
 
       const bouncing = await registerUser(server, { email: `bounce-${randomUUID()}@example.com` });
-      const failed = await sendEmailToUser(bouncing.user.id, { template: "notification", params: { title: "Hi", body: "There" } });
+      const failed = await sendEmailToUser(bouncing.user.id, {
+        template: "notification",
+        params: { title: "Hi", body: "There" },
+      });
       expect(failed).toMatchObject({ status: "failed", reason: expect.stringContaining("550") });
       expect(await sendEmailToUser(MISSING_ID, { template: "notification", params: { title: "Hi", body: "There" } })).toEqual({
         status: "skipped",
@@ -359,7 +397,12 @@ describe("with the Resend transport", () => {
 
   beforeAll(async () => {
     stub = await startResendStub({ apiKey: API_KEY, refuse: (to) => to.endsWith("@unverified.test") });
-    server = await startTestServer({ EMAIL_TRANSPORT: "resend", RESEND_API_KEY: API_KEY, RESEND_BASE_URL: stub.url, EMAIL_FROM: FROM });
+    server = await startTestServer({
+      EMAIL_TRANSPORT: "resend",
+      RESEND_API_KEY: API_KEY,
+      RESEND_BASE_URL: stub.url,
+      EMAIL_FROM: FROM,
+    });
     admin = await registerAdmin();
   });
   afterAll(async () => {
@@ -368,7 +411,12 @@ describe("with the Resend transport", () => {
   });
 
   test("POST /email/send – posts the email to Resend with the API key, and logs Resend's id", async () => {
-    const entry = await sent(admin, { to: "someone@example.com", subject: "Via Resend", text: "Plain body", html: "<p>HTML body</p>" });
+    const entry = await sent(admin, {
+      to: "someone@example.com",
+      subject: "Via Resend",
+      text: "Plain body",
+      html: "<p>HTML body</p>",
+    });
     expect(entry).toMatchObject({ status: "sent", transport: "resend", kind: "admin", error: null });
 
     const [request, ...more] = stub.requests;
@@ -377,7 +425,13 @@ describe("with the Resend transport", () => {
     expect(request!.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(request!.headers["content-type"]).toMatch(/^application\/json/);
     expect(request!.headers["idempotency-key"]).toBe(entry.id);
-    expect(request!.body).toMatchObject({ from: FROM, to: "someone@example.com", subject: "Via Resend", text: "Plain body", html: "<p>HTML body</p>" });
+    expect(request!.body).toMatchObject({
+      from: FROM,
+      to: "someone@example.com",
+      subject: "Via Resend",
+      text: "Plain body",
+      html: "<p>HTML body</p>",
+    });
     expect(stub.sent.map((email) => email.id)).toEqual([entry.providerMessageId]);
   });
 
@@ -388,7 +442,9 @@ describe("with the Resend transport", () => {
     const task = await createTask(server, owner.token, { title: "Water the plants", dueAt: DUE_AT });
     await assign(owner, task.id, hebrew);
     const result = await reminded(owner, { taskId: task.id });
-    expect(result.results).toEqual([{ userId: hebrew.user.id, name: "Noa", status: "sent", reason: null, emailLogId: expect.any(String) }]);
+    expect(result.results).toEqual([
+      { userId: hebrew.user.id, name: "Noa", status: "sent", reason: null, emailLogId: expect.any(String) },
+    ]);
 
     const body = stub.requests.at(-1)!.body!;
     expect(body).toMatchObject({ from: FROM, to: hebrew.email, subject: "תזכורת מאת Olga: „Water the plants”" });
@@ -439,7 +495,13 @@ describe("with no EMAIL_TRANSPORT (the log transport)", () => {
     expect(entry).toMatchObject({ status: "sent", transport: "log", providerMessageId: null, error: null });
     const lines = output.flatMap((chunk) => chunk.split("\n")).filter((line) => line.includes("EMAIL_TRANSPORT=log"));
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ level: "info", emailId: entry.id, to: "someone@example.com", subject: "Only in the log", kind: "admin" });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: "info",
+      emailId: entry.id,
+      to: "someone@example.com",
+      subject: "Only in the log",
+      kind: "admin",
+    });
     expect(output.join("")).not.toContain("Secret body text");
     expect(sink.messages).toEqual([]);
   });

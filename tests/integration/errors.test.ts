@@ -36,7 +36,11 @@ describe("POST /errors/report", () => {
 
   test("a report over 16 KiB is 413 and is not stored", async () => {
     const before = await server.sql<{ n: number }>("select count(*)::int as n from error_logs");
-    expectProblem(await server.request("/errors/report", { json: { message: "x", stack: "y".repeat(20_000) } }), 413, "payload_too_large");
+    expectProblem(
+      await server.request("/errors/report", { json: { message: "x", stack: "y".repeat(20_000) } }),
+      413,
+      "payload_too_large",
+    );
     expect(await server.sql("select count(*)::int as n from error_logs")).toEqual(before);
   });
 
@@ -57,7 +61,11 @@ describe("GET /errors/recent and /errors/stats", () => {
     for (const message of ["first", "second", "third"]) await server.request("/errors/report", { json: { message } });
     const recent = await server.request("/errors/recent?limit=2", { token: adminToken });
     expect(recent.body.map((e: { message: string }) => e.message)).toEqual(["third", "second"]);
-    const tooMany = expectProblem(await server.request("/errors/recent?limit=100000", { token: adminToken }), 400, "validation_failed");
+    const tooMany = expectProblem(
+      await server.request("/errors/recent?limit=100000", { token: adminToken }),
+      400,
+      "validation_failed",
+    );
     expect(tooMany.errors?.[0]).toMatchObject({ in: "query", pointer: "/limit" });
   });
 
@@ -86,7 +94,9 @@ describe("the prune-error-logs job", () => {
       `insert into error_logs (source, message, created_at) values
        ('server', 'ancient', now() - interval '31 days'), ('client', 'recent', now() - interval '29 days')`,
     );
-    await backgroundJobs().find((job) => job.name === "prune-error-logs")!.run();
+    await backgroundJobs()
+      .find((job) => job.name === "prune-error-logs")!
+      .run();
     const left = await server.sql<{ message: string }>("select message from error_logs where message in ('ancient', 'recent')");
     expect(left).toEqual([{ message: "recent" }]);
   });

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { familyMemberOutput, familyOutput } from "../../lib/family/schema";
 import { groupListOutput, groupOutput, groupScheduleOutput } from "../../lib/groups/schema";
 import { taskListOutput } from "../../lib/tasks/schema";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+import {
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type RequestOptions,
+  type TestServer,
+} from "./harness";
 
 /* The family workspace: a household sharing task groups (lib/family), and what that does to /groups and /tasks. */
 
@@ -40,7 +48,8 @@ const setRole = (by: User, who: User, role: string) =>
   api(`/family/members/${who.user.id}`, { method: "PATCH", token: by.token, json: { role } });
 const remove = (by: User, who: User) => api(`/family/members/${who.user.id}`, { method: "DELETE", token: by.token });
 const leave = (who: User) => api("/family/leave", { method: "POST", token: who.token });
-const share = (who: User, groupId: string, query = "") => api(`/family/groups/${groupId}${query}`, { method: "PUT", token: who.token });
+const share = (who: User, groupId: string, query = "") =>
+  api(`/family/groups/${groupId}${query}`, { method: "PUT", token: who.token });
 const unshare = (who: User, groupId: string) => api(`/family/groups/${groupId}`, { method: "DELETE", token: who.token });
 
 async function groupsOf(who: User, query = "") {
@@ -88,7 +97,10 @@ describe("POST /family and GET /family", () => {
     expect(created).toMatchObject({ name: "The Novaks", role: "parent", createdBy: parent.user.id, groups: [] });
     expect(created.members.map((member) => [member.userId, member.role])).toEqual([[parent.user.id, "parent"]]);
 
-    const byEmail = await api("/family/members", { token: parent.token, json: { email: ` ${child.email.toUpperCase()} `, role: "child" } });
+    const byEmail = await api("/family/members", {
+      token: parent.token,
+      json: { email: ` ${child.email.toUpperCase()} `, role: "child" },
+    });
     expect(byEmail.status, JSON.stringify(byEmail.body)).toBe(201);
     expect(expectShape(familyMemberOutput, byEmail.body)).toMatchObject({ userId: child.user.id, name: "Kid", role: "child" });
     expect(await addMember(parent, partner, "parent")).toMatchObject({ userId: partner.user.id, name: "Pavel", role: "parent" });
@@ -123,7 +135,11 @@ describe("POST /family and GET /family", () => {
       "conflict",
     );
     expect(elsewhere.detail).toMatch(/another family/);
-    expectProblem(await api("/family/members", { token: parent.token, json: { userId: member.user.id, role: "parent" } }), 409, "conflict");
+    expectProblem(
+      await api("/family/members", { token: parent.token, json: { userId: member.user.id, role: "parent" } }),
+      409,
+      "conflict",
+    );
     expect((await getFamily(member)).name).toBe("First");
     expect((await getFamily(other)).members).toHaveLength(1);
   });
@@ -145,7 +161,10 @@ describe("POST /family and GET /family", () => {
     ];
     for (const [json, pointers] of cases) {
       const problem = expectProblem(await api("/family", { token: parent.token, json }), 400, "validation_failed");
-      expect(problem.errors?.map((error) => error.pointer), JSON.stringify(json)).toEqual(pointers);
+      expect(
+        problem.errors?.map((error) => error.pointer),
+        JSON.stringify(json),
+      ).toEqual(pointers);
     }
     expectProblem(await api("/family", { token: parent.token }), 404, "not_found");
     await createFamily(parent, "x".repeat(100));
@@ -163,13 +182,24 @@ describe("POST /family and GET /family", () => {
     ];
     for (const [json, pointers] of memberCases) {
       const problem = expectProblem(await api("/family/members", { token: parent.token, json }), 400, "validation_failed");
-      expect(problem.errors?.map((error) => error.pointer), JSON.stringify(json)).toEqual(pointers);
+      expect(
+        problem.errors?.map((error) => error.pointer),
+        JSON.stringify(json),
+      ).toEqual(pointers);
     }
     const badRole = expectProblem(await setRole(parent, parent, "boss"), 400, "validation_failed");
     expect(badRole.errors?.[0]).toMatchObject({ in: "body", pointer: "/role", detail: expect.stringContaining("parent, child") });
-    const badId = expectProblem(await api("/family/members/123", { method: "DELETE", token: parent.token }), 400, "validation_failed");
+    const badId = expectProblem(
+      await api("/family/members/123", { method: "DELETE", token: parent.token }),
+      400,
+      "validation_failed",
+    );
     expect(badId.errors).toEqual([expect.objectContaining({ in: "path", pointer: "/userId" })]);
-    const badGroup = expectProblem(await api("/family/groups/abc", { method: "PUT", token: parent.token }), 400, "validation_failed");
+    const badGroup = expectProblem(
+      await api("/family/groups/abc", { method: "PUT", token: parent.token }),
+      400,
+      "validation_failed",
+    );
     expect(badGroup.errors).toEqual([expect.objectContaining({ in: "path", pointer: "/groupId" })]);
     expect((await getFamily(parent)).members).toHaveLength(1);
   });
@@ -179,7 +209,11 @@ describe("roles", () => {
   test("a child cannot add, remove or change roles (403), nor rename or delete the workspace", async () => {
     const { parent, partner, child } = await household();
     const newcomer = await registerUser(server);
-    expectProblem(await api("/family/members", { token: child.token, json: { userId: newcomer.user.id, role: "child" } }), 403, "forbidden");
+    expectProblem(
+      await api("/family/members", { token: child.token, json: { userId: newcomer.user.id, role: "child" } }),
+      403,
+      "forbidden",
+    );
     expectProblem(await setRole(child, child, "parent"), 403, "forbidden");
     expectProblem(await setRole(child, partner, "child"), 403, "forbidden");
     const removal = expectProblem(await remove(child, partner), 403, "forbidden");
@@ -266,7 +300,10 @@ describe("shared groups", () => {
     await addMember(parent, child, "child");
     const [parentsGroup] = (await groupsOf(parent)).items;
     const chore = await createTask(server, parent.token, { title: "Take out the trash", groupId: parentsGroup!.id });
-    const secret = await createTask(server, parent.token, { title: "Buy presents", groupId: (await groupsOf(parent)).items[1]!.id });
+    const secret = await createTask(server, parent.token, {
+      title: "Buy presents",
+      groupId: (await groupsOf(parent)).items[1]!.id,
+    });
 
     // The child's (empty) list is cached ...
     expect(titles(await listTasks(child))).toEqual([]);
@@ -276,7 +313,12 @@ describe("shared groups", () => {
     // ... and sharing drops it.
     const shared = await share(parent, parentsGroup!.id, "?lang=cs");
     expect(shared.status, JSON.stringify(shared.body)).toBe(200);
-    expect(expectShape(groupOutput, shared.body)).toMatchObject({ id: parentsGroup!.id, name: "Osobní", own: true, familyId: expect.any(String) });
+    expect(expectShape(groupOutput, shared.body)).toMatchObject({
+      id: parentsGroup!.id,
+      name: "Osobní",
+      own: true,
+      familyId: expect.any(String),
+    });
     const afterShare = await listTasks(child);
     expect(afterShare.cache).toBe("MISS");
     expect(titles(afterShare)).toEqual(["Take out the trash"]);
@@ -311,7 +353,10 @@ describe("shared groups", () => {
     // A second parent may: their own tasks would go, everyone else's go home.
     const partner = await registerUser(server);
     await addMember(parent, partner, "parent");
-    const response = await server.request(`/groups/${parentsGroup!.id}?deleteTasks=true`, { method: "DELETE", token: partner.token });
+    const response = await server.request(`/groups/${parentsGroup!.id}?deleteTasks=true`, {
+      method: "DELETE",
+      token: partner.token,
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(204);
     expect(await server.sql("select 1 from task_groups where id = $1", [parentsGroup!.id])).toEqual([]);
     const parentsHome = (await groupsOf(parent)).items.find((group) => group.own)!.id;
@@ -355,7 +400,9 @@ describe("shared groups", () => {
     expectProblem(await share(parent, strangersGroup.id), 404, "not_found");
     expectProblem(await share(child, groupId), 404, "not_found");
     expectProblem(await share(parent, MISSING_ID), 404, "not_found");
-    expect(await server.sql("select family_id from task_groups where id = $1", [strangersGroup.id])).toEqual([{ family_id: null }]);
+    expect(await server.sql("select family_id from task_groups where id = $1", [strangersGroup.id])).toEqual([
+      { family_id: null },
+    ]);
 
     // A child shares their own group, and may stop sharing it; sharing twice changes nothing.
     const childsGroup = (await groupsOf(child)).items[3]!;
@@ -369,15 +416,29 @@ describe("shared groups", () => {
   test("renaming, archiving and scheduling a shared group stay with its owner (403); its schedule is readable", async () => {
     const { parent, child, groupId } = await household();
     const schedule = { timeZones: ["Europe/Prague"], locations: [] };
-    expect((await server.request(`/groups/${groupId}/schedule`, { method: "PUT", token: parent.token, json: schedule })).status).toBe(200);
+    expect(
+      (await server.request(`/groups/${groupId}/schedule`, { method: "PUT", token: parent.token, json: schedule })).status,
+    ).toBe(200);
 
     const read = await server.request(`/groups/${groupId}/schedule`, { token: child.token });
     expect(read.status).toBe(200);
     expect(expectShape(groupScheduleOutput, read.body)).toEqual({ groupId, ...schedule });
-    expectProblem(await server.request(`/groups/${groupId}`, { method: "PATCH", token: child.token, json: { names: { en: "Mine" } } }), 403, "forbidden");
-    expectProblem(await server.request(`/groups/${groupId}`, { method: "PATCH", token: child.token, json: { archived: true } }), 403, "forbidden");
     expectProblem(
-      await server.request(`/groups/${groupId}/schedule`, { method: "PUT", token: child.token, json: { timeZones: [], locations: [] } }),
+      await server.request(`/groups/${groupId}`, { method: "PATCH", token: child.token, json: { names: { en: "Mine" } } }),
+      403,
+      "forbidden",
+    );
+    expectProblem(
+      await server.request(`/groups/${groupId}`, { method: "PATCH", token: child.token, json: { archived: true } }),
+      403,
+      "forbidden",
+    );
+    expectProblem(
+      await server.request(`/groups/${groupId}/schedule`, {
+        method: "PUT",
+        token: child.token,
+        json: { timeZones: [], locations: [] },
+      }),
       403,
       "forbidden",
     );
@@ -397,10 +458,17 @@ describe("shared groups", () => {
 
     // A child's own group is no target for a parent.
     const childsOwn = (await groupsOf(child)).items[1]!.id;
-    expectProblem(await server.request(`/groups/${groupId}?moveTo=${childsOwn}`, { method: "DELETE", token: parent.token }), 404, "not_found");
+    expectProblem(
+      await server.request(`/groups/${groupId}?moveTo=${childsOwn}`, { method: "DELETE", token: parent.token }),
+      404,
+      "not_found",
+    );
     expectProblem(await server.request(`/groups/${groupId}`, { method: "DELETE", token: parent.token }), 409, "conflict");
 
-    const response = await server.request(`/groups/${groupId}?moveTo=${parentsPrivate!.id}`, { method: "DELETE", token: parent.token });
+    const response = await server.request(`/groups/${groupId}?moveTo=${parentsPrivate!.id}`, {
+      method: "DELETE",
+      token: parent.token,
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(204);
     expect(await groupOfTask(chore.id)).toBe(parentsPrivate!.id);
     expect(await groupOfTask(childsTask.id)).toBe(childsHome);
@@ -424,7 +492,9 @@ describe("leaving and removal", () => {
     expect(await groupOfTask(partnersTask.id)).toBe(partnersHome);
     expect(await groupOfTask(childInPartners.id)).toBe(childsHome);
     expect(await groupOfTask(partnersOwn.id)).toBe(partnersGroup.id);
-    expect(await server.sql("select family_id from task_groups where id = $1", [partnersGroup.id])).toEqual([{ family_id: null }]);
+    expect(await server.sql("select family_id from task_groups where id = $1", [partnersGroup.id])).toEqual([
+      { family_id: null },
+    ]);
 
     const childsList = await listTasks(child);
     expect(childsList.cache).toBe("MISS");
@@ -470,7 +540,9 @@ describe("OpenAPI", () => {
     const document = (await server.request("/openapi.json")).body;
     const operations = Object.entries(document.paths as Record<string, Record<string, any>>)
       .filter(([route]) => route.startsWith("/api/v1/family"))
-      .flatMap(([route, item]) => Object.entries(item).map(([method, operation]) => ({ where: `${method} ${route}`, operation })));
+      .flatMap(([route, item]) =>
+        Object.entries(item).map(([method, operation]) => ({ where: `${method} ${route}`, operation })),
+      );
     expect(operations.map((o) => o.where).sort()).toEqual([
       "delete /api/v1/family",
       "delete /api/v1/family/groups/{groupId}",

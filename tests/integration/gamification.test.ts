@@ -5,7 +5,15 @@ import { badgeListOutput, historyOutput, leaderboardOutput, profileOutput } from
 import { awardCompletion } from "../../lib/gamification/service";
 import { moduleOverrides } from "../../lib/modules/registry";
 import { createDueOccurrences } from "../../lib/tasks/recurring";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+import {
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type RequestOptions,
+  type TestServer,
+} from "./harness";
 
 /*
  * The gamification module over HTTP: points on time and late, exactly once per user and task (reopened and
@@ -72,7 +80,15 @@ async function completeNew(who: User, fields: Record<string, unknown> = {}) {
 
 /** The stored `task.completed` events of a task, oldest first, as the handler receives them. */
 async function completedEvents(taskId: string): Promise<StoredDomainEvent[]> {
-  const rows = await server.sql<{ id: string; type: string; actor_id: string | null; task_id: string; audience: string[] | string; data: unknown; created_at: string | Date }>(
+  const rows = await server.sql<{
+    id: string;
+    type: string;
+    actor_id: string | null;
+    task_id: string;
+    audience: string[] | string;
+    data: unknown;
+    created_at: string | Date;
+  }>(
     "select id, type, actor_id, task_id, audience, data, created_at from domain_events where task_id = $1 and type = 'task.completed' order by id",
     [taskId],
   );
@@ -140,7 +156,11 @@ describe("task.completed → points (GET /gamification/me, GET /gamification/his
 
   test("the next occurrence of a recurring task is a new task: completing it earns again", async () => {
     const me = await registerUser(server);
-    const first = await completeNew(me, { title: "Water the plants", dueAt: hoursFromNow(1), recurrence: { frequency: "daily" } });
+    const first = await completeNew(me, {
+      title: "Water the plants",
+      dueAt: hoursFromNow(1),
+      recurrence: { frequency: "daily" },
+    });
     await createDueOccurrences(new Date(now()));
     const next = (await server.request("/tasks?limit=50", { token: me.token })).body.items.find(
       (task: { seriesId: string; occurrence: number }) => task.seriesId === first.seriesId && task.occurrence === 2,
@@ -177,7 +197,11 @@ describe("the gamification module switched off", () => {
     for (const path of ["/gamification/me", "/gamification/badges", "/gamification/leaderboard", "/gamification/history"]) {
       expectProblem(await api(path, { token: me.token }), 404, "module_disabled");
     }
-    expectProblem(await api("/gamification/me", { method: "PATCH", token: me.token, json: { leaderboardOptIn: true } }), 404, "module_disabled");
+    expectProblem(
+      await api("/gamification/me", { method: "PATCH", token: me.token, json: { leaderboardOptIn: true } }),
+      404,
+      "module_disabled",
+    );
     const task = await createTask(server, me.token);
     await setStatus(me, task.id, "done");
     const [event] = await completedEvents(task.id);
@@ -204,7 +228,12 @@ describe("GET /gamification/me – streaks", () => {
     await completeNew(tokyo);
     await completeNew(angeles);
     expect((await profile(tokyo)).streak).toEqual({ current: 2, longest: 2, lastActiveDate: "2027-03-11", today: "2027-03-11" });
-    expect((await profile(angeles)).streak).toEqual({ current: 1, longest: 1, lastActiveDate: "2027-03-10", today: "2027-03-10" });
+    expect((await profile(angeles)).streak).toEqual({
+      current: 1,
+      longest: 1,
+      lastActiveDate: "2027-03-10",
+      today: "2027-03-10",
+    });
 
     // A day without completions ends the streak: Tokyo's 12th passes, it is the 13th there.
     setClock("2027-03-12T15:30:00Z");
@@ -243,14 +272,32 @@ describe("GET /gamification/me and GET /gamification/badges – levels and badge
     expect(third).toMatchObject({ points: 150, level: { level: 3, percent: 0 } });
     expect(third.levelUps.map((row) => row.level)).toEqual([2, 3]);
 
-    const notifications = (await api("/notifications", { token: me.token })).body.items as { kind: string; title: string; data: Record<string, unknown> }[];
-    expect(notifications.filter((item) => item.kind === "gamification.level_up").map((item) => item.title).sort()).toEqual(["Level 2 reached", "Level 3 reached"]);
+    const notifications = (await api("/notifications", { token: me.token })).body.items as {
+      kind: string;
+      title: string;
+      data: Record<string, unknown>;
+    }[];
+    expect(
+      notifications
+        .filter((item) => item.kind === "gamification.level_up")
+        .map((item) => item.title)
+        .sort(),
+    ).toEqual(["Level 2 reached", "Level 3 reached"]);
   });
 
   test("GET /gamification/badges – the catalog with progress; first task and early bird earned once, in the user's language", async () => {
     const me = await registerUser(server, { locale: "cs" });
     const start = expectShape(badgeListOutput, (await api("/gamification/badges", { token: me.token })).body).items;
-    expect(start.map((badge) => badge.id)).toEqual(["first_task", "tasks_10", "tasks_100", "early_bird", "team_player", "streak_7", "streak_30", "level_5"]);
+    expect(start.map((badge) => badge.id)).toEqual([
+      "first_task",
+      "tasks_10",
+      "tasks_100",
+      "early_bird",
+      "team_player",
+      "streak_7",
+      "streak_30",
+      "level_5",
+    ]);
     expect(start.every((badge) => !badge.earned && badge.earnedAt === null)).toBe(true);
     expect(start.map((badge) => badge.progress.current)).toEqual([0, 0, 0, 0, 0, 0, 0, 1]); // everyone starts at level 1
 
@@ -263,13 +310,18 @@ describe("GET /gamification/me and GET /gamification/badges – levels and badge
     expect(byId.streak_7).toMatchObject({ earned: false, progress: { current: 1, target: 7 } });
     expect(Date.parse(byId.first_task!.earnedAt!)).toBeLessThanOrEqual(Date.parse(byId.early_bird!.earnedAt!));
     expect((await profile(me)).badgesEarned).toBe(2);
-    expect(await server.sql("select badge from gamification_badges where user_id = $1 order by badge", [me.user.id])).toEqual([{ badge: "early_bird" }, { badge: "first_task" }]);
+    expect(await server.sql("select badge from gamification_badges where user_id = $1 order by badge", [me.user.id])).toEqual([
+      { badge: "early_bird" },
+      { badge: "first_task" },
+    ]);
 
     const notifications = (await api("/notifications", { token: me.token })).body.items as { kind: string; title: string }[];
-    expect(notifications.filter((item) => item.kind === "gamification.badge_earned").map((item) => item.title).sort()).toEqual([
-      "Nový odznak: První krok",
-      "Nový odznak: Ranní ptáče",
-    ].sort());
+    expect(
+      notifications
+        .filter((item) => item.kind === "gamification.badge_earned")
+        .map((item) => item.title)
+        .sort(),
+    ).toEqual(["Nový odznak: První krok", "Nový odznak: Ranní ptáče"].sort());
   });
 });
 
@@ -279,7 +331,8 @@ describe("GET /gamification/leaderboard", () => {
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     return expectShape(leaderboardOutput, response.body);
   }
-  const optIn = (who: User, leaderboardOptIn: boolean) => api("/gamification/me", { method: "PATCH", token: who.token, json: { leaderboardOptIn } });
+  const optIn = (who: User, leaderboardOptIn: boolean) =>
+    api("/gamification/me", { method: "PATCH", token: who.token, json: { leaderboardOptIn } });
 
   test("lists only people who opted in; a team's board for its members only; the caller sees their own rank", async () => {
     const [ana, ben, cyd, stranger] = [
@@ -289,8 +342,13 @@ describe("GET /gamification/leaderboard", () => {
       await registerUser(server, { name: "Stranger" }),
     ];
     const team = (await api("/user-groups", { token: ana.token, json: { name: "Racers" } })).body as { id: string };
-    for (const who of [ben, cyd]) expect((await api(`/user-groups/${team.id}/members`, { token: ana.token, json: { userId: who.user.id } })).status).toBe(201);
-    const strangersTeam = (await api("/user-groups", { token: stranger.token, json: { name: "Elsewhere" } })).body as { id: string };
+    for (const who of [ben, cyd])
+      expect((await api(`/user-groups/${team.id}/members`, { token: ana.token, json: { userId: who.user.id } })).status).toBe(
+        201,
+      );
+    const strangersTeam = (await api("/user-groups", { token: stranger.token, json: { name: "Elsewhere" } })).body as {
+      id: string;
+    };
 
     await completeNew(ana); // 10
     await completeNew(ben, { priority: "urgent" }); // 20
@@ -300,7 +358,14 @@ describe("GET /gamification/leaderboard", () => {
     await optIn(ben, true);
 
     const teamBoard = await board(ana, `?scope=team&teamId=${team.id}`);
-    expect(teamBoard).toMatchObject({ scope: "team", teamId: team.id, period: "all", since: null, listed: 2, you: { optedIn: true, points: 10, rank: 2 } });
+    expect(teamBoard).toMatchObject({
+      scope: "team",
+      teamId: team.id,
+      period: "all",
+      since: null,
+      listed: 2,
+      you: { optedIn: true, points: 10, rank: 2 },
+    });
     expect(teamBoard.entries.map((entry) => [entry.rank, entry.name, entry.points, entry.isYou])).toEqual([
       [1, "Ben", 20, false],
       [2, "Ana", 10, true],
@@ -319,7 +384,11 @@ describe("GET /gamification/leaderboard", () => {
 
     // Another team's board, or a team that does not exist: 404, nothing about it.
     for (const id of [strangersTeam.id, "00000000-0000-4000-8000-000000000000"]) {
-      const problem = expectProblem(await api(`/gamification/leaderboard?scope=team&teamId=${id}`, { token: ana.token }), 404, "not_found");
+      const problem = expectProblem(
+        await api(`/gamification/leaderboard?scope=team&teamId=${id}`, { token: ana.token }),
+        404,
+        "not_found",
+      );
       expect(JSON.stringify(problem)).not.toContain("Elsewhere");
     }
   });
@@ -329,7 +398,9 @@ describe("GET /gamification/leaderboard", () => {
     const child = await registerUser(server, { name: "Child" });
     expectProblem(await api("/gamification/leaderboard?scope=family", { token: parent.token }), 404, "not_found");
     expect((await api("/family", { token: parent.token, json: { name: "Home" } })).status).toBe(201);
-    expect((await api("/family/members", { token: parent.token, json: { userId: child.user.id, role: "child" } })).status).toBe(201);
+    expect((await api("/family/members", { token: parent.token, json: { userId: child.user.id, role: "child" } })).status).toBe(
+      201,
+    );
     await optIn(child, true);
     await completeNew(child);
     const family = await board(parent, "?scope=family");
@@ -365,12 +436,28 @@ describe("GET /gamification/leaderboard", () => {
       ["?extra=1", ""],
     ];
     for (const [query, pointer] of cases) {
-      const problem = expectProblem(await api(`/gamification/leaderboard${query}`, { token: me.token }), 400, "validation_failed");
-      if (pointer) expect(problem.errors?.map((error) => error.pointer), query).toContain(pointer);
+      const problem = expectProblem(
+        await api(`/gamification/leaderboard${query}`, { token: me.token }),
+        400,
+        "validation_failed",
+      );
+      if (pointer)
+        expect(
+          problem.errors?.map((error) => error.pointer),
+          query,
+        ).toContain(pointer);
     }
-    const patch = expectProblem(await api("/gamification/me", { method: "PATCH", token: me.token, json: { leaderboardOptIn: "yes" } }), 400, "validation_failed");
+    const patch = expectProblem(
+      await api("/gamification/me", { method: "PATCH", token: me.token, json: { leaderboardOptIn: "yes" } }),
+      400,
+      "validation_failed",
+    );
     expect(patch.errors?.map((error) => error.pointer)).toEqual(["/leaderboardOptIn"]);
-    expectProblem(await api("/gamification/me", { method: "PATCH", token: me.token, json: { leaderboardOptIn: true, points: 1000 } }), 400, "validation_failed");
+    expectProblem(
+      await api("/gamification/me", { method: "PATCH", token: me.token, json: { leaderboardOptIn: true, points: 1000 } }),
+      400,
+      "validation_failed",
+    );
     expectProblem(await api("/gamification/history?cursor=nonsense", { token: me.token }), 400, "validation_failed");
     expect((await profile(me)).points).toBe(0);
   });
@@ -385,7 +472,10 @@ describe("GET /gamification/history", () => {
     }
     const first = expectShape(historyOutput, (await api("/gamification/history?limit=2", { token: me.token })).body);
     expect(first.items.map((item) => item.taskTitle)).toEqual(["three", "two"]);
-    const second = expectShape(historyOutput, (await api(`/gamification/history?limit=2&cursor=${first.nextCursor}`, { token: me.token })).body);
+    const second = expectShape(
+      historyOutput,
+      (await api(`/gamification/history?limit=2&cursor=${first.nextCursor}`, { token: me.token })).body,
+    );
     expect(second).toMatchObject({ items: [{ taskTitle: "one" }], nextCursor: null });
   });
 });

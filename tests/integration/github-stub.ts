@@ -94,7 +94,10 @@ export async function startGithubStub(): Promise<GithubStub> {
     const state = params.get("state");
     if (params.has("redirect_uri") && params.get("redirect_uri") !== client.redirectUri) {
       redirect.searchParams.set("error", "redirect_uri_mismatch");
-      redirect.searchParams.set("error_description", "The redirect_uri MUST match the registered callback URL for this application.");
+      redirect.searchParams.set(
+        "error_description",
+        "The redirect_uri MUST match the registered callback URL for this application.",
+      );
       if (state) redirect.searchParams.set("state", state);
       response.writeHead(302, { Location: redirect.href }).end();
       return;
@@ -133,7 +136,9 @@ export async function startGithubStub(): Promise<GithubStub> {
     const answer = (body: Record<string, string>) =>
       asJson
         ? json(response, 200, body)
-        : response.writeHead(200, { "Content-Type": "application/x-www-form-urlencoded; charset=utf-8" }).end(new URLSearchParams(body).toString());
+        : response
+            .writeHead(200, { "Content-Type": "application/x-www-form-urlencoded; charset=utf-8" })
+            .end(new URLSearchParams(body).toString());
     const fail = (error: string, description: string) =>
       answer({ error, error_description: description, error_uri: `${DOCS}#${error.replaceAll("_", "-")}` });
 
@@ -160,7 +165,12 @@ export async function startGithubStub(): Promise<GithubStub> {
   function api(path: string, request: IncomingMessage, response: ServerResponse) {
     const token = /^(?:Bearer|token) (.+)$/i.exec(request.headers.authorization ?? "")?.[1];
     const grant = token ? tokens.get(token) : undefined;
-    if (!grant) return json(response, 401, { message: "Bad credentials", documentation_url: "https://docs.github.com/rest", status: "401" });
+    if (!grant)
+      return json(response, 401, {
+        message: "Bad credentials",
+        documentation_url: "https://docs.github.com/rest",
+        status: "401",
+      });
     const { user, scopes } = grant;
     if (path === "/user") {
       const publicEmail = user.emails.find((entry) => entry.visibility === "public")?.email ?? null;
@@ -194,7 +204,8 @@ export async function startGithubStub(): Promise<GithubStub> {
       accessToken(request, response).catch((error: unknown) => json(response, 500, { message: String(error) }));
       return;
     }
-    if (request.method === "GET" && url.pathname.startsWith(`${API_PREFIX}/`)) return api(url.pathname.slice(API_PREFIX.length), request, response);
+    if (request.method === "GET" && url.pathname.startsWith(`${API_PREFIX}/`))
+      return api(url.pathname.slice(API_PREFIX.length), request, response);
     json(response, 404, { message: "Not Found" });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

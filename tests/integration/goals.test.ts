@@ -1,7 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { goalListOutput, goalOutput, reportListOutput, reportOutput } from "../../lib/goals/schema";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+import {
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type RequestOptions,
+  type TestServer,
+} from "./harness";
 
 /*
  * Goals (lib/goals): CRUD with validation of every field, linked tasks and the progress derived from them, progress
@@ -32,7 +40,8 @@ async function getGoal(who: User, goalId: string) {
   return expectShape(goalOutput, response.body);
 }
 
-const patchGoal = (who: User, goalId: string, json: unknown) => api(`/goals/${goalId}`, { method: "PATCH", token: who.token, json });
+const patchGoal = (who: User, goalId: string, json: unknown) =>
+  api(`/goals/${goalId}`, { method: "PATCH", token: who.token, json });
 
 async function link(who: User, goalId: string, taskId: string) {
   const response = await api(`/goals/${goalId}/tasks/${taskId}`, { method: "PUT", token: who.token });
@@ -40,23 +49,33 @@ async function link(who: User, goalId: string, taskId: string) {
   return expectShape(goalOutput, response.body);
 }
 
-const setStatus = (who: User, taskId: string, status: string) => server.request(`/tasks/${taskId}`, { method: "PATCH", token: who.token, json: { status } });
+const setStatus = (who: User, taskId: string, status: string) =>
+  server.request(`/tasks/${taskId}`, { method: "PATCH", token: who.token, json: { status } });
 
 /** The local date in a time zone, `days` from now. */
 function localDate(timeZone: string, days = 0): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(Date.now() + days * 86_400_000));
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(
+    new Date(Date.now() + days * 86_400_000),
+  );
 }
 
 /** Expects a 400 problem naming exactly this body field. */
 function expectInvalid(response: Awaited<ReturnType<typeof api>>, pointer: string) {
   const problem = expectProblem(response, 400, "validation_failed");
-  expect(problem.errors?.map((error) => error.pointer), JSON.stringify(problem)).toContain(pointer);
+  expect(
+    problem.errors?.map((error) => error.pointer),
+    JSON.stringify(problem),
+  ).toContain(pointer);
 }
 
 describe("POST /goals", () => {
   test("creates an active goal with progress set by hand, trimmed", async () => {
     const owner = await registerUser(server);
-    const goal = await createGoal(owner, { title: "  Run a marathon  ", description: " Build up slowly \n", targetDate: "2031-05-01" });
+    const goal = await createGoal(owner, {
+      title: "  Run a marathon  ",
+      description: " Build up slowly \n",
+      targetDate: "2031-05-01",
+    });
     expect(goal).toMatchObject({
       title: "Run a marathon",
       description: "Build up slowly",
@@ -125,12 +144,24 @@ describe("PATCH /goals/{id}", () => {
     const owner = await registerUser(server);
     const goal = await createGoal(owner, { title: "Read 20 books", targetDate: "2030-12-31" });
 
-    const edited = expectShape(goalOutput, (await patchGoal(owner, goal.id, { description: "Novels too", progress: 40, targetDate: null })).body);
-    expect(edited).toMatchObject({ title: "Read 20 books", description: "Novels too", progress: 40, targetDate: null, status: "active" });
+    const edited = expectShape(
+      goalOutput,
+      (await patchGoal(owner, goal.id, { description: "Novels too", progress: 40, targetDate: null })).body,
+    );
+    expect(edited).toMatchObject({
+      title: "Read 20 books",
+      description: "Novels too",
+      progress: 40,
+      targetDate: null,
+      status: "active",
+    });
 
     const achieved = expectShape(goalOutput, (await patchGoal(owner, goal.id, { status: "achieved" })).body);
     expect(achieved.achievedAt).not.toBeNull();
-    const renamed = expectShape(goalOutput, (await patchGoal(owner, goal.id, { title: "Read 20 good books", status: "achieved" })).body);
+    const renamed = expectShape(
+      goalOutput,
+      (await patchGoal(owner, goal.id, { title: "Read 20 good books", status: "achieved" })).body,
+    );
     expect(renamed.achievedAt).toBe(achieved.achievedAt);
     const paused = expectShape(goalOutput, (await patchGoal(owner, goal.id, { status: "paused" })).body);
     expect(paused).toMatchObject({ status: "paused", achievedAt: null, title: "Read 20 good books" });
@@ -189,7 +220,9 @@ describe("DELETE /goals/{id}", () => {
     const goal = await createGoal(owner);
     const task = await createTask(server, owner.token);
     await link(owner, goal.id, task.id);
-    expect((await api(`/goals/${goal.id}/reports`, { token: owner.token, json: { date: "2025-03-01", value: 5 } })).status).toBe(201);
+    expect((await api(`/goals/${goal.id}/reports`, { token: owner.token, json: { date: "2025-03-01", value: 5 } })).status).toBe(
+      201,
+    );
     expect((await api(`/goals/${goal.id}/study-plan`, { token: owner.token, json: {} })).status).toBe(201);
 
     expect((await api(`/goals/${goal.id}`, { method: "DELETE", token: owner.token })).status).toBe(204);
@@ -213,7 +246,11 @@ describe("PUT and DELETE /goals/{id}/tasks/{taskId}: linked tasks and the progre
       await createTask(server, owner.token, { title: "Dropped idea" }),
     ];
     let current = await link(owner, goal.id, a.id);
-    expect(current).toMatchObject({ progressMode: "tasks", progress: 0, linkedTasks: [{ id: a.id, title: "Write notes", status: "todo", dueAt: null }] });
+    expect(current).toMatchObject({
+      progressMode: "tasks",
+      progress: 0,
+      linkedTasks: [{ id: a.id, title: "Write notes", status: "todo", dueAt: null }],
+    });
     for (const task of [b, c, d]) current = await link(owner, goal.id, task.id);
     expect(current.linkedTasks.map((task) => task.id)).toEqual([a.id, b.id, c.id, d.id]);
 
@@ -231,7 +268,9 @@ describe("PUT and DELETE /goals/{id}/tasks/{taskId}: linked tasks and the progre
     expect(await getGoal(owner, goal.id)).toMatchObject({ progress: 0, progressMode: "tasks" });
 
     // The list says the same.
-    const listed = expectShape(goalListOutput, (await api("/goals", { token: owner.token })).body).items.find((item) => item.id === goal.id);
+    const listed = expectShape(goalListOutput, (await api("/goals", { token: owner.token })).body).items.find(
+      (item) => item.id === goal.id,
+    );
     expect(listed).toMatchObject({ progress: 0, progressMode: "tasks" });
 
     // Unlinking the last task brings back the value set by hand.
@@ -325,8 +364,12 @@ describe("/goals/{id}/reports", () => {
     const behindToday = localDate("Pacific/Pago_Pago");
     expect(aheadToday > behindToday).toBe(true);
 
-    expect((await api(`/goals/${aheadGoal.id}/reports`, { token: ahead.token, json: { date: aheadToday, value: 5 } })).status).toBe(201);
-    expect((await api(`/goals/${behindGoal.id}/reports`, { token: behind.token, json: { date: behindToday, value: 5 } })).status).toBe(201);
+    expect(
+      (await api(`/goals/${aheadGoal.id}/reports`, { token: ahead.token, json: { date: aheadToday, value: 5 } })).status,
+    ).toBe(201);
+    expect(
+      (await api(`/goals/${behindGoal.id}/reports`, { token: behind.token, json: { date: behindToday, value: 5 } })).status,
+    ).toBe(201);
     const future = await api(`/goals/${behindGoal.id}/reports`, { token: behind.token, json: { date: aheadToday, value: 5 } });
     expectInvalid(future, "/date");
     expect(future.body.errors[0].detail).toMatch(/future/);
@@ -340,7 +383,8 @@ describe("/goals/{id}/reports", () => {
       [{ date: "2025-01-01", value: 2.5 }, "/value"],
       [{ date: "2025-01-01", value: 5, note: "x".repeat(1001) }, "/note"],
     ];
-    for (const [json, pointer] of cases) expectInvalid(await api(`/goals/${behindGoal.id}/reports`, { token: behind.token, json }), pointer);
+    for (const [json, pointer] of cases)
+      expectInvalid(await api(`/goals/${behindGoal.id}/reports`, { token: behind.token, json }), pointer);
     expect((await api(`/goals/${behindGoal.id}/reports`, { token: behind.token })).body.items).toHaveLength(1);
   });
 
@@ -351,9 +395,19 @@ describe("/goals/{id}/reports", () => {
     const report = (await api(`/goals/${goal.id}/reports`, { token: owner.token, json: { date: "2025-01-01", value: 1 } })).body;
     const kept = (await api(`/goals/${goal.id}/reports`, { token: owner.token, json: { date: "2025-01-02", value: 2 } })).body;
 
-    expectProblem(await api(`/goals/${otherGoal.id}/reports/${report.id}`, { method: "DELETE", token: owner.token }), 404, "not_found");
+    expectProblem(
+      await api(`/goals/${otherGoal.id}/reports/${report.id}`, { method: "DELETE", token: owner.token }),
+      404,
+      "not_found",
+    );
     expect((await api(`/goals/${goal.id}/reports/${report.id}`, { method: "DELETE", token: owner.token })).status).toBe(204);
-    expectProblem(await api(`/goals/${goal.id}/reports/${report.id}`, { method: "DELETE", token: owner.token }), 404, "not_found");
-    expect((await api(`/goals/${goal.id}/reports`, { token: owner.token })).body.items.map((item: { id: string }) => item.id)).toEqual([kept.id]);
+    expectProblem(
+      await api(`/goals/${goal.id}/reports/${report.id}`, { method: "DELETE", token: owner.token }),
+      404,
+      "not_found",
+    );
+    expect(
+      (await api(`/goals/${goal.id}/reports`, { token: owner.token })).body.items.map((item: { id: string }) => item.id),
+    ).toEqual([kept.id]);
   });
 });

@@ -78,7 +78,10 @@ describe("GET /groups", () => {
     for (const [lang, names] of Object.entries(expected)) {
       const list = await groupsOf(token, `?lang=${lang}`);
       expect(list.lang).toBe(lang);
-      expect(list.items.map((group) => group.name), lang).toEqual(names);
+      expect(
+        list.items.map((group) => group.name),
+        lang,
+      ).toEqual(names);
     }
   });
 
@@ -112,7 +115,13 @@ describe("POST /groups", () => {
   test("creates a group after the last one, names trimmed, falling back to English then to any name", async () => {
     const { token, user } = await registerUser(server);
     const group = await createGroup(token, { en: "  Garden  ", cs: "Zahrada" });
-    expect(group).toMatchObject({ key: null, name: "Garden", names: { en: "Garden", cs: "Zahrada" }, position: 8, archived: false });
+    expect(group).toMatchObject({
+      key: null,
+      name: "Garden",
+      names: { en: "Garden", cs: "Zahrada" },
+      position: 8,
+      archived: false,
+    });
     expect(Date.parse(group.createdAt)).toBeGreaterThan(Date.now() - 60_000);
 
     const list = await groupsOf(token, "?lang=ru");
@@ -163,14 +172,20 @@ describe("POST /groups", () => {
     );
     const last = await createGroup(token, { en: "Last one" });
     expect(last.position).toBe(MAX_GROUPS - 1);
-    const full = expectProblem(await server.request("/groups", { token, json: { names: { en: "One too many" } } }), 409, "conflict");
+    const full = expectProblem(
+      await server.request("/groups", { token, json: { names: { en: "One too many" } } }),
+      409,
+      "conflict",
+    );
     expect(full.detail).toContain(String(MAX_GROUPS));
 
     await server.request(`/groups/${last.id}`, { method: "PATCH", token, json: { archived: true } });
     expectProblem(await server.request("/groups", { token, json: { names: { en: "Still too many" } } }), 409, "conflict");
     expect((await server.request(`/groups/${last.id}`, { method: "DELETE", token })).status).toBe(204);
     await createGroup(token, { en: "Room again" });
-    const [held] = await server.sql<{ count: number }>("select count(*)::int as count from task_groups where owner_id = $1", [user.id]);
+    const [held] = await server.sql<{ count: number }>("select count(*)::int as count from task_groups where owner_id = $1", [
+      user.id,
+    ]);
     expect(held!.count).toBe(MAX_GROUPS);
   });
 });
@@ -200,13 +215,19 @@ describe("PATCH /groups/{id}", () => {
 
     const renamed = await patch({ names: { cs: "Zahrádka", ru: "Сад" } }, "?lang=cs");
     expect(renamed.status).toBe(200);
-    expect(expectShape(groupOutput, renamed.body)).toMatchObject({ name: "Zahrádka", names: { en: "Garden", cs: "Zahrádka", ru: "Сад" } });
+    expect(expectShape(groupOutput, renamed.body)).toMatchObject({
+      name: "Zahrádka",
+      names: { en: "Garden", cs: "Zahrádka", ru: "Сад" },
+    });
 
     const withoutEnglish = await patch({ names: { en: null } }, "?lang=he");
     expect(withoutEnglish.body.names).toEqual({ cs: "Zahrádka", ru: "Сад" });
     expect(withoutEnglish.body.name).toBe("Zahrádka");
 
-    expect((await patch({ names: { cs: null, en: "Yard" } }, "?lang=ua")).body).toMatchObject({ name: "Yard", names: { en: "Yard", ru: "Сад" } });
+    expect((await patch({ names: { cs: null, en: "Yard" } }, "?lang=ua")).body).toMatchObject({
+      name: "Yard",
+      names: { en: "Yard", ru: "Сад" },
+    });
 
     const last = expectProblem(await patch({ names: { en: null, ru: null } }), 400, "validation_failed");
     expect(last.errors?.[0]?.pointer).toBe("/names");
@@ -234,7 +255,10 @@ describe("PATCH /groups/{id}", () => {
     expect((await groupsOf(token)).items.map((group) => group.key)).not.toContain("home");
     const all = await groupsOf(token, "?includeArchived=true");
     expect(all.items).toHaveLength(8);
-    expect(all.items.find((group) => group.id === home.id)).toMatchObject({ archived: true, archivedAt: archived.body.archivedAt });
+    expect(all.items.find((group) => group.id === home.id)).toMatchObject({
+      archived: true,
+      archivedAt: archived.body.archivedAt,
+    });
     expect((await server.request(`/groups/${home.id}`, { token })).body.archived).toBe(true);
 
     const again = await server.request(`/groups/${home.id}`, { method: "PATCH", token, json: { archived: true } });
@@ -261,7 +285,15 @@ describe("PUT /groups/order", () => {
     expect(answered.items.map((group) => group.position)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
 
     const listed = await groupsOf(token);
-    expect(listed.items.map((group) => group.key)).toEqual(["finance", "study", "health", "shopping", "family", "work", "personal"]);
+    expect(listed.items.map((group) => group.key)).toEqual([
+      "finance",
+      "study",
+      "health",
+      "shopping",
+      "family",
+      "work",
+      "personal",
+    ]);
   });
 
   test("answers 400 naming ids unless every group is listed exactly once, and changes nothing", async () => {
@@ -281,8 +313,15 @@ describe("PUT /groups/order", () => {
       [{ ids, extra: 1 }, "/extra"],
     ];
     for (const [json, pointer] of cases) {
-      const problem = expectProblem(await server.request("/groups/order", { method: "PUT", token, json }), 400, "validation_failed");
-      expect(problem.errors?.map((e) => e.pointer), JSON.stringify(json)).toEqual([pointer]);
+      const problem = expectProblem(
+        await server.request("/groups/order", { method: "PUT", token, json }),
+        400,
+        "validation_failed",
+      );
+      expect(
+        problem.errors?.map((e) => e.pointer),
+        JSON.stringify(json),
+      ).toEqual([pointer]);
     }
     expect((await groupsOf(token)).items.map((group) => group.id)).toEqual(ids);
     expect((await groupsOf(other.token)).items[0]!.id).toBe(otherId);
@@ -378,7 +417,11 @@ describe("DELETE /groups/{id}", () => {
     const taskIds = await insertTasks(user.id, group.id, 2);
     const othersGroup = (await groupsOf(other.token)).items[0]!;
 
-    const itself = expectProblem(await server.request(`/groups/${group.id}?moveTo=${group.id}`, { method: "DELETE", token }), 400, "validation_failed");
+    const itself = expectProblem(
+      await server.request(`/groups/${group.id}?moveTo=${group.id}`, { method: "DELETE", token }),
+      400,
+      "validation_failed",
+    );
     expect(itself.errors).toEqual([expect.objectContaining({ in: "query", pointer: "/moveTo" })]);
     const foreign = expectProblem(
       await server.request(`/groups/${group.id}?moveTo=${othersGroup.id}`, { method: "DELETE", token }),
@@ -387,11 +430,22 @@ describe("DELETE /groups/{id}", () => {
     );
     expect(foreign.detail).toMatch(/moveTo/);
     expect(JSON.stringify(foreign)).not.toContain(othersGroup.name);
-    expectProblem(await server.request(`/groups/${group.id}?moveTo=${MISSING_ID}`, { method: "DELETE", token }), 404, "not_found");
-    const malformed = expectProblem(await server.request(`/groups/${group.id}?moveTo=nope`, { method: "DELETE", token }), 400, "validation_failed");
+    expectProblem(
+      await server.request(`/groups/${group.id}?moveTo=${MISSING_ID}`, { method: "DELETE", token }),
+      404,
+      "not_found",
+    );
+    const malformed = expectProblem(
+      await server.request(`/groups/${group.id}?moveTo=nope`, { method: "DELETE", token }),
+      400,
+      "validation_failed",
+    );
     expect(malformed.errors?.[0]?.pointer).toBe("/moveTo");
     const both = expectProblem(
-      await server.request(`/groups/${group.id}?moveTo=${(await groupsOf(token)).items[0]!.id}&deleteTasks=true`, { method: "DELETE", token }),
+      await server.request(`/groups/${group.id}?moveTo=${(await groupsOf(token)).items[0]!.id}&deleteTasks=true`, {
+        method: "DELETE",
+        token,
+      }),
       400,
       "validation_failed",
     );
@@ -420,7 +474,11 @@ describe("GET and PUT /groups/{id}/schedule", () => {
     };
     const put = await server.request(`/groups/${family.id}/schedule`, { method: "PUT", token, json: schedule });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
-    const expected = { groupId: family.id, timeZones: schedule.timeZones, locations: [{ ...schedule.locations[0], name: "Home" }, schedule.locations[1]] };
+    const expected = {
+      groupId: family.id,
+      timeZones: schedule.timeZones,
+      locations: [{ ...schedule.locations[0], name: "Home" }, schedule.locations[1]],
+    };
     expect(expectShape(groupScheduleOutput, put.body)).toEqual(expected);
     expect((await server.request(`/groups/${family.id}/schedule`, { token })).body).toEqual(expected);
     expect((await server.request(`/groups/${family.id}`, { token })).body.settings).toEqual({
@@ -428,7 +486,11 @@ describe("GET and PUT /groups/{id}/schedule", () => {
       locations: expected.locations,
     });
 
-    const cleared = await server.request(`/groups/${family.id}/schedule`, { method: "PUT", token, json: { timeZones: [], locations: [] } });
+    const cleared = await server.request(`/groups/${family.id}/schedule`, {
+      method: "PUT",
+      token,
+      json: { timeZones: [], locations: [] },
+    });
     expect(cleared.body).toEqual({ groupId: family.id, timeZones: [], locations: [] });
   });
 
@@ -460,7 +522,11 @@ describe("GET and PUT /groups/{id}/schedule", () => {
       );
       expect(problem.errors?.map((e) => e.pointer).sort(), JSON.stringify(json)).toEqual(pointers);
     }
-    expect((await server.request(`/groups/${group.id}/schedule`, { token })).body).toEqual({ groupId: group.id, timeZones: [], locations: [] });
+    expect((await server.request(`/groups/${group.id}/schedule`, { token })).body).toEqual({
+      groupId: group.id,
+      timeZones: [],
+      locations: [],
+    });
     const tenZones = Array.from({ length: 10 }, (_, i) => `Etc/GMT+${i}`);
     const ok = await server.request(`/groups/${group.id}/schedule`, {
       method: "PUT",
@@ -546,7 +612,9 @@ describe("default groups in the database", () => {
 
   test("the migration's backfill gives every user without groups the eight defaults, and no one else", async () => {
     const migration = readFileSync(path.join(import.meta.dirname, "../../db/migrations/0001_tasks.sql"), "utf8");
-    const backfill = migration.split("--> statement-breakpoint").find((statement) => statement.includes('INSERT INTO "task_groups"'))!;
+    const backfill = migration
+      .split("--> statement-breakpoint")
+      .find((statement) => statement.includes('INSERT INTO "task_groups"'))!;
     const [old] = await server.sql<{ id: string }>(
       "insert into users (email, name, password_hash) values ('before-groups@example.com', 'Old', 'x') returning id",
     );
@@ -566,7 +634,9 @@ describe("OpenAPI", () => {
     const document = (await server.request("/openapi.json")).body;
     const operations = Object.entries(document.paths as Record<string, Record<string, any>>)
       .filter(([route]) => route.startsWith("/api/v1/groups"))
-      .flatMap(([route, item]) => Object.entries(item).map(([method, operation]) => ({ where: `${method} ${route}`, operation })));
+      .flatMap(([route, item]) =>
+        Object.entries(item).map(([method, operation]) => ({ where: `${method} ${route}`, operation })),
+      );
     expect(operations.map((o) => o.where).sort()).toEqual([
       "delete /api/v1/groups/{id}",
       "get /api/v1/groups",

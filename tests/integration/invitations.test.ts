@@ -73,9 +73,16 @@ async function assign(taskId: string, user: User) {
 
 /** A project with `owner` as its owner and the others with their roles, made in SQL (projects have their own API). */
 async function project(owner: User, members: [User, string][] = [], name = "Garden") {
-  const [row] = await server.sql<{ id: string }>("insert into projects (name, created_by) values ($1, $2) returning id", [name, owner.user.id]);
+  const [row] = await server.sql<{ id: string }>("insert into projects (name, created_by) values ($1, $2) returning id", [
+    name,
+    owner.user.id,
+  ]);
   for (const [member, role] of [[owner, "owner"] as [User, string], ...members]) {
-    await server.sql("insert into project_members (project_id, user_id, role) values ($1, $2, $3)", [row!.id, member.user.id, role]);
+    await server.sql("insert into project_members (project_id, user_id, role) values ($1, $2, $3)", [
+      row!.id,
+      member.user.id,
+      role,
+    ]);
   }
   return row!.id;
 }
@@ -152,19 +159,30 @@ describe("POST /invitations", () => {
     const owner = await registerUser(server);
     const [assignee, teammate, stranger] = [await registerUser(server), await registerUser(server), await registerUser(server)];
     const team = await server.request("/api/v1/user-groups", { token: owner.token, json: { name: "Crew" } });
-    await server.request(`/api/v1/user-groups/${team.body.id}/members`, { token: owner.token, json: { userId: teammate.user.id } });
+    await server.request(`/api/v1/user-groups/${team.body.id}/members`, {
+      token: owner.token,
+      json: { userId: teammate.user.id },
+    });
     const task = await createTask(server, owner.token, { title: "Shared", userGroupId: team.body.id });
     await assign(task.id, assignee);
 
     const asStranger = await server.request("/invitations", { token: stranger.token, json: { taskId: task.id } });
     expectProblem(asStranger, 404, "not_found");
     expect(JSON.stringify(asStranger.body)).not.toContain("Shared");
-    expectProblem(await server.request("/invitations", { token: stranger.token, json: { taskId: MISSING_ID } }), 404, "not_found");
+    expectProblem(
+      await server.request("/invitations", { token: stranger.token, json: { taskId: MISSING_ID } }),
+      404,
+      "not_found",
+    );
     // The teammate sees the task (read) but may not share it.
     await taskAs(teammate.token, task.id);
     expectProblem(await server.request("/invitations", { token: teammate.token, json: { taskId: task.id } }), 403, "forbidden");
     await invite(assignee, { taskId: task.id });
-    expect(await server.sql("select 1 from invitations where inviter_id = any($1::uuid[])", [`{${stranger.user.id},${teammate.user.id}}`])).toEqual([]);
+    expect(
+      await server.sql("select 1 from invitations where inviter_id = any($1::uuid[])", [
+        `{${stranger.user.id},${teammate.user.id}}`,
+      ]),
+    ).toEqual([]);
   });
 
   test("a project invitation needs the owner or admin role: non-member 404, member and viewer 403", async () => {
@@ -208,7 +226,10 @@ describe("POST /invitations", () => {
     ];
     for (const [json, pointers] of cases) {
       const problem = expectProblem(await server.request("/invitations", { token: owner.token, json }), 400, "validation_failed");
-      expect(problem.errors?.map((error) => error.pointer), JSON.stringify(json)).toEqual(pointers);
+      expect(
+        problem.errors?.map((error) => error.pointer),
+        JSON.stringify(json),
+      ).toEqual(pointers);
     }
     expect(await server.sql("select 1 from invitations where inviter_id = $1", [owner.user.id])).toEqual([]);
   });
@@ -231,7 +252,11 @@ describe("POST /invite/{token}/accept", () => {
     const response = await accept(token, { json: { ...data, locale: "cs" } });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     const accepted = expectShape(acceptedInvitationOutput, response.body);
-    expect(accepted).toMatchObject({ taskId: task.id, projectId: null, user: { email: data.email, name: "Petr Novák", locale: "cs" } });
+    expect(accepted).toMatchObject({
+      taskId: task.id,
+      projectId: null,
+      user: { email: data.email, name: "Petr Novák", locale: "cs" },
+    });
     expect(response.headers.get("set-cookie")).toMatch(/^spolu_session=[^;]+;.*HttpOnly/i);
 
     // The JWT works, and the new user is assigned and sees the task in their list.
@@ -298,7 +323,10 @@ describe("POST /invite/{token}/accept", () => {
       const [first, second] = [newcomer(), newcomer()];
       const answers = await Promise.all([accept(token, { json: first }), accept(token, { json: second })]);
       expect(answers.map((answer) => answer.status).sort()).toEqual([201, 410]);
-      expectGone(answers.find((answer) => answer.status === 410)!, "invitation_used");
+      expectGone(
+        answers.find((answer) => answer.status === 410)!,
+        "invitation_used",
+      );
       const users = await server.sql("select 1 from users where email = any($1::text[])", [`{${first.email},${second.email}}`]);
       expect(users).toHaveLength(1);
       expect((await taskAs(owner.token, task.id)).assigneeIds).toHaveLength(1);
@@ -361,7 +389,11 @@ describe("POST /invite/{token}/accept", () => {
       const problem = expectProblem(await accept(token, { json }), 400, "validation_failed");
       expect(problem.errors?.map((error) => error.pointer).sort(), JSON.stringify(json)).toEqual(pointers);
     }
-    const taken = expectProblem(await accept(token, { json: { ...newcomer(), email: existing.email.toUpperCase() } }), 409, "conflict");
+    const taken = expectProblem(
+      await accept(token, { json: { ...newcomer(), email: existing.email.toUpperCase() } }),
+      409,
+      "conflict",
+    );
     expect(taken.detail).toMatch(/sign in/i);
     const response = await accept(token, { token: existing.token });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
@@ -392,20 +424,30 @@ describe("POST /invite/{token}/accept", () => {
     const task = await createTask(server, owner.token, { title: "Water the beans", projectId });
     const { token } = await invite(owner, { projectId, projectRole: "viewer" });
     const preview = expectShape(invitationPreviewOutput, (await server.request(`/invitations/preview/${token}`)).body);
-    expect(preview).toMatchObject({ kind: "project", projectName: "Allotment", projectRole: "viewer", taskTitle: null, inviterName: "Olga" });
+    expect(preview).toMatchObject({
+      kind: "project",
+      projectName: "Allotment",
+      projectRole: "viewer",
+      taskTitle: null,
+      inviterName: "Olga",
+    });
 
     const response = await accept(token, { json: newcomer() });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     const accepted = expectShape(acceptedInvitationOutput, response.body);
     expect(accepted).toMatchObject({ projectId, taskId: null });
-    const [membership] = await server.sql<{ role: string }>("select role from project_members where project_id = $1 and user_id = $2", [
-      projectId,
-      accepted.user.id,
-    ]);
+    const [membership] = await server.sql<{ role: string }>(
+      "select role from project_members where project_id = $1 and user_id = $2",
+      [projectId, accepted.user.id],
+    );
     expect(membership?.role).toBe("viewer");
     expect((await taskList(accepted.token)).items.map((item) => item.id)).toEqual([task.id]);
     // A viewer reads but does not edit.
-    expectProblem(await server.request(`/tasks/${task.id}`, { method: "PATCH", token: accepted.token, json: { title: "x" } }), 403, "forbidden");
+    expectProblem(
+      await server.request(`/tasks/${task.id}`, { method: "PATCH", token: accepted.token, json: { title: "x" } }),
+      403,
+      "forbidden",
+    );
 
     // Already a member: 409, and the token stays usable.
     const again = await invite(owner, { projectId });
@@ -418,7 +460,12 @@ describe("GET /invitations/preview/{token}", () => {
   test("shows the inviter, the task's title and the expiry, without sign-in and without ids", async () => {
     const owner = await registerUser(server, { name: "Jana" });
     const task = await createTask(server, owner.token, { title: "Fix the bike" });
-    const { token, invitation } = await invite(owner, { taskId: task.id, name: "Petr", email: "petr@example.com", phone: "+420601234567" });
+    const { token, invitation } = await invite(owner, {
+      taskId: task.id,
+      name: "Petr",
+      email: "petr@example.com",
+      phone: "+420601234567",
+    });
     const response = await server.request(`/invitations/preview/${token}`);
     expect(response.status).toBe(200);
     expect(expectShape(invitationPreviewOutput, response.body)).toEqual({
@@ -432,7 +479,8 @@ describe("GET /invitations/preview/{token}", () => {
       expiresAt: invitation.expiresAt,
     });
     const text = JSON.stringify(response.body);
-    for (const secret of [task.id, owner.user.id, owner.email, "petr@example.com", "601234567"]) expect(text).not.toContain(secret);
+    for (const secret of [task.id, owner.user.id, owner.email, "petr@example.com", "601234567"])
+      expect(text).not.toContain(secret);
   });
 });
 
@@ -449,7 +497,9 @@ describe("GET /invitations, GET and DELETE /invitations/{id}", () => {
     advanceClock(DAY);
     const pending = await invite(owner, { taskId: task.id, name: "Pending" });
     expect((await accept(accepted.token, { json: newcomer() })).status).toBe(201);
-    expect((await server.request(`/invitations/${revoked.invitation.id}`, { method: "DELETE", token: owner.token })).status).toBe(204);
+    expect((await server.request(`/invitations/${revoked.invitation.id}`, { method: "DELETE", token: owner.token })).status).toBe(
+      204,
+    );
     advanceClock(4 * DAY); // the first is 8 days old now
 
     const response = await server.request("/invitations", { token: owner.token });
@@ -479,16 +529,30 @@ describe("GET /invitations, GET and DELETE /invitations/{id}", () => {
     const accepted = await invite(owner, { taskId: task.id });
     expect((await accept(accepted.token, { json: newcomer() })).status).toBe(201);
 
-    expectProblem(await server.request(`/invitations/${pending.invitation.id}`, { method: "DELETE", token: other.token }), 404, "not_found");
+    expectProblem(
+      await server.request(`/invitations/${pending.invitation.id}`, { method: "DELETE", token: other.token }),
+      404,
+      "not_found",
+    );
     expect((await server.request(`/invitations/preview/${pending.token}`)).status).toBe(200);
-    expectProblem(await server.request(`/invitations/${accepted.invitation.id}`, { method: "DELETE", token: owner.token }), 409, "conflict");
+    expectProblem(
+      await server.request(`/invitations/${accepted.invitation.id}`, { method: "DELETE", token: owner.token }),
+      409,
+      "conflict",
+    );
 
-    expect((await server.request(`/invitations/${pending.invitation.id}`, { method: "DELETE", token: owner.token })).status).toBe(204);
+    expect((await server.request(`/invitations/${pending.invitation.id}`, { method: "DELETE", token: owner.token })).status).toBe(
+      204,
+    );
     const revokedAt = (await server.request(`/invitations/${pending.invitation.id}`, { token: owner.token })).body.revokedAt;
     expect(revokedAt).toEqual(expect.any(String));
     advanceClock(1000);
-    expect((await server.request(`/invitations/${pending.invitation.id}`, { method: "DELETE", token: owner.token })).status).toBe(204);
-    expect((await server.request(`/invitations/${pending.invitation.id}`, { token: owner.token })).body.revokedAt).toBe(revokedAt);
+    expect((await server.request(`/invitations/${pending.invitation.id}`, { method: "DELETE", token: owner.token })).status).toBe(
+      204,
+    );
+    expect((await server.request(`/invitations/${pending.invitation.id}`, { token: owner.token })).body.revokedAt).toBe(
+      revokedAt,
+    );
   });
 });
 
@@ -501,14 +565,21 @@ describe("domain events", () => {
     const accepted = await accept(used.token, { json: newcomer() });
     // Revoking twice is one revocation.
     for (let time = 0; time < 2; time++) {
-      expect((await server.request(`/invitations/${withdrawn.invitation.id}`, { method: "DELETE", token: owner.token })).status).toBe(204);
+      expect(
+        (await server.request(`/invitations/${withdrawn.invitation.id}`, { method: "DELETE", token: owner.token })).status,
+      ).toBe(204);
     }
 
     const events = await server.sql<{ type: string; audience: string[]; data: Record<string, unknown> }>(
       "select type, audience, data from domain_events where data->>'invitationId' = any($1::text[]) order by id",
       [`{${used.invitation.id},${withdrawn.invitation.id}}`],
     );
-    expect(events.map((event) => event.type)).toEqual(["invitation.created", "invitation.created", "invitation.accepted", "invitation.revoked"]);
+    expect(events.map((event) => event.type)).toEqual([
+      "invitation.created",
+      "invitation.created",
+      "invitation.accepted",
+      "invitation.revoked",
+    ]);
     expect(events[2]!.audience.sort()).toEqual([owner.user.id, accepted.body.user.id].sort());
     expect(events[2]!.data).toMatchObject({ taskId: task.id, userId: accepted.body.user.id });
     for (const created of [used, withdrawn]) expect(JSON.stringify(events)).not.toContain(created.token);

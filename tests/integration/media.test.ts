@@ -5,7 +5,15 @@ import { mediaItemOutput, mediaListOutput } from "../../lib/media/schema";
 import { mediaRoot } from "../../lib/media/storage";
 import { transcriptionsSettled } from "../../lib/media/transcription";
 import { moduleOverrides } from "../../lib/modules/registry";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+import {
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type RequestOptions,
+  type TestServer,
+} from "./harness";
 import { EXE, JPEG, MP4, PNG, SVG, wav } from "./media-samples";
 import { startTranscriptionServer, type TranscriptionServer } from "./transcription-server";
 
@@ -72,7 +80,12 @@ describe("media without an AI endpoint", () => {
   test("POST /tasks/{id}/media – stores a photo under a generated id; list, details and download give it back", async () => {
     const owner = await registerUser(server);
     const task = await createTask(server, owner.token);
-    const item = await uploaded(owner, task.id, { kind: "photo", filename: " Receipt.png ", contentType: "text/html", data: b64(PNG) });
+    const item = await uploaded(owner, task.id, {
+      kind: "photo",
+      filename: " Receipt.png ",
+      contentType: "text/html",
+      data: b64(PNG),
+    });
     // The type comes from the bytes, not from the declared contentType; the name is trimmed.
     expect(item).toMatchObject({
       taskId: task.id,
@@ -140,29 +153,68 @@ describe("media without an AI endpoint", () => {
     const rows = await rowCount();
     const photo = { kind: "photo", filename: "photo.png", data: b64(PNG) };
 
-    const cases: { json: Record<string, unknown>; taskId?: string; user?: User; status: number; code: string; pointer?: string }[] = [
+    const cases: {
+      json: Record<string, unknown>;
+      taskId?: string;
+      user?: User;
+      status: number;
+      code: string;
+      pointer?: string;
+    }[] = [
       // Oversized: decoded bytes beyond MEDIA_MAX_PHOTO_BYTES (8 KiB), with a valid PNG start.
-      { json: { ...photo, data: b64(Buffer.concat([PNG, Buffer.alloc(9 * 1024)])) }, status: 413, code: "payload_too_large", pointer: "/data" },
-      { json: { kind: "text", filename: "long.txt", data: b64("x".repeat(4 * 1024 + 1)) }, status: 413, code: "payload_too_large", pointer: "/data" },
+      {
+        json: { ...photo, data: b64(Buffer.concat([PNG, Buffer.alloc(9 * 1024)])) },
+        status: 413,
+        code: "payload_too_large",
+        pointer: "/data",
+      },
+      {
+        json: { kind: "text", filename: "long.txt", data: b64("x".repeat(4 * 1024 + 1)) },
+        status: 413,
+        code: "payload_too_large",
+        pointer: "/data",
+      },
       // Wrong magic bytes: none of the formats, or another kind than declared.
       { json: { ...photo, data: b64(EXE) }, status: 415, code: "unsupported_media_type", pointer: "/data" },
-      { json: { ...photo, filename: "image.png", data: b64(SVG) }, status: 415, code: "unsupported_media_type", pointer: "/kind" },
+      {
+        json: { ...photo, filename: "image.png", data: b64(SVG) },
+        status: 415,
+        code: "unsupported_media_type",
+        pointer: "/kind",
+      },
       { json: { ...photo, kind: "audio" }, status: 415, code: "unsupported_media_type", pointer: "/kind" },
-      { json: { kind: "text", filename: "a.txt", data: b64(PNG) }, status: 415, code: "unsupported_media_type", pointer: "/kind" },
-      { json: { kind: "text", filename: "nul.txt", data: b64("a\u0000b") }, status: 415, code: "unsupported_media_type", pointer: "/data" },
+      {
+        json: { kind: "text", filename: "a.txt", data: b64(PNG) },
+        status: 415,
+        code: "unsupported_media_type",
+        pointer: "/kind",
+      },
+      {
+        json: { kind: "text", filename: "nul.txt", data: b64("a\u0000b") },
+        status: 415,
+        code: "unsupported_media_type",
+        pointer: "/data",
+      },
       // Bad base64.
       { json: { ...photo, data: "not base64!" }, status: 400, code: "validation_failed", pointer: "/data" },
-      { json: { ...photo, data: `${b64(PNG).slice(0, 20)}\n${b64(PNG).slice(20)}` }, status: 400, code: "validation_failed", pointer: "/data" },
+      {
+        json: { ...photo, data: `${b64(PNG).slice(0, 20)}\n${b64(PNG).slice(20)}` },
+        status: 400,
+        code: "validation_failed",
+        pointer: "/data",
+      },
       { json: { ...photo, data: `data:image/png;base64,${b64(PNG)}` }, status: 400, code: "validation_failed", pointer: "/data" },
       { json: { ...photo, data: b64(PNG).slice(0, -1) }, status: 400, code: "validation_failed", pointer: "/data" },
       { json: { ...photo, data: "" }, status: 400, code: "validation_failed", pointer: "/data" },
       // Path-like or otherwise unusable filenames.
-      ...["../x", "../../etc/passwd", "a/b", "C:\\x", "C:x.png", "a\\b", "nul\u0000.png", "bell\u0007.png", "..", "  "].map((filename) => ({
-        json: { ...photo, filename },
-        status: 400,
-        code: "validation_failed",
-        pointer: "/filename",
-      })),
+      ...["../x", "../../etc/passwd", "a/b", "C:\\x", "C:x.png", "a\\b", "nul\u0000.png", "bell\u0007.png", "..", "  "].map(
+        (filename) => ({
+          json: { ...photo, filename },
+          status: 400,
+          code: "validation_failed",
+          pointer: "/filename",
+        }),
+      ),
       // Unknown fields and kinds.
       { json: { ...photo, kind: "document" }, status: 400, code: "validation_failed", pointer: "/kind" },
       { json: { ...photo, path: "/tmp/x" }, status: 400, code: "validation_failed", pointer: "/path" },
@@ -173,7 +225,11 @@ describe("media without an AI endpoint", () => {
     for (const { json, taskId = task.id, user = owner, status, code, pointer } of cases) {
       const response = await upload(user, taskId, json);
       const problem = expectProblem(response, status, code);
-      if (pointer) expect(problem.errors?.map((error) => error.pointer), JSON.stringify(json).slice(0, 120)).toContain(pointer);
+      if (pointer)
+        expect(
+          problem.errors?.map((error) => error.pointer),
+          JSON.stringify(json).slice(0, 120),
+        ).toContain(pointer);
       expect(filesOnDisk(), JSON.stringify(json).slice(0, 120)).toEqual(files);
       expect(await rowCount()).toBe(rows);
     }
@@ -187,7 +243,10 @@ describe("media without an AI endpoint", () => {
     const item = await uploaded(owner, task.id, { kind: "video", filename: "clip.mp4", data: b64(video) });
     expect(item.sizeBytes).toBe(100 * 1024);
     // Another route with a 20 KiB body: still 413.
-    const big = await server.request("/tasks", { token: owner.token, json: { title: "Big", description: "x".repeat(20 * 1024) } });
+    const big = await server.request("/tasks", {
+      token: owner.token,
+      json: { title: "Big", description: "x".repeat(20 * 1024) },
+    });
     expectProblem(big, 413, "payload_too_large");
     // Beyond the media route's own limit (the base64 of 128 KiB plus 64 KiB): 413 before the body is read.
     const files = filesOnDisk();
@@ -222,11 +281,20 @@ describe("media without an AI endpoint", () => {
     const assignee = await registerUser(server);
     const project = await api("/projects", { token: owner.token, json: { name: "Renovation" } });
     expect(project.status).toBe(201);
-    expect((await api(`/projects/${project.body.id}/members`, { token: owner.token, json: { userId: viewer.user.id, role: "viewer" } })).status).toBe(201);
+    expect(
+      (
+        await api(`/projects/${project.body.id}/members`, {
+          token: owner.token,
+          json: { userId: viewer.user.id, role: "viewer" },
+        })
+      ).status,
+    ).toBe(201);
     const task = await createTask(server, owner.token, { projectId: project.body.id });
     const item = await uploaded(owner, task.id, { kind: "photo", filename: "wall.png", data: b64(PNG) });
 
-    expect((await api(`/tasks/${task.id}/media`, { token: viewer.token })).body.items.map((listed: { id: string }) => listed.id)).toEqual([item.id]);
+    expect(
+      (await api(`/tasks/${task.id}/media`, { token: viewer.token })).body.items.map((listed: { id: string }) => listed.id),
+    ).toEqual([item.id]);
     expect((await api(`/media/${item.id}/content`, { token: viewer.token })).status).toBe(200);
     const files = filesOnDisk();
     expectProblem(await upload(viewer, task.id, { kind: "photo", filename: "mine.png", data: b64(PNG) }), 403, "forbidden");
@@ -234,8 +302,13 @@ describe("media without an AI endpoint", () => {
     expectProblem(await api(`/media/${item.id}`, { method: "DELETE", token: viewer.token }), 403, "forbidden");
 
     // An assignee (through an accepted request) uploads, and may delete their own item but not the owner's.
-    const sent = await server.request(`/tasks/${task.id}/collaboration-requests`, { token: owner.token, json: { kind: "assign", userId: assignee.user.id } });
-    expect((await api(`/collaboration-requests/${sent.body.id}/accept`, { method: "POST", token: assignee.token })).status).toBe(200);
+    const sent = await server.request(`/tasks/${task.id}/collaboration-requests`, {
+      token: owner.token,
+      json: { kind: "assign", userId: assignee.user.id },
+    });
+    expect((await api(`/collaboration-requests/${sent.body.id}/accept`, { method: "POST", token: assignee.token })).status).toBe(
+      200,
+    );
     const theirs = await uploaded(assignee, task.id, { kind: "text", filename: "plan.txt", data: b64("Plan") });
     expectProblem(await api(`/media/${item.id}`, { method: "DELETE", token: assignee.token }), 403, "forbidden");
     expect((await api(`/media/${theirs.id}`, { method: "DELETE", token: assignee.token })).status).toBe(204);
@@ -287,7 +360,11 @@ describe("media without an AI endpoint", () => {
     try {
       const problem = expectProblem(await api(`/tasks/${task.id}/media`, { token: owner.token }), 404, "module_disabled");
       expect(problem.detail).toMatch(/media/);
-      expectProblem(await upload(owner, task.id, { kind: "text", filename: "new.txt", data: b64("new") }), 404, "module_disabled");
+      expectProblem(
+        await upload(owner, task.id, { kind: "text", filename: "new.txt", data: b64("new") }),
+        404,
+        "module_disabled",
+      );
       expectProblem(await api(`/media/${item.id}/content`, { token: owner.token }), 404, "module_disabled");
     } finally {
       moduleOverrides().delete("media");
@@ -309,7 +386,13 @@ describe("media with an AI endpoint", () => {
   let ai: TranscriptionServer;
   beforeAll(async () => {
     ai = await startTranscriptionServer();
-    server = await startTestServer({ ...LIMITS, AI_BASE_URL: ai.url, AI_API_KEY: "test-key", AI_TIMEOUT_MS: "1000", AI_TRANSCRIPTION_MODEL: "whisper-test" });
+    server = await startTestServer({
+      ...LIMITS,
+      AI_BASE_URL: ai.url,
+      AI_API_KEY: "test-key",
+      AI_TIMEOUT_MS: "1000",
+      AI_TRANSCRIPTION_MODEL: "whisper-test",
+    });
   });
   afterAll(async () => {
     await transcriptionsSettled();
@@ -331,11 +414,18 @@ describe("media with an AI endpoint", () => {
     expect(Date.parse(done.transcription.transcribedAt!)).toBeGreaterThan(Date.now() - 60_000);
     // The endpoint got the stored bytes, the model and the key.
     const received = ai.requests.at(-1)!;
-    expect(received).toMatchObject({ model: "whisper-test", filename: "memo.wav", type: "audio/wav", authorization: "Bearer test-key" });
+    expect(received).toMatchObject({
+      model: "whisper-test",
+      filename: "memo.wav",
+      type: "audio/wav",
+      authorization: "Bearer test-key",
+    });
     expect(received.bytes.equals(recording)).toBe(true);
     // Photos and text are not sent.
     const before = ai.requests.length;
-    expect((await uploaded(owner, task.id, { kind: "photo", filename: "p.png", data: b64(PNG) })).transcription.status).toBe("none");
+    expect((await uploaded(owner, task.id, { kind: "photo", filename: "p.png", data: b64(PNG) })).transcription.status).toBe(
+      "none",
+    );
     await transcriptionsSettled();
     expect(ai.requests.length).toBe(before);
   });

@@ -7,7 +7,16 @@ import { databaseJobRecorder } from "../../lib/jobs/repo";
 import { startJobRunner } from "../../lib/jobs/runner";
 import { MODULE_IDS } from "../../lib/modules/ids";
 import { moduleListOutput, moduleOutput } from "../../lib/modules/schema";
-import { ADMIN_EMAIL, createTask, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+import {
+  ADMIN_EMAIL,
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type RequestOptions,
+  type TestServer,
+} from "./harness";
 import { TEMPLATE_DATABASE, adminUrl, withAdminClient } from "./postgres";
 import { killSpawnedServers, spawnServer } from "./spawned-server";
 
@@ -64,13 +73,20 @@ describe("admin module routes for someone who is not an administrator", () => {
   test("GET /admin/modules, PUT and DELETE /admin/modules/{id}, GET /admin/jobs – 403 signed in, 401 without a session", async () => {
     const user = await registerUser(server);
     expectProblem(await api("/admin/modules", { token: user.token }), 403, "forbidden");
-    expectProblem(await api("/admin/modules/activity", { method: "PUT", token: user.token, json: { enabled: false } }), 403, "forbidden");
+    expectProblem(
+      await api("/admin/modules/activity", { method: "PUT", token: user.token, json: { enabled: false } }),
+      403,
+      "forbidden",
+    );
     expectProblem(await api("/admin/modules/activity", { method: "DELETE", token: user.token }), 403, "forbidden");
     expectProblem(await api("/admin/jobs", { token: user.token }), 403, "forbidden");
     expectProblem(await api("/admin/modules"), 401, "unauthenticated");
     // Nothing was switched.
     expect((await api("/activity/summary", { token: user.token })).status).toBe(200);
-    expect((await listModules()).find((module) => module.id === "activity")).toMatchObject({ enabled: true, source: "configuration" });
+    expect((await listModules()).find((module) => module.id === "activity")).toMatchObject({
+      enabled: true,
+      source: "configuration",
+    });
   });
 });
 
@@ -86,24 +102,46 @@ describe("GET /admin/modules", () => {
       updatedAt: null,
       updatedBy: null,
     });
-    expect(modules.find((module) => module.id === "deploy")).toMatchObject({ enabled: false, source: "configuration", configured: false });
+    expect(modules.find((module) => module.id === "deploy")).toMatchObject({
+      enabled: false,
+      source: "configuration",
+      configured: false,
+    });
     for (const module of modules) expect(module.description.length).toBeGreaterThan(20);
   });
 });
 
 describe("PUT /admin/modules/{id} and DELETE /admin/modules/{id}", () => {
   test("unknown module: 404; a body without a boolean `enabled`: 400 naming it", async () => {
-    expectProblem(await api("/admin/modules/chess", { method: "PUT", token: admin.token, json: { enabled: false } }), 404, "not_found");
+    expectProblem(
+      await api("/admin/modules/chess", { method: "PUT", token: admin.token, json: { enabled: false } }),
+      404,
+      "not_found",
+    );
     expectProblem(await api("/admin/modules/chess", { method: "DELETE", token: admin.token }), 404, "not_found");
-    const problem = expectProblem(await api("/admin/modules/activity", { method: "PUT", token: admin.token, json: { enabled: "no" } }), 400, "validation_failed");
+    const problem = expectProblem(
+      await api("/admin/modules/activity", { method: "PUT", token: admin.token, json: { enabled: "no" } }),
+      400,
+      "validation_failed",
+    );
     expect(problem.errors?.map((error) => error.pointer)).toEqual(["/enabled"]);
   });
 
   test("an administrator's switch beats MODULES_DISABLED, and a reset hands the module back to it", async () => {
     const on = await switchModule("deploy", true);
-    expect(on).toMatchObject({ enabled: true, source: "administrator", configured: false, updatedBy: { id: admin.user.id, name: "Ada Admin" } });
+    expect(on).toMatchObject({
+      enabled: true,
+      source: "administrator",
+      configured: false,
+      updatedBy: { id: admin.user.id, name: "Ada Admin" },
+    });
     expect(Date.parse(on.updatedAt!)).toBeGreaterThan(Date.now() - 60_000);
-    expect(await resetModule("deploy")).toMatchObject({ enabled: false, source: "configuration", updatedAt: null, updatedBy: null });
+    expect(await resetModule("deploy")).toMatchObject({
+      enabled: false,
+      source: "configuration",
+      updatedAt: null,
+      updatedBy: null,
+    });
     // Off by an administrator although the configuration has it on; reset: on again.
     expect(await switchModule("family", false)).toMatchObject({ enabled: false, source: "administrator", configured: true });
     expect(await resetModule("family")).toMatchObject({ enabled: true, source: "configuration" });
@@ -119,7 +157,11 @@ describe("PUT /admin/modules/{id} and DELETE /admin/modules/{id}", () => {
       expectModuleOff(await api(`/projects/${created.body.id}`, { token: owner.token }), "projects");
       expectModuleOff(await api("/projects", { token: owner.token }), "projects");
       // No task goes into a project meanwhile; the one there stays there, visible to its owner.
-      const refused = expectProblem(await api("/tasks", { token: owner.token, json: { title: "New", projectId: created.body.id } }), 400, "validation_failed");
+      const refused = expectProblem(
+        await api("/tasks", { token: owner.token, json: { title: "New", projectId: created.body.id } }),
+        400,
+        "validation_failed",
+      );
       expect(refused.errors?.[0]).toMatchObject({ pointer: "/projectId", detail: expect.stringContaining("switched off") });
       expect((await api(`/tasks/${task.id}`, { token: owner.token })).body.projectId).toBe(created.body.id);
       expectModuleOff(await api("/invitations", { token: owner.token, json: { projectId: created.body.id } }), "projects");
@@ -147,7 +189,14 @@ describe("PUT /admin/modules/{id} and DELETE /admin/modules/{id}", () => {
   test("activity: its routes answer 404 module_disabled while off; the records are there again when it is back", async () => {
     const me = await registerUser(server, { timeZone: "Europe/Prague" });
     const now = Date.now();
-    const record = { id: randomUUID(), app: "Reader", category: "reading", seconds: 600, startedAt: new Date(now - 900_000).toISOString(), endedAt: new Date(now - 300_000).toISOString() };
+    const record = {
+      id: randomUUID(),
+      app: "Reader",
+      category: "reading",
+      seconds: 600,
+      startedAt: new Date(now - 900_000).toISOString(),
+      endedAt: new Date(now - 300_000).toISOString(),
+    };
     expect((await api("/activity/records", { token: me.token, json: { records: [record] } })).status).toBe(200);
     const before = (await api("/activity/summary", { token: me.token })).body;
     await switchModule("activity", false);
@@ -214,14 +263,21 @@ describe("every process follows the switches", () => {
         const call = (url: string, path: string, init: { method?: string; token?: string; json?: unknown } = {}) =>
           fetch(`${url}/api/v1${path}`, {
             method: init.method ?? "GET",
-            headers: { ...(init.token && { Authorization: `Bearer ${init.token}` }), ...(init.json !== undefined && { "Content-Type": "application/json" }) },
+            headers: {
+              ...(init.token && { Authorization: `Bearer ${init.token}` }),
+              ...(init.json !== undefined && { "Content-Type": "application/json" }),
+            },
             body: init.json === undefined ? undefined : JSON.stringify(init.json),
           });
-        const registered = await (await call(first!, "/auth/register", { method: "POST", json: { email: ADMIN_EMAIL, password: "modules everywhere" } })).json();
+        const registered = await (
+          await call(first!, "/auth/register", { method: "POST", json: { email: ADMIN_EMAIL, password: "modules everywhere" } })
+        ).json();
         const token = registered.token as string;
         expect((await call(second!, "/activity/summary", { token })).status).toBe(200);
 
-        expect((await call(first!, "/admin/modules/activity", { method: "PUT", token, json: { enabled: false } })).status).toBe(200);
+        expect((await call(first!, "/admin/modules/activity", { method: "PUT", token, json: { enabled: false } })).status).toBe(
+          200,
+        );
         const took = await eventually(async () => (await call(second!, "/activity/summary", { token })).status === 404);
         expect(took).toBeLessThan(2000);
         expect((await call(first!, "/admin/modules/activity", { method: "DELETE", token })).status).toBe(200);
@@ -241,7 +297,10 @@ describe("jobs and event handlers of a switched-off module", () => {
   test("a job of a switched-off module does not run; it runs again once the module is back", async () => {
     let runs = 0;
     await switchModule("activity", false);
-    const runner = startJobRunner([{ name: "activity-test-job", module: "activity", intervalMs: 50, initialDelayMs: 0, run: async () => void runs++ }], runAlways);
+    const runner = startJobRunner(
+      [{ name: "activity-test-job", module: "activity", intervalMs: 50, initialDelayMs: 0, run: async () => void runs++ }],
+      runAlways,
+    );
     try {
       await sleep(300);
       expect(runs).toBe(0);
@@ -256,7 +315,9 @@ describe("jobs and event handlers of a switched-off module", () => {
   test("an event handler of a switched-off module is not called; it is again once the module is back", async () => {
     const owner = await registerUser(server);
     const seen: string[] = [];
-    const stop = onEvent("modules-test-handler", (event) => void (event.actorId === owner.user.id && seen.push(event.type)), { module: "activity" });
+    const stop = onEvent("modules-test-handler", (event) => void (event.actorId === owner.user.id && seen.push(event.type)), {
+      module: "activity",
+    });
     try {
       await switchModule("activity", false);
       await createTask(server, owner.token, { title: "Unseen" });
@@ -275,8 +336,17 @@ describe("jobs and event handlers of a switched-off module", () => {
 describe("GET /admin/jobs", () => {
   test("every job with its interval and module; a run's outcome, error, duration and counts, whichever process ran it", async () => {
     const before = expectShape(jobStatusListOutput, (await api("/admin/jobs", { token: admin.token })).body).items;
-    expect(before.map((job) => job.name)).toEqual(expect.arrayContaining(["recurring-tasks", "reminders", "weekly-reports", "oauth-states-purge"]));
-    expect(before.find((job) => job.name === "reminders")).toMatchObject({ intervalMs: 60_000, module: null, paused: false, lastStartedAt: null, lastOutcome: null, runCount: 0 });
+    expect(before.map((job) => job.name)).toEqual(
+      expect.arrayContaining(["recurring-tasks", "reminders", "weekly-reports", "oauth-states-purge"]),
+    );
+    expect(before.find((job) => job.name === "reminders")).toMatchObject({
+      intervalMs: 60_000,
+      module: null,
+      paused: false,
+      lastStartedAt: null,
+      lastOutcome: null,
+      runCount: 0,
+    });
 
     // The job's own name, with a run that fails and then one that succeeds, written down as the runner does.
     const runOnce = async (run: () => Promise<void>) => {
@@ -287,7 +357,10 @@ describe("GET /admin/jobs", () => {
       await started;
       await runner.stop(); // waits for the run, and its record
     };
-    const purge = async () => expectShape(jobStatusListOutput, (await api("/admin/jobs", { token: admin.token })).body).items.find((job) => job.name === "oauth-states-purge")!;
+    const purge = async () =>
+      expectShape(jobStatusListOutput, (await api("/admin/jobs", { token: admin.token })).body).items.find(
+        (job) => job.name === "oauth-states-purge",
+      )!;
     await runOnce(async () => {
       throw new Error("The mail server said no");
     });
@@ -308,7 +381,9 @@ describe("GET /admin/jobs", () => {
 
 describe("GET /openapi.json", () => {
   test("marks every operation of projects, family, activity and the AI with x-spolu-module, and the core's with none", async () => {
-    const document = (await server.request("/openapi.json")).body as { paths: Record<string, Record<string, { "x-spolu-module"?: string }>> };
+    const document = (await server.request("/openapi.json")).body as {
+      paths: Record<string, Record<string, { "x-spolu-module"?: string }>>;
+    };
     const expected = (path: string): string | undefined => {
       if (path.startsWith("/api/v1/projects")) return "projects";
       if (path.startsWith("/api/v1/family")) return "family";
@@ -323,11 +398,17 @@ describe("GET /openapi.json", () => {
         const module = operation["x-spolu-module"];
         const want = expected(path);
         if (want) expect(module, `${method} ${path}`).toBe(want);
-        else if (module && ["projects", "family", "activity", "ai"].includes(module)) throw new Error(`${method} ${path} is marked ${module}`);
+        else if (module && ["projects", "family", "activity", "ai"].includes(module))
+          throw new Error(`${method} ${path} is marked ${module}`);
         if (module) marked.set(module, (marked.get(module) ?? 0) + 1);
       }
     }
-    expect(Object.fromEntries(["projects", "family", "activity", "ai"].map((id) => [id, marked.get(id)]))).toEqual({ projects: 10, family: 10, activity: 5, ai: 9 });
+    expect(Object.fromEntries(["projects", "family", "activity", "ai"].map((id) => [id, marked.get(id)]))).toEqual({
+      projects: 10,
+      family: 10,
+      activity: 5,
+      ai: 9,
+    });
     expect(document.paths["/api/v1/goals/{id}"]!.get!["x-spolu-module"]).toBeUndefined();
   });
 });

@@ -87,7 +87,8 @@ class WsError extends Error {
   }
 }
 
-const invalidParameter = (debuginfo: string) => new WsError("invalid_parameter_exception", "invalidparameter", "Invalid parameter value detected", debuginfo);
+const invalidParameter = (debuginfo: string) =>
+  new WsError("invalid_parameter_exception", "invalidparameter", "Invalid parameter value detected", debuginfo);
 
 /** PHP's parsing of `a[b][0]=x` pairs into nested arrays (here: objects keyed by the bracket contents). */
 export function parsePhpForm(pairs: Iterable<[string, string]>, into: Params = {}): Params {
@@ -112,16 +113,23 @@ export function parsePhpForm(pairs: Iterable<[string, string]>, into: Params = {
 
 // external_value / external_multiple_structure checks, the types used
 
-type Spec = { type: "int" | "bool" | "text"; required: boolean; default?: unknown } | { type: "list"; of: "int" | "text"; required: boolean };
+type Spec =
+  | { type: "int" | "bool" | "text"; required: boolean; default?: unknown }
+  | { type: "list"; of: "int" | "text"; required: boolean };
 
 function scalar(type: "int" | "bool" | "text", value: Value, name: string): unknown {
-  if (typeof value !== "string") throw invalidParameter(`${name} => Invalid parameter value detected (Scalar type expected, array or object received.)`);
+  if (typeof value !== "string")
+    throw invalidParameter(`${name} => Invalid parameter value detected (Scalar type expected, array or object received.)`);
   if (type === "int") {
-    if (!/^-?\d+$/.test(value)) throw invalidParameter(`${name} => Invalid parameter value detected (Invalid external api parameter: the value is "${value}", the server was expecting "int" type)`);
+    if (!/^-?\d+$/.test(value))
+      throw invalidParameter(
+        `${name} => Invalid parameter value detected (Invalid external api parameter: the value is "${value}", the server was expecting "int" type)`,
+      );
     return Number(value);
   }
   if (type === "bool") {
-    if (!["0", "1", "true", "false"].includes(value)) throw invalidParameter(`${name} => Invalid parameter value detected (the server was expecting "bool" type)`);
+    if (!["0", "1", "true", "false"].includes(value))
+      throw invalidParameter(`${name} => Invalid parameter value detected (the server was expecting "bool" type)`);
     return value === "1" || value === "true";
   }
   return value;
@@ -153,14 +161,23 @@ function validate(specs: Record<string, Spec>, params: Params): Record<string, u
 
 const FUNCTION_PARAMS: Record<string, Record<string, Spec>> = {
   core_webservice_get_site_info: { serviceshortnames: { type: "list", of: "text", required: false } },
-  core_enrol_get_users_courses: { userid: { type: "int", required: true }, returnusercount: { type: "bool", required: false, default: true } },
+  core_enrol_get_users_courses: {
+    userid: { type: "int", required: true },
+    returnusercount: { type: "bool", required: false, default: true },
+  },
   mod_assign_get_assignments: {
     courseids: { type: "list", of: "int", required: false },
     capabilities: { type: "list", of: "text", required: false },
     includenotenrolledcourses: { type: "bool", required: false, default: false },
   },
-  core_completion_get_activities_completion_status: { courseid: { type: "int", required: true }, userid: { type: "int", required: true } },
-  core_completion_get_course_completion_status: { courseid: { type: "int", required: true }, userid: { type: "int", required: true } },
+  core_completion_get_activities_completion_status: {
+    courseid: { type: "int", required: true },
+    userid: { type: "int", required: true },
+  },
+  core_completion_get_course_completion_status: {
+    courseid: { type: "int", required: true },
+    userid: { type: "int", required: true },
+  },
   gradereport_user_get_grade_items: {
     courseid: { type: "int", required: true },
     userid: { type: "int", required: false, default: 0 },
@@ -171,9 +188,13 @@ const FUNCTION_PARAMS: Record<string, Record<string, Spec>> = {
 function xml(value: unknown): string {
   if (Array.isArray(value)) return `<MULTIPLE>${value.map((each) => xml(each)).join("")}</MULTIPLE>`;
   if (value && typeof value === "object") {
-    return `<SINGLE>${Object.entries(value).map(([key, each]) => `<KEY name="${key}">${xml(each)}</KEY>`).join("")}</SINGLE>`;
+    return `<SINGLE>${Object.entries(value)
+      .map(([key, each]) => `<KEY name="${key}">${xml(each)}</KEY>`)
+      .join("")}</SINGLE>`;
   }
-  return value === null || value === undefined ? '<VALUE null="null"/>' : `<VALUE>${String(value).replace(/&/g, "&amp;").replace(/</g, "&lt;")}</VALUE>`;
+  return value === null || value === undefined
+    ? '<VALUE null="null"/>'
+    : `<VALUE>${String(value).replace(/&/g, "&amp;").replace(/</g, "&lt;")}</VALUE>`;
 }
 
 export interface MoodleServer {
@@ -206,18 +227,21 @@ export async function startMoodleServer(): Promise<MoodleServer> {
 
   function course(id: number): MoodleCourse {
     const found = state.courses.get(id);
-    if (!found) throw new WsError("dml_missing_record_exception", "invalidrecord", "Can't find data record in database table course.");
+    if (!found)
+      throw new WsError("dml_missing_record_exception", "invalidrecord", "Can't find data record in database table course.");
     return found;
   }
 
   function enrolled(userId: number, courseId: number): MoodleCourse {
     const found = course(courseId);
-    if (!(state.enrolments.get(userId) ?? []).includes(courseId)) throw new WsError("moodle_exception", "notenroled", "User is not enrolled in this course");
+    if (!(state.enrolments.get(userId) ?? []).includes(courseId))
+      throw new WsError("moodle_exception", "notenroled", "User is not enrolled in this course");
     return found;
   }
 
   function failure(wsfunction: string, target: MoodleCourse) {
-    if (target.fail?.wsfunction === wsfunction) throw new WsError(target.fail.exception, target.fail.errorcode, target.fail.message);
+    if (target.fail?.wsfunction === wsfunction)
+      throw new WsError(target.fail.exception, target.fail.errorcode, target.fail.message);
   }
 
   const handlers: Record<string, (params: Record<string, unknown>, token: MoodleToken) => unknown> = {
@@ -267,7 +291,9 @@ export async function startMoodleServer(): Promise<MoodleServer> {
           completionhascriteria: each.completion !== "nocriteriaset",
           completionusertracked: true,
           category: 1,
-          progress: each.assignments.length ? (100 * each.assignments.filter((a) => [1, 2].includes(each.states[a.cmid] ?? 0)).length) / each.assignments.length : null,
+          progress: each.assignments.length
+            ? (100 * each.assignments.filter((a) => [1, 2].includes(each.states[a.cmid] ?? 0)).length) / each.assignments.length
+            : null,
           completed,
           startdate: each.startdate,
           enddate: each.enddate,
@@ -287,7 +313,12 @@ export async function startMoodleServer(): Promise<MoodleServer> {
       for (const id of params.courseids as number[]) {
         const each = state.courses.get(id);
         if (!each || !(state.enrolments.get(token.userId) ?? []).includes(id)) {
-          warnings.push({ item: "course", itemid: id, warningcode: "2", message: "User is not enrolled or does not have requested capability" });
+          warnings.push({
+            item: "course",
+            itemid: id,
+            warningcode: "2",
+            message: "User is not enrolled or does not have requested capability",
+          });
           continue;
         }
         if (each.assignWarning) {
@@ -364,12 +395,27 @@ export async function startMoodleServer(): Promise<MoodleServer> {
     core_completion_get_course_completion_status: (params) => {
       const each = enrolled(params.userid as number, params.courseid as number);
       failure("core_completion_get_course_completion_status", each);
-      if (each.completion === "nocriteriaset") throw new WsError("moodle_exception", "nocriteriaset", "No completion criteria set for this course");
+      if (each.completion === "nocriteriaset")
+        throw new WsError("moodle_exception", "nocriteriaset", "No completion criteria set for this course");
       return {
         completionstatus: {
           completed: each.completion,
           aggregation: 1,
-          completions: [{ type: 4, title: "Activity completion", status: each.completion ? "Yes" : "No", complete: each.completion, timecompleted: null, details: { type: "Activity completion", criteria: "Assignments", requirement: "Marking yourself complete", status: "" } }],
+          completions: [
+            {
+              type: 4,
+              title: "Activity completion",
+              status: each.completion ? "Yes" : "No",
+              complete: each.completion,
+              timecompleted: null,
+              details: {
+                type: "Activity completion",
+                criteria: "Assignments",
+                requirement: "Marking yourself complete",
+                status: "",
+              },
+            },
+          ],
         },
         warnings: [],
       };
@@ -387,7 +433,22 @@ export async function startMoodleServer(): Promise<MoodleServer> {
             userfullname: "Test Student",
             useridnumber: "",
             maxdepth: 2,
-            gradeitems: each.grades.map((item) => ({ ...item, idnumber: "", categoryid: 1, outcomeid: null, scaleid: null, locked: false, cmid: null, weightraw: 0, gradeislocked: false, gradeisoverridden: false, gradehiddenbydate: false, gradeneedsupdate: false, gradeishidden: false, feedbackformat: 1 })),
+            gradeitems: each.grades.map((item) => ({
+              ...item,
+              idnumber: "",
+              categoryid: 1,
+              outcomeid: null,
+              scaleid: null,
+              locked: false,
+              cmid: null,
+              weightraw: 0,
+              gradeislocked: false,
+              gradeisoverridden: false,
+              gradehiddenbydate: false,
+              gradeneedsupdate: false,
+              gradeishidden: false,
+              feedbackformat: 1,
+            })),
           },
         ],
         warnings: [],
@@ -398,15 +459,31 @@ export async function startMoodleServer(): Promise<MoodleServer> {
   function answer(params: Params): { json: boolean; body: unknown } {
     const json = params.moodlewsrestformat === "json" && !state.ignoreFormat;
     if (params.moodlewsrestformat !== undefined && !["json", "xml"].includes(params.moodlewsrestformat as string)) {
-      return { json: false, body: new WsError("invalid_parameter_exception", "invalidparameter", "Invalid parameter value detected", "moodlewsrestformat") };
+      return {
+        json: false,
+        body: new WsError(
+          "invalid_parameter_exception",
+          "invalidparameter",
+          "Invalid parameter value detected",
+          "moodlewsrestformat",
+        ),
+      };
     }
     const { wstoken, wsfunction, moodlewsrestformat: _format, ...rest } = params;
     const token = typeof wstoken === "string" ? state.tokens.get(wstoken) : undefined;
     if (!token) return { json, body: new WsError("moodle_exception", "invalidtoken", "Invalid token - token not found") };
     if (typeof wsfunction !== "string" || !(wsfunction in handlers)) {
-      return { json, body: new WsError("dml_missing_record_exception", "invalidrecord", "Can't find data record in database table external_functions.") };
+      return {
+        json,
+        body: new WsError(
+          "dml_missing_record_exception",
+          "invalidrecord",
+          "Can't find data record in database table external_functions.",
+        ),
+      };
     }
-    if (!token.functions.includes(wsfunction)) return { json, body: new WsError("webservice_access_exception", "accessexception", "Access control exception") };
+    if (!token.functions.includes(wsfunction))
+      return { json, body: new WsError("webservice_access_exception", "accessexception", "Access control exception") };
     try {
       const validated = validate(FUNCTION_PARAMS[wsfunction]!, rest);
       state.calls.push({ wsfunction, params: validated });
@@ -437,18 +514,34 @@ export async function startMoodleServer(): Promise<MoodleServer> {
           params = parsePhpForm(url.searchParams.entries());
           if (request.method === "POST") {
             const type = request.headers["content-type"] ?? "";
-            if (!type.startsWith("application/x-www-form-urlencoded")) throw invalidParameter(`The body must be form-encoded, not ${type || "nothing"}`);
+            if (!type.startsWith("application/x-www-form-urlencoded"))
+              throw invalidParameter(`The body must be form-encoded, not ${type || "nothing"}`);
             parsePhpForm(new URLSearchParams(Buffer.concat(chunks).toString("utf8")).entries(), params);
           }
         } catch (error) {
           const wsError = error as WsError;
-          response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ exception: wsError.exception, errorcode: wsError.errorcode, message: wsError.message, debuginfo: wsError.debuginfo }));
+          response.writeHead(200, { "content-type": "application/json" }).end(
+            JSON.stringify({
+              exception: wsError.exception,
+              errorcode: wsError.errorcode,
+              message: wsError.message,
+              debuginfo: wsError.debuginfo,
+            }),
+          );
           return;
         }
         const { json, body } = answer(params);
         // Moodle's REST server: HTTP 200 whatever happened.
         if (json) {
-          const payload = body instanceof WsError ? { exception: body.exception, errorcode: body.errorcode, message: body.message, ...(body.debuginfo && { debuginfo: body.debuginfo }) } : body;
+          const payload =
+            body instanceof WsError
+              ? {
+                  exception: body.exception,
+                  errorcode: body.errorcode,
+                  message: body.message,
+                  ...(body.debuginfo && { debuginfo: body.debuginfo }),
+                }
+              : body;
           response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(payload));
         } else {
           const text =

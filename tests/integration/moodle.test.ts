@@ -55,7 +55,10 @@ function course(userId: number, fields: Partial<MoodleCourse> = {}): MoodleCours
 }
 
 async function connect(user: User, token: string, settings: Record<string, unknown> = {}) {
-  const response = await api("/connectors", { token: user.token, json: { kind: "learning", name: "School Moodle", baseUrl: moodle.url, credentials: { token }, settings } });
+  const response = await api("/connectors", {
+    token: user.token,
+    json: { kind: "learning", name: "School Moodle", baseUrl: moodle.url, credentials: { token }, settings },
+  });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return expectShape(createdConnectionOutput, response.body);
 }
@@ -118,7 +121,13 @@ describe("the import", () => {
       summary: "<p>Vectors &amp; <b>matrices</b></p><p>Weekly exercises.</p>",
       enddate: SECONDS("2026-06-30T22:30:00Z"),
       assignments: [
-        { id: newId(), cmid: 501, name: "Exercise sheet 1", duedate: SECONDS("2026-03-10T23:00:00Z"), intro: "<p>Solve <i>all</i> problems.</p>" },
+        {
+          id: newId(),
+          cmid: 501,
+          name: "Exercise sheet 1",
+          duedate: SECONDS("2026-03-10T23:00:00Z"),
+          intro: "<p>Solve <i>all</i> problems.</p>",
+        },
         { id: newId(), cmid: 502, name: "Reading log", duedate: 0, intro: "" },
         { id: newId(), cmid: 503, name: "Quiz retake", duedate: SECONDS("2026-04-01T10:00:00Z"), intro: "Second try" },
       ],
@@ -127,10 +136,41 @@ describe("the import", () => {
     });
     const sheet = algebra.assignments[0]!;
     algebra.grades = [
-      { id: 9001, itemname: "Exercise sheet 1", itemtype: "mod", itemmodule: "assign", iteminstance: sheet.id, graderaw: 87.5, gradeformatted: "87.50", grademin: 0, grademax: 100, percentageformatted: "87.50 %", feedback: "<p>Well done</p>", gradedategraded: SECONDS("2026-03-12T09:00:00Z") },
-      { id: 9002, itemname: null, itemtype: "course", itemmodule: null, iteminstance: algebra.id, graderaw: null, gradeformatted: "-", grademin: 0, grademax: 100, percentageformatted: "-", feedback: "", gradedategraded: null },
+      {
+        id: 9001,
+        itemname: "Exercise sheet 1",
+        itemtype: "mod",
+        itemmodule: "assign",
+        iteminstance: sheet.id,
+        graderaw: 87.5,
+        gradeformatted: "87.50",
+        grademin: 0,
+        grademax: 100,
+        percentageformatted: "87.50 %",
+        feedback: "<p>Well done</p>",
+        gradedategraded: SECONDS("2026-03-12T09:00:00Z"),
+      },
+      {
+        id: 9002,
+        itemname: null,
+        itemtype: "course",
+        itemmodule: null,
+        iteminstance: algebra.id,
+        graderaw: null,
+        gradeformatted: "-",
+        grademin: 0,
+        grademax: 100,
+        percentageformatted: "-",
+        feedback: "",
+        gradedategraded: null,
+      },
     ];
-    const history = course(userId, { fullname: "World History", completion: true, assignments: [{ id: newId(), cmid: 601, name: "Essay", duedate: SECONDS("2026-02-20T12:00:00Z"), intro: "" }], states: { 601: 1 } });
+    const history = course(userId, {
+      fullname: "World History",
+      completion: true,
+      assignments: [{ id: newId(), cmid: 601, name: "Essay", duedate: SECONDS("2026-02-20T12:00:00Z"), intro: "" }],
+      states: { 601: 1 },
+    });
     const connection = await connect(alice, token);
 
     const first = await runImport(alice, connection.id);
@@ -155,17 +195,36 @@ describe("the import", () => {
     const tasks = await tasksOf(alice);
     expect(tasks.find((task) => task.title === "Exercise sheet 1")!.description).toBe("Solve all problems.");
     // Complete but failed: stays open, and says so.
-    expect(tasks.find((task) => task.title === "Quiz retake")!.description).toBe("Second try\n\nMoodle: completed, but not passed (complete fail).");
+    expect(tasks.find((task) => task.title === "Quiz retake")!.description).toBe(
+      "Second try\n\nMoodle: completed, but not passed (complete fail).",
+    );
     expect(tasks.find((task) => task.title === "Essay")!.status).toBe("done");
 
     // The calls were Moodle's: form-encoded, JSON asked for, the course ids as a PHP array.
-    const assignmentsCall = moodle.calls.find((call) => call.wsfunction === "mod_assign_get_assignments" && (call.params.courseids as number[]).includes(algebra.id));
+    const assignmentsCall = moodle.calls.find(
+      (call) => call.wsfunction === "mod_assign_get_assignments" && (call.params.courseids as number[]).includes(algebra.id),
+    );
     expect(assignmentsCall!.params.courseids).toEqual([algebra.id, history.id]);
 
-    const grades = expectShape(gradeListOutput, (await api(`/learning/grades?connectionId=${connection.id}`, { token: alice.token })).body);
+    const grades = expectShape(
+      gradeListOutput,
+      (await api(`/learning/grades?connectionId=${connection.id}`, { token: alice.token })).body,
+    );
     const sheetTask = tasks.find((task) => task.title === "Exercise sheet 1")!;
     expect(grades.items).toEqual([
-      expect.objectContaining({ courseId: String(algebra.id), goalId: algebraGoal.id, itemId: "9001", name: "Exercise sheet 1", assignmentId: String(sheet.id), taskId: sheetTask.id, grade: 87.5, gradeMax: 100, percentage: "87.50 %", feedback: "Well done", gradedAt: "2026-03-12T09:00:00.000Z" }),
+      expect.objectContaining({
+        courseId: String(algebra.id),
+        goalId: algebraGoal.id,
+        itemId: "9001",
+        name: "Exercise sheet 1",
+        assignmentId: String(sheet.id),
+        taskId: sheetTask.id,
+        grade: 87.5,
+        gradeMax: 100,
+        percentage: "87.50 %",
+        feedback: "Well done",
+        gradedAt: "2026-03-12T09:00:00.000Z",
+      }),
       expect.objectContaining({ itemId: "9002", name: "Course total", type: "course", grade: null, taskId: null }),
     ]);
 
@@ -199,7 +258,11 @@ describe("the import", () => {
   test("one course's exception fails that course alone (partial); no completion criteria is not a failure; warnings become notes", async () => {
     const bob = await registerUser(server);
     const { token, userId } = student();
-    course(userId, { fullname: "No criteria", completion: "nocriteriaset", assignments: [{ id: newId(), cmid: 701, name: "Lab report", duedate: 0, intro: "" }] });
+    course(userId, {
+      fullname: "No criteria",
+      completion: "nocriteriaset",
+      assignments: [{ id: newId(), cmid: 701, name: "Lab report", duedate: 0, intro: "" }],
+    });
     const broken = course(userId, {
       fullname: "Locked course",
       fail: {
@@ -214,7 +277,10 @@ describe("the import", () => {
     const result = await runImport(bob, connection.id);
     expect(result.status).toBe("partial");
     expect(result.counts).toMatchObject({ created: 3, failed: 1 });
-    expect(result.items.find((item) => item.externalId === String(hidden.id))).toMatchObject({ action: "created", note: "1: No access rights in module context" });
+    expect(result.items.find((item) => item.externalId === String(hidden.id))).toMatchObject({
+      action: "created",
+      note: "1: No access rights in module context",
+    });
     expect(result.items[0]).toMatchObject({ entity: "course", externalId: String(broken.id), action: "failed" });
     expect(result.items[0]!.error).toContain("nopermissions");
     expect(result.error).toBe("1 of 4 items failed");
@@ -244,7 +310,10 @@ describe("the import", () => {
     physics.assignments[0]!.name = "Pendulum lab (revised)";
     physics.assignments[1]!.name = "Optics lab (revised)";
     const rerun = await runImport(jane, connection.id);
-    expect(rerun.items.find((item) => item.externalId === String(physics.assignments[0]!.id))).toMatchObject({ action: "skipped", note: "its task was deleted here: not created again" });
+    expect(rerun.items.find((item) => item.externalId === String(physics.assignments[0]!.id))).toMatchObject({
+      action: "skipped",
+      note: "its task was deleted here: not created again",
+    });
     expect((await tasksOf(jane)).map((task) => task.title)).toEqual(["Optics lab (revised)"]);
 
     const [goal] = await goalsOf(jane);
@@ -259,7 +328,10 @@ describe("the import", () => {
   test("an invalid token: the check says not authenticated; the run fails and is not retried", async () => {
     const carol = await registerUser(server);
     const connection = await connect(carol, "0123456789abcdef0123456789abcdef");
-    const status = expectShape(statusOutput, (await api(`/learning/status?connectionId=${connection.id}`, { token: carol.token })).body);
+    const status = expectShape(
+      statusOutput,
+      (await api(`/learning/status?connectionId=${connection.id}`, { token: carol.token })).body,
+    );
     expect(status).toMatchObject({ reachable: true, authenticated: false });
     expect(status.error).toContain("invalidtoken");
     expect((await api(`/connectors/${connection.id}`, { token: carol.token })).body.status).toBe("error");
@@ -276,7 +348,12 @@ describe("the import", () => {
     const connection = await connect(dave, token);
     const status = expectShape(statusOutput, (await api("/learning/status", { token: dave.token })).body);
     expect(status).toMatchObject({ reachable: true, authenticated: true, version: "4.5 (Build: 20241007)" });
-    expect(status.details).toMatchObject({ siteName: "Spolu Test Academy", tokenUserId: userId, syncedUserId: userId, missingFunctions: ["gradereport_user_get_grade_items"] });
+    expect(status.details).toMatchObject({
+      siteName: "Spolu Test Academy",
+      tokenUserId: userId,
+      syncedUserId: userId,
+      missingFunctions: ["gradereport_user_get_grade_items"],
+    });
     expect(status.error).toContain("gradereport_user_get_grade_items");
 
     // Without the function, each course's call is refused: an access exception fails the run, not retried.
@@ -328,7 +405,11 @@ describe("the import", () => {
     moodle.ignoreFormat = false;
 
     // The site's default format is XML: a call without moodlewsrestformat=json gets XML, which the client refuses.
-    const xml = await fetch(`${moodle.url}/webservice/rest/server.php`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `wstoken=${token}&wsfunction=core_webservice_get_site_info` });
+    const xml = await fetch(`${moodle.url}/webservice/rest/server.php`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `wstoken=${token}&wsfunction=core_webservice_get_site_info`,
+    });
     expect(await xml.text()).toMatch(/^<\?xml[\s\S]*<RESPONSE>/);
   });
 });
@@ -337,28 +418,68 @@ describe("the webhook", () => {
   test("a Moodle event re-imports its course; another user's event and a course not enrolled are skipped", async () => {
     const grace = await registerUser(server);
     const { token, userId } = student();
-    const first = course(userId, { fullname: "Chemistry", assignments: [{ id: newId(), cmid: 801, name: "Titration report", duedate: 0, intro: "" }] });
+    const first = course(userId, {
+      fullname: "Chemistry",
+      assignments: [{ id: newId(), cmid: 801, name: "Titration report", duedate: 0, intro: "" }],
+    });
     const connection = await connect(grace, token);
     await runImport(grace, connection.id);
 
     first.assignments[0]!.duedate = SECONDS("2026-05-05T10:00:00Z");
     first.states[801] = 1;
-    first.grades = [{ id: 9100, itemname: "Titration report", itemtype: "mod", itemmodule: "assign", iteminstance: first.assignments[0]!.id, graderaw: 9, gradeformatted: "9.00", grademin: 0, grademax: 10, percentageformatted: "90.00 %", feedback: "", gradedategraded: SECONDS("2026-05-06T10:00:00Z") }];
+    first.grades = [
+      {
+        id: 9100,
+        itemname: "Titration report",
+        itemtype: "mod",
+        itemmodule: "assign",
+        iteminstance: first.assignments[0]!.id,
+        graderaw: 9,
+        gradeformatted: "9.00",
+        grademin: 0,
+        grademax: 10,
+        percentageformatted: "90.00 %",
+        feedback: "",
+        gradedategraded: SECONDS("2026-05-06T10:00:00Z"),
+      },
+    ];
     const before = moodle.calls.length;
     const post = (payload: Record<string, unknown>) => {
       const body = JSON.stringify(payload);
-      return api(`/connectors/${connection.id}/webhook`, { method: "POST", body, headers: { "content-type": "application/json", "x-hub-signature-256": sign(connection.webhookSecret, body) } });
+      return api(`/connectors/${connection.id}/webhook`, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json", "x-hub-signature-256": sign(connection.webhookSecret, body) },
+      });
     };
-    const graded = await post({ eventname: "\\core\\event\\user_graded", courseid: first.id, contextinstanceid: 801, userid: 2, relateduserid: userId });
+    const graded = await post({
+      eventname: "\\core\\event\\user_graded",
+      courseid: first.id,
+      contextinstanceid: 801,
+      userid: 2,
+      relateduserid: userId,
+    });
     expect(graded.status, JSON.stringify(graded.body)).toBe(200);
     expect(graded.body.run).toMatchObject({ operation: "webhook", status: "succeeded", counts: { updated: 1, unchanged: 1 } });
     // Only that course was asked about.
     const asked = moodle.calls.slice(before).filter((call) => call.wsfunction === "mod_assign_get_assignments");
     expect(asked.map((call) => call.params.courseids)).toEqual([[first.id]]);
-    expect((await tasksOf(grace))[0]).toMatchObject({ title: "Titration report", status: "done", due_at: "2026-05-05T10:00:00.000Z" });
-    expect((await api(`/learning/grades?courseId=${first.id}`, { token: grace.token })).body.items[0]).toMatchObject({ grade: 9, percentage: "90.00 %" });
+    expect((await tasksOf(grace))[0]).toMatchObject({
+      title: "Titration report",
+      status: "done",
+      due_at: "2026-05-05T10:00:00.000Z",
+    });
+    expect((await api(`/learning/grades?courseId=${first.id}`, { token: grace.token })).body.items[0]).toMatchObject({
+      grade: 9,
+      percentage: "90.00 %",
+    });
 
-    const other = await post({ eventname: "\\mod_assign\\event\\assessable_submitted", courseid: first.id, contextinstanceid: 801, userid: userId + 1000 });
+    const other = await post({
+      eventname: "\\mod_assign\\event\\assessable_submitted",
+      courseid: first.id,
+      contextinstanceid: 801,
+      userid: userId + 1000,
+    });
     expect(other.body.run).toMatchObject({ status: "succeeded", counts: { skipped: 1 } });
     const notMine = await post({ eventname: "\\core\\event\\course_completed", courseid: 999_999, userid: userId });
     expect(notMine.body.run).toMatchObject({ status: "succeeded", counts: { skipped: 1 } });
@@ -385,11 +506,22 @@ describe("the learning routes", () => {
     await connect(henry, token);
     const several = expectProblem(await api("/learning/grades", { token: henry.token }), 400, "validation_failed");
     expect(several.errors!.map((error) => error.pointer)).toEqual(["/connectionId"]);
-    expect((await api(`/learning/grades?connectionId=${connection.id}`, { token: henry.token })).body).toEqual({ connectionId: connection.id, items: [] });
+    expect((await api(`/learning/grades?connectionId=${connection.id}`, { token: henry.token })).body).toEqual({
+      connectionId: connection.id,
+      items: [],
+    });
 
-    const badToken = await api("/connectors", { token: henry.token, json: { kind: "learning", name: "M", baseUrl: moodle.url, credentials: { token: "has spaces in it!" } } });
-    expect(expectProblem(badToken, 400, "validation_failed").errors!.map((error) => error.pointer)).toContain("/credentials/token");
-    const badUser = await api("/connectors", { token: henry.token, json: { kind: "learning", name: "M", baseUrl: moodle.url, credentials: { token }, settings: { userId: -3 } } });
+    const badToken = await api("/connectors", {
+      token: henry.token,
+      json: { kind: "learning", name: "M", baseUrl: moodle.url, credentials: { token: "has spaces in it!" } },
+    });
+    expect(expectProblem(badToken, 400, "validation_failed").errors!.map((error) => error.pointer)).toContain(
+      "/credentials/token",
+    );
+    const badUser = await api("/connectors", {
+      token: henry.token,
+      json: { kind: "learning", name: "M", baseUrl: moodle.url, credentials: { token }, settings: { userId: -3 } },
+    });
     expect(expectProblem(badUser, 400, "validation_failed").errors!.map((error) => error.pointer)).toContain("/settings/userId");
   });
 

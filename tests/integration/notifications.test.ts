@@ -11,7 +11,15 @@ import {
   type NotificationOutput,
 } from "../../lib/notifications/schema";
 import { notifyUser } from "../../lib/notifications/service";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+import {
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type RequestOptions,
+  type TestServer,
+} from "./harness";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -89,9 +97,9 @@ describe("in-app notifications", () => {
 
   test("GET /notifications – a bad cursor or limit is a 400 naming it", async () => {
     const me = await registerUser(server);
-    expect(expectProblem(await api("/notifications?cursor=nonsense", { token: me.token }), 400, "validation_failed").errors).toEqual([
-      expect.objectContaining({ in: "query", pointer: "/cursor" }),
-    ]);
+    expect(
+      expectProblem(await api("/notifications?cursor=nonsense", { token: me.token }), 400, "validation_failed").errors,
+    ).toEqual([expect.objectContaining({ in: "query", pointer: "/cursor" })]);
     expect(expectProblem(await api("/notifications?limit=101", { token: me.token }), 400, "validation_failed").errors).toEqual([
       expect.objectContaining({ in: "query", pointer: "/limit" }),
     ]);
@@ -99,7 +107,12 @@ describe("in-app notifications", () => {
 
   test("a new notification reaches its user's socket as notification.created, as the API lists it", async () => {
     const me = await registerUser(server);
-    const socket: Socket = io(server.url, { path: "/ws", transports: ["websocket"], auth: { token: me.token }, reconnection: false });
+    const socket: Socket = io(server.url, {
+      path: "/ws",
+      transports: ["websocket"],
+      auth: { token: me.token },
+      reconnection: false,
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         socket.on("connect", () => resolve());
@@ -131,7 +144,12 @@ describe("notifications from events", () => {
     expect(request.status, JSON.stringify(request.body)).toBe(201);
 
     const [asked] = await notificationsOfKind(recipient, "collaboration.requested");
-    expect(asked).toMatchObject({ title: "Alice vám poslal(a) žádost", body: "Spolupráce: Paint the fence", taskId: task.id, read: false });
+    expect(asked).toMatchObject({
+      title: "Alice vám poslal(a) žádost",
+      body: "Spolupráce: Paint the fence",
+      taskId: task.id,
+      read: false,
+    });
     expect(asked!.data).toMatchObject({ requestId: request.body.id });
     expect(await unread(recipient)).toBe(1);
 
@@ -193,9 +211,25 @@ describe("GET and PUT /notification-prefs/{taskId}", () => {
       json: { remind_before: 1440, channels: ["email", "in_app"] },
     });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
-    expect(expectShape(prefsOutput, put.body)).toMatchObject({ remind_before: 1440, on_due: true, daily: true, channels: ["email", "in_app"], stored: true });
-    const off = await api(`/notification-prefs/${task.id}`, { method: "PUT", token: me.token, json: { remind_before: null, daily: false } });
-    expect(off.body).toMatchObject({ remind_before: null, on_due: true, daily: false, channels: ["email", "in_app"], stored: true });
+    expect(expectShape(prefsOutput, put.body)).toMatchObject({
+      remind_before: 1440,
+      on_due: true,
+      daily: true,
+      channels: ["email", "in_app"],
+      stored: true,
+    });
+    const off = await api(`/notification-prefs/${task.id}`, {
+      method: "PUT",
+      token: me.token,
+      json: { remind_before: null, daily: false },
+    });
+    expect(off.body).toMatchObject({
+      remind_before: null,
+      on_due: true,
+      daily: false,
+      channels: ["email", "in_app"],
+      stored: true,
+    });
     // The root alias and /api/v1 answer the same.
     expect((await api(`/notification-prefs/${task.id}`, { token: me.token })).body).toEqual(off.body);
     expect((await server.request(`/notification-prefs/${task.id}`, { token: me.token })).body).toEqual(off.body);
@@ -214,13 +248,21 @@ describe("GET and PUT /notification-prefs/{taskId}", () => {
       [{ remindBefore: 10 }, "/remindBefore"],
     ];
     for (const [json, pointer] of cases) {
-      const problem = expectProblem(await server.request(`/notification-prefs/${task.id}`, { method: "PUT", token: me.token, json }), 400, "validation_failed");
+      const problem = expectProblem(
+        await server.request(`/notification-prefs/${task.id}`, { method: "PUT", token: me.token, json }),
+        400,
+        "validation_failed",
+      );
       expect(problem.errors, JSON.stringify(json)).toEqual([expect.objectContaining({ in: "body", pointer })]);
     }
     // Nothing was stored; the edges of the range are fine.
     expect((await server.request(`/notification-prefs/${task.id}`, { token: me.token })).body.stored).toBe(false);
     for (const remind_before of [0, 40_320]) {
-      const ok = await server.request(`/notification-prefs/${task.id}`, { method: "PUT", token: me.token, json: { remind_before, channels: [] } });
+      const ok = await server.request(`/notification-prefs/${task.id}`, {
+        method: "PUT",
+        token: me.token,
+        json: { remind_before, channels: [] },
+      });
       expect(ok.body).toMatchObject({ remind_before, channels: [] });
     }
   });
@@ -230,7 +272,11 @@ describe("GET and PUT /notification-prefs/{taskId}", () => {
     const task = await createTask(server, owner.token);
     expectProblem(await server.request(`/notification-prefs/${task.id}`, { token: stranger.token }), 404, "not_found");
     expectProblem(
-      await server.request(`/notification-prefs/${task.id}`, { method: "PUT", token: stranger.token, json: { remind_before: 5 } }),
+      await server.request(`/notification-prefs/${task.id}`, {
+        method: "PUT",
+        token: stranger.token,
+        json: { remind_before: 5 },
+      }),
       404,
       "not_found",
     );
@@ -241,11 +287,20 @@ describe("GET and PUT /notification-prefs/{taskId}", () => {
   test("each user who sees a task has their own preferences for it", async () => {
     const [owner, other] = [await registerUser(server), await registerUser(server)];
     const task = await createTask(server, owner.token);
-    const request = await api(`/tasks/${task.id}/collaboration-requests`, { token: owner.token, json: { kind: "collaborate", userId: other.user.id } });
+    const request = await api(`/tasks/${task.id}/collaboration-requests`, {
+      token: owner.token,
+      json: { kind: "collaborate", userId: other.user.id },
+    });
     await api(`/collaboration-requests/${request.body.id}/accept`, { method: "POST", token: other.token });
     await server.request(`/notification-prefs/${task.id}`, { method: "PUT", token: other.token, json: { on_due: false } });
-    expect((await server.request(`/notification-prefs/${task.id}`, { token: other.token })).body).toMatchObject({ on_due: false, stored: true });
-    expect((await server.request(`/notification-prefs/${task.id}`, { token: owner.token })).body).toMatchObject({ on_due: true, stored: false });
+    expect((await server.request(`/notification-prefs/${task.id}`, { token: other.token })).body).toMatchObject({
+      on_due: false,
+      stored: true,
+    });
+    expect((await server.request(`/notification-prefs/${task.id}`, { token: owner.token })).body).toMatchObject({
+      on_due: true,
+      stored: false,
+    });
   });
 });
 
@@ -260,9 +315,23 @@ describe("GET and PUT /notification-settings", () => {
       timeZone: "Europe/Prague",
       stored: false,
     });
-    const put = await api("/notification-settings", { method: "PUT", token: me.token, json: { dailySummaryTime: "06:45", summaryChannels: ["push"] } });
-    expect(put.body).toEqual({ dailySummaryTime: "06:45", weeklyReport: true, summaryChannels: ["push"], timeZone: "Europe/Prague", stored: true });
-    const none = await api("/notification-settings", { method: "PUT", token: me.token, json: { dailySummaryTime: null, weeklyReport: false } });
+    const put = await api("/notification-settings", {
+      method: "PUT",
+      token: me.token,
+      json: { dailySummaryTime: "06:45", summaryChannels: ["push"] },
+    });
+    expect(put.body).toEqual({
+      dailySummaryTime: "06:45",
+      weeklyReport: true,
+      summaryChannels: ["push"],
+      timeZone: "Europe/Prague",
+      stored: true,
+    });
+    const none = await api("/notification-settings", {
+      method: "PUT",
+      token: me.token,
+      json: { dailySummaryTime: null, weeklyReport: false },
+    });
     expect(none.body).toMatchObject({ dailySummaryTime: null, weeklyReport: false, summaryChannels: ["push"] });
 
     for (const [json, pointer] of [
@@ -271,7 +340,11 @@ describe("GET and PUT /notification-settings", () => {
       [{ summaryChannels: ["email", "email"] }, "/summaryChannels/1"],
       [{ weekly: true }, "/weekly"],
     ] as const) {
-      const problem = expectProblem(await api("/notification-settings", { method: "PUT", token: me.token, json }), 400, "validation_failed");
+      const problem = expectProblem(
+        await api("/notification-settings", { method: "PUT", token: me.token, json }),
+        400,
+        "validation_failed",
+      );
       expect(problem.errors).toEqual([expect.objectContaining({ pointer })]);
     }
   });

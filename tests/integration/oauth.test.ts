@@ -173,7 +173,9 @@ describe("GET /auth/{provider}", () => {
   test("404 for a provider without settings and for an unknown one; 501 for Apple", async () => {
     expect(expectProblem(await get(`${server.url}/auth/twitter`), 404, "not_found").detail).toMatch(/provider not configured/);
     expectProblem(await get(`${server.url}/auth/twitter/callback?state=x&code=y`), 404, "not_found");
-    expect(expectProblem(await get(`${server.url}/auth/apple`), 501, "not_implemented").detail).toMatch(/Sign in with Apple is not available/);
+    expect(expectProblem(await get(`${server.url}/auth/apple`), 501, "not_implemented").detail).toMatch(
+      /Sign in with Apple is not available/,
+    );
     expectProblem(await get(`${server.url}/auth/apple/callback?state=x&code=y`), 501, "not_implemented");
   });
 
@@ -209,7 +211,11 @@ describe("GET /auth/{provider}/callback – Google (OpenID Connect)", () => {
     expect(groups.body.items.length).toBeGreaterThan(0);
     expect(await server.sql("select password_hash from users where id = $1", [user.id])).toEqual([{ password_hash: null }]);
     expect(await identities(user.id)).toEqual([{ provider: "google", subject: person.subject, email: person.email }]);
-    expectProblem(await server.request("/auth/login", { json: { email: person.email, password: "anything at all" } }), 401, "unauthenticated");
+    expectProblem(
+      await server.request("/auth/login", { json: { email: person.email, password: "anything at all" } }),
+      401,
+      "unauthenticated",
+    );
   });
 
   test("json mode: 200 { token, user, provider } and no cookie; the same Google account signs in to the same user", async () => {
@@ -239,7 +245,9 @@ describe("GET /auth/{provider}/callback – Google (OpenID Connect)", () => {
     expect(response.body.user).toMatchObject({ id: existing.user.id, name: "Pat Password" });
     expect(await identities(existing.user.id)).toEqual([{ provider: "google", subject, email: existing.email }]);
     // The password still works.
-    expect((await server.request("/auth/login", { json: { email: existing.email, password: existing.password } })).status).toBe(200);
+    expect((await server.request("/auth/login", { json: { email: existing.email, password: existing.password } })).status).toBe(
+      200,
+    );
   });
 
   test("409 for an existing account when Google has not verified the email: nothing is linked", async () => {
@@ -323,8 +331,12 @@ describe("GET /auth/{provider}/callback – Google (OpenID Connect)", () => {
   test("an error from the provider (the user cancelled) is a 400 naming it, and uses up the attempt", async () => {
     const url = await start("google");
     const state = url.searchParams.get("state")!;
-    const cancelled = await get(`${server.url}/auth/google/callback?error=access_denied&error_description=End-User+aborted&state=${state}`);
-    expect(expectProblem(cancelled, 400, "bad_request").detail).toMatch(/Google did not sign you in \(access_denied: End-User aborted\)/);
+    const cancelled = await get(
+      `${server.url}/auth/google/callback?error=access_denied&error_description=End-User+aborted&state=${state}`,
+    );
+    expect(expectProblem(cancelled, 400, "bad_request").detail).toMatch(
+      /Google did not sign you in \(access_denied: End-User aborted\)/,
+    );
     const again = await get(`${server.url}/auth/google/callback?code=whatever&state=${state}`);
     expect(expectProblem(again, 400, "bad_request").detail).toMatch(/invalid or expired/i);
   });
@@ -340,15 +352,21 @@ describe("GET /auth/{provider}/callback – Google (OpenID Connect)", () => {
     expectProblem(response, 400, "bad_request");
   });
 
-  test.each(["//evil.com", "https://evil.com/steal", "/\\evil.com", "/.//evil.com", "/a/..//evil.com", "/\t/evil.com", "javascript:alert(1)", "evil.com"])(
-    "returnTo=%s cannot send the browser to another site: it lands on /",
-    async (returnTo) => {
-      useGoogle();
-      const response = await get(await toCallback("google", `?returnTo=${encodeURIComponent(returnTo)}`));
-      expect(response.status, JSON.stringify(response.body)).toBe(302);
-      expect(response.headers.get("location")).toMatch(/^\/#token=[\w.-]+$/);
-    },
-  );
+  test.each([
+    "//evil.com",
+    "https://evil.com/steal",
+    "/\\evil.com",
+    "/.//evil.com",
+    "/a/..//evil.com",
+    "/\t/evil.com",
+    "javascript:alert(1)",
+    "evil.com",
+  ])("returnTo=%s cannot send the browser to another site: it lands on /", async (returnTo) => {
+    useGoogle();
+    const response = await get(await toCallback("google", `?returnTo=${encodeURIComponent(returnTo)}`));
+    expect(response.status, JSON.stringify(response.body)).toBe(302);
+    expect(response.headers.get("location")).toMatch(/^\/#token=[\w.-]+$/);
+  });
 });
 
 describe("GET /auth/{provider}/callback – Microsoft", () => {
@@ -405,10 +423,12 @@ describe("GET /auth/{provider}/callback – GitHub", () => {
 
   test("a verified address that is not the primary one still counts; the unverified primary does not", async () => {
     const verified = `verified-${randomUUID()}@github.test`;
-    github.signInAs(githubUser([
-      { email: `unverified-${randomUUID()}@github.test`, primary: true, verified: false },
-      { email: verified, primary: false, verified: true },
-    ]));
+    github.signInAs(
+      githubUser([
+        { email: `unverified-${randomUUID()}@github.test`, primary: true, verified: false },
+        { email: verified, primary: false, verified: true },
+      ]),
+    );
     const response = await signIn("github");
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(response.body.user.email).toBe(verified);
@@ -429,7 +449,9 @@ describe("GET /auth/{provider}/callback – GitHub", () => {
     const smuggled = new URL(callback);
     smuggled.searchParams.set("state", fresh.searchParams.get("state")!);
     const refused = await get(smuggled);
-    expect(expectProblem(refused, 400, "bad_request").detail).toMatch(/GitHub refused the sign-in code \(bad_verification_code\)/);
+    expect(expectProblem(refused, 400, "bad_request").detail).toMatch(
+      /GitHub refused the sign-in code \(bad_verification_code\)/,
+    );
   });
 });
 
@@ -440,7 +462,9 @@ describe("the oauth-states job", () => {
     expect((await get(used)).status).toBe(200);
     const pending = await start("google", "?mode=json");
     const stale = await start("google", "?mode=json");
-    await server.sql("update oauth_states set expires_at = now() - interval '1 minute' where state = $1", [stale.searchParams.get("state")]);
+    await server.sql("update oauth_states set expires_at = now() - interval '1 minute' where state = $1", [
+      stale.searchParams.get("state"),
+    ]);
 
     expect(await purgeOAuthStates()).toBeGreaterThanOrEqual(2);
     const left = (await server.sql<{ state: string }>("select state from oauth_states")).map((row) => row.state);
@@ -471,7 +495,9 @@ describe("a server where Google is not configured and Microsoft does not answer"
   });
 
   test("GET /auth/google answers 404 provider not configured; the providers list leaves Google out", async () => {
-    expect(expectProblem(await get(`${bare.url}/auth/google`), 404, "not_found").detail).toMatch(/Google.*provider not configured/);
+    expect(expectProblem(await get(`${bare.url}/auth/google`), 404, "not_found").detail).toMatch(
+      /Google.*provider not configured/,
+    );
     expectProblem(await get(`${bare.url}/auth/google/callback?state=x&code=y`), 404, "not_found");
     const list = expectShape(providerListOutput, (await bare.request("/api/v1/auth/providers")).body);
     expect(list.items.map((item) => item.name)).toEqual(["microsoft", "github"]);

@@ -55,8 +55,27 @@ export const ODOO_CLERK: OdooUser = { id: 7, login: "clerk@example.com", key: "c
 
 const PROJECTS: Record<number, string> = { 1: "Internal", 5: "Website" };
 const STAGES: Record<number, string> = { 1: "New", 2: "In Progress", 3: "Done" };
-const TASK_FIELDS = new Set(["id", "name", "project_id", "stage_id", "user_ids", "date_deadline", "description", "priority", "state", "write_date", "active"]);
-const TASK_STATES = new Set(["01_in_progress", "02_changes_requested", "03_approved", "04_waiting_normal", "1_done", "1_canceled"]);
+const TASK_FIELDS = new Set([
+  "id",
+  "name",
+  "project_id",
+  "stage_id",
+  "user_ids",
+  "date_deadline",
+  "description",
+  "priority",
+  "state",
+  "write_date",
+  "active",
+]);
+const TASK_STATES = new Set([
+  "01_in_progress",
+  "02_changes_requested",
+  "03_approved",
+  "04_waiting_normal",
+  "1_done",
+  "1_canceled",
+]);
 const MODULE_FIELDS = new Set(["id", "name", "shortdesc", "application", "state", "latest_version", "installed_version"]);
 const OPERATORS = new Set(["=", "!=", "in", "not in"]);
 const CRON_LOCK_MESSAGE =
@@ -64,11 +83,52 @@ const CRON_LOCK_MESSAGE =
 
 export function defaultModules(): OdooModule[] {
   return [
-    { id: 10, name: "base", shortdesc: "Base", application: false, state: "installed", latest_version: "17.0.1.3", installed_version: "17.0.1.3" },
-    { id: 11, name: "project", shortdesc: "Project", application: true, state: "installed", latest_version: "17.0.1.3", installed_version: "17.0.1.3" },
-    { id: 12, name: "crm", shortdesc: "CRM", application: true, state: "uninstalled", latest_version: "17.0.1.9", installed_version: false, depends: ["mail"] },
-    { id: 13, name: "mail", shortdesc: "Discuss", application: true, state: "uninstalled", latest_version: "17.0.1.15", installed_version: false },
-    { id: 14, name: "l10n_cz", shortdesc: "Czech - Accounting", application: false, state: "uninstalled", latest_version: "17.0.1.0", installed_version: false },
+    {
+      id: 10,
+      name: "base",
+      shortdesc: "Base",
+      application: false,
+      state: "installed",
+      latest_version: "17.0.1.3",
+      installed_version: "17.0.1.3",
+    },
+    {
+      id: 11,
+      name: "project",
+      shortdesc: "Project",
+      application: true,
+      state: "installed",
+      latest_version: "17.0.1.3",
+      installed_version: "17.0.1.3",
+    },
+    {
+      id: 12,
+      name: "crm",
+      shortdesc: "CRM",
+      application: true,
+      state: "uninstalled",
+      latest_version: "17.0.1.9",
+      installed_version: false,
+      depends: ["mail"],
+    },
+    {
+      id: 13,
+      name: "mail",
+      shortdesc: "Discuss",
+      application: true,
+      state: "uninstalled",
+      latest_version: "17.0.1.15",
+      installed_version: false,
+    },
+    {
+      id: 14,
+      name: "l10n_cz",
+      shortdesc: "Czech - Accounting",
+      application: false,
+      state: "uninstalled",
+      latest_version: "17.0.1.0",
+      installed_version: false,
+    },
   ];
 }
 
@@ -157,15 +217,25 @@ export class OdooServer {
     };
     if (this.down) return send(503, "<html><body><h1>503 Service Unavailable</h1></body></html>", "text/html");
     if (request.method !== "POST") return send(405, "<h1>Method Not Allowed</h1>", "text/html");
-    if (url.pathname === "/jsonrpc" || url.pathname === "/web/webclient/version_info") return this.jsonRpc(url.pathname, request, raw, send);
+    if (url.pathname === "/jsonrpc" || url.pathname === "/web/webclient/version_info")
+      return this.jsonRpc(url.pathname, request, raw, send);
     const json2 = url.pathname.match(/^\/json\/2\/([a-z0-9_.]+)\/([a-z0-9_]+)$/);
     if (json2 && this.version >= 19) return this.json2(json2[1]!, json2[2]!, request, raw, send);
     send(404, "<!doctype html><title>404 Not Found</title><h1>Not Found</h1>", "text/html");
   }
 
-  private async jsonRpc(path: string, request: http.IncomingMessage, raw: string, send: (status: number, body: unknown, type?: string) => void) {
+  private async jsonRpc(
+    path: string,
+    request: http.IncomingMessage,
+    raw: string,
+    send: (status: number, body: unknown, type?: string) => void,
+  ) {
     if (!/^application\/json/.test(request.headers["content-type"] ?? "")) {
-      return send(400, "<h1>Bad Request</h1><p>Request inferred type is compatible with json but content-type is not</p>", "text/html");
+      return send(
+        400,
+        "<h1>Bad Request</h1><p>Request inferred type is compatible with json but content-type is not</p>",
+        "text/html",
+      );
     }
     let body: { jsonrpc?: unknown; method?: unknown; params?: Record<string, unknown>; id?: unknown };
     try {
@@ -181,7 +251,13 @@ export class OdooServer {
         error: {
           code: 200,
           message: "Odoo Server Error",
-          data: { name: error.odooName, debug: `Traceback (most recent call last):\n  ...\n${error.odooName}: ${error.message}\n`, message: error.message, arguments: [error.message], context: {} },
+          data: {
+            name: error.odooName,
+            debug: `Traceback (most recent call last):\n  ...\n${error.odooName}: ${error.message}\n`,
+            message: error.message,
+            arguments: [error.message],
+            context: {},
+          },
         },
       });
     try {
@@ -196,20 +272,41 @@ export class OdooServer {
         if (args.length !== 4) throw typeError(`authenticate() takes 4 positional arguments but ${args.length} were given`);
         const [database, login, key] = args;
         if (database !== ODOO_DATABASE) {
-          throw new OdooException("psycopg2.OperationalError", `connection to server failed: FATAL:  database "${String(database)}" does not exist`, 500);
+          throw new OdooException(
+            "psycopg2.OperationalError",
+            `connection to server failed: FATAL:  database "${String(database)}" does not exist`,
+            500,
+          );
         }
         const user = this.users.find((each) => each.login === login && each.key === key);
         return send(200, { jsonrpc: "2.0", id, result: user ? user.id : false });
       }
       if (service === "object" && method === "execute_kw") {
-        if (args.length < 6 || args.length > 7) throw typeError(`execute_kw() takes from 6 to 7 positional arguments but ${args.length} were given`);
-        const [database, uid, key, model, modelMethod, positional, kwargs] = args as [unknown, unknown, unknown, string, string, unknown, unknown];
-        if (database !== ODOO_DATABASE) throw new OdooException("psycopg2.OperationalError", `FATAL:  database "${String(database)}" does not exist`, 500);
+        if (args.length < 6 || args.length > 7)
+          throw typeError(`execute_kw() takes from 6 to 7 positional arguments but ${args.length} were given`);
+        const [database, uid, key, model, modelMethod, positional, kwargs] = args as [
+          unknown,
+          unknown,
+          unknown,
+          string,
+          string,
+          unknown,
+          unknown,
+        ];
+        if (database !== ODOO_DATABASE)
+          throw new OdooException("psycopg2.OperationalError", `FATAL:  database "${String(database)}" does not exist`, 500);
         const user = this.users.find((each) => each.id === uid && each.key === key);
         if (!user) throw accessDenied();
         if (!Array.isArray(positional)) throw typeError("execute_kw() args must be a list");
-        if (kwargs !== undefined && (typeof kwargs !== "object" || kwargs === null || Array.isArray(kwargs))) throw typeError("execute_kw() kwargs must be a dict");
-        const result = await this.callModel(user, model, modelMethod, this.named(model, modelMethod, positional, (kwargs ?? {}) as Record<string, unknown>), "jsonrpc");
+        if (kwargs !== undefined && (typeof kwargs !== "object" || kwargs === null || Array.isArray(kwargs)))
+          throw typeError("execute_kw() kwargs must be a dict");
+        const result = await this.callModel(
+          user,
+          model,
+          modelMethod,
+          this.named(model, modelMethod, positional, (kwargs ?? {}) as Record<string, unknown>),
+          "jsonrpc",
+        );
         return send(200, { jsonrpc: "2.0", id, result });
       }
       throw new OdooException("builtins.NameError", `Method not available ${String(method)}`, 404);
@@ -230,7 +327,8 @@ export class OdooServer {
     };
     const order = names[method];
     if (!order) throw new OdooException("AttributeError", `The method '${method}' does not exist on the model '${model}'`, 404);
-    if (positional.length > order.length) throw typeError(`${method}() takes ${order.length} positional arguments but ${positional.length} were given`);
+    if (positional.length > order.length)
+      throw typeError(`${method}() takes ${order.length} positional arguments but ${positional.length} were given`);
     const named: Record<string, unknown> = {};
     positional.forEach((value, index) => (named[order[index]!] = value));
     for (const [key, value] of Object.entries(kwargs)) {
@@ -240,23 +338,38 @@ export class OdooServer {
     return named;
   }
 
-  private async json2(model: string, method: string, request: http.IncomingMessage, raw: string, send: (status: number, body: unknown) => void) {
+  private async json2(
+    model: string,
+    method: string,
+    request: http.IncomingMessage,
+    raw: string,
+    send: (status: number, body: unknown) => void,
+  ) {
     const fail = (error: OdooException) =>
-      send(error.status, { name: error.odooName, message: error.message, arguments: [error.message, error.status], context: {}, debug: `Traceback...\n${error.odooName}: ${error.message}` });
+      send(error.status, {
+        name: error.odooName,
+        message: error.message,
+        arguments: [error.message, error.status],
+        context: {},
+        debug: `Traceback...\n${error.odooName}: ${error.message}`,
+      });
     try {
       const bearer = (request.headers.authorization ?? "").match(/^bearer (.+)$/i)?.[1];
       const user = this.users.find((each) => each.key === bearer);
       if (!user) throw new OdooException("werkzeug.exceptions.Unauthorized", "Invalid apikey", 401);
       const database = request.headers["x-odoo-database"];
-      if (database !== undefined && database !== ODOO_DATABASE) throw new OdooException("werkzeug.exceptions.NotFound", `database ${String(database)} not found`, 404);
-      if (!/^application\/json/.test(request.headers["content-type"] ?? "")) throw new OdooException("werkzeug.exceptions.UnsupportedMediaType", "application/json expected", 415);
+      if (database !== undefined && database !== ODOO_DATABASE)
+        throw new OdooException("werkzeug.exceptions.NotFound", `database ${String(database)} not found`, 404);
+      if (!/^application\/json/.test(request.headers["content-type"] ?? ""))
+        throw new OdooException("werkzeug.exceptions.UnsupportedMediaType", "application/json expected", 415);
       let body: unknown;
       try {
         body = JSON.parse(raw || "{}");
       } catch {
         throw new OdooException("werkzeug.exceptions.BadRequest", "Invalid JSON data", 400);
       }
-      if (typeof body !== "object" || body === null || Array.isArray(body)) throw new OdooException("werkzeug.exceptions.BadRequest", "The body must be a JSON object", 400);
+      if (typeof body !== "object" || body === null || Array.isArray(body))
+        throw new OdooException("werkzeug.exceptions.BadRequest", "The body must be a JSON object", 400);
       const { context: _context, ...named } = body as Record<string, unknown>;
       send(200, await this.callModel(user, model, method, named, "json2"));
     } catch (error) {
@@ -267,10 +380,21 @@ export class OdooServer {
 
   private versionInfo() {
     const info = [this.version, 0, 0, "final", 0, ""];
-    return { server_version: `${this.version}.0`, server_version_info: info, server_serie: `${this.version}.0`, protocol_version: 1 };
+    return {
+      server_version: `${this.version}.0`,
+      server_version_info: info,
+      server_serie: `${this.version}.0`,
+      protocol_version: 1,
+    };
   }
 
-  private async callModel(user: OdooUser, model: string, method: string, params: Record<string, unknown>, flavour: "jsonrpc" | "json2"): Promise<unknown> {
+  private async callModel(
+    user: OdooUser,
+    model: string,
+    method: string,
+    params: Record<string, unknown>,
+    flavour: "jsonrpc" | "json2",
+  ): Promise<unknown> {
     this.calls.push(`${model}.${method}`);
     const allowed = (names: string[]) => {
       const unknown = Object.keys(params).filter((name) => !names.includes(name));
@@ -283,17 +407,28 @@ export class OdooServer {
     if (model === "res.users" && method === "search_read") {
       allowed(["domain", "fields", "offset", "limit", "order"]);
       const rows = this.users.map((each) => ({ id: each.id, login: each.login, name: each.login }));
-      return this.filter(rows, params.domain, new Set(["id", "login", "name"])).map((row) => this.pick(row, params.fields, new Set(["id", "login", "name"]), "res.users"));
+      return this.filter(rows, params.domain, new Set(["id", "login", "name"])).map((row) =>
+        this.pick(row, params.fields, new Set(["id", "login", "name"]), "res.users"),
+      );
     }
     if (model === "ir.module.module") return this.moduleMethod(user, method, params, allowed);
     if (model === "project.task") return this.taskMethod(user, method, params, allowed, flavour);
     throw new OdooException("werkzeug.exceptions.NotFound", `The model '${model}' does not exist`, 404);
   }
 
-  private moduleMethod(user: OdooUser, method: string, params: Record<string, unknown>, allowed: (names: string[]) => void): Promise<unknown> | unknown {
+  private moduleMethod(
+    user: OdooUser,
+    method: string,
+    params: Record<string, unknown>,
+    allowed: (names: string[]) => void,
+  ): Promise<unknown> | unknown {
     if (method === "search_read") {
       allowed(["domain", "fields", "offset", "limit", "order"]);
-      const rows = this.sort(this.filter(this.modules as unknown as Record<string, unknown>[], params.domain, MODULE_FIELDS), params.order, MODULE_FIELDS);
+      const rows = this.sort(
+        this.filter(this.modules as unknown as Record<string, unknown>[], params.domain, MODULE_FIELDS),
+        params.order,
+        MODULE_FIELDS,
+      );
       const limited = typeof params.limit === "number" ? rows.slice(0, params.limit) : rows;
       return limited.map((row) => this.pick(row, params.fields, MODULE_FIELDS, "ir.module.module"));
     }
@@ -320,10 +455,20 @@ export class OdooServer {
     throw new OdooException("AttributeError", `The method '${method}' does not exist on the model 'ir.module.module'`, 404);
   }
 
-  private taskMethod(user: OdooUser, method: string, params: Record<string, unknown>, allowed: (names: string[]) => void, flavour: "jsonrpc" | "json2"): unknown {
+  private taskMethod(
+    user: OdooUser,
+    method: string,
+    params: Record<string, unknown>,
+    allowed: (names: string[]) => void,
+    flavour: "jsonrpc" | "json2",
+  ): unknown {
     if (method === "search_read") {
       allowed(["domain", "fields", "offset", "limit", "order"]);
-      const rows = this.sort(this.filter([...this.tasks.values()] as unknown as Record<string, unknown>[], params.domain, TASK_FIELDS), params.order ?? "id", TASK_FIELDS);
+      const rows = this.sort(
+        this.filter([...this.tasks.values()] as unknown as Record<string, unknown>[], params.domain, TASK_FIELDS),
+        params.order ?? "id",
+        TASK_FIELDS,
+      );
       const offset = typeof params.offset === "number" ? params.offset : 0;
       const page = rows.slice(offset, typeof params.limit === "number" ? offset + params.limit : undefined);
       return page.map((row) => this.pick(row, params.fields, TASK_FIELDS, "project.task"));
@@ -349,7 +494,11 @@ export class OdooServer {
       const values = this.taskValues(params.vals as Record<string, unknown>);
       const missing = ids.filter((id) => !this.tasks.has(id));
       if (missing.length) {
-        throw new OdooException("odoo.exceptions.MissingError", `Record does not exist or has been deleted.\n(Record: project.task(${missing.join(",")},), User: ${user.id})`, 404);
+        throw new OdooException(
+          "odoo.exceptions.MissingError",
+          `Record does not exist or has been deleted.\n(Record: project.task(${missing.join(",")},), User: ${user.id})`,
+          404,
+        );
       }
       for (const id of ids) Object.assign(this.tasks.get(id)!, values, { write_date: now() });
       return true;
@@ -361,18 +510,33 @@ export class OdooServer {
   private taskValues(vals: Record<string, unknown>): Partial<OdooTask> {
     const values: Partial<OdooTask> = {};
     for (const [field, value] of Object.entries(vals)) {
-      if (!TASK_FIELDS.has(field) || field === "id" || field === "write_date") throw valueError(`Invalid field '${field}' on model 'project.task'`);
-      if (field === "state" && !TASK_STATES.has(value as string)) throw valueError(`Wrong value for project.task.state: '${String(value)}'`);
-      if (field === "priority" && value !== "0" && value !== "1") throw valueError(`Wrong value for project.task.priority: '${String(value)}'`);
-      if (field === "date_deadline" && value !== false && !(typeof value === "string" && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(value))) {
+      if (!TASK_FIELDS.has(field) || field === "id" || field === "write_date")
+        throw valueError(`Invalid field '${field}' on model 'project.task'`);
+      if (field === "state" && !TASK_STATES.has(value as string))
+        throw valueError(`Wrong value for project.task.state: '${String(value)}'`);
+      if (field === "priority" && value !== "0" && value !== "1")
+        throw valueError(`Wrong value for project.task.priority: '${String(value)}'`);
+      if (
+        field === "date_deadline" &&
+        value !== false &&
+        !(typeof value === "string" && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(value))
+      ) {
         throw valueError(`time data '${String(value)}' does not match format '%Y-%m-%d %H:%M:%S'`);
       }
       if (field === "project_id" && value !== false && !(typeof value === "number" && PROJECTS[value])) {
-        throw new OdooException("odoo.exceptions.MissingError", "Record does not exist or has been deleted.\n(Record: project.project)", 404);
+        throw new OdooException(
+          "odoo.exceptions.MissingError",
+          "Record does not exist or has been deleted.\n(Record: project.project)",
+          404,
+        );
       }
       if (field === "user_ids") {
         const commands = value as unknown[];
-        const ok = Array.isArray(commands) && commands.every((command) => Array.isArray(command) && command[0] === 6 && command[1] === 0 && Array.isArray(command[2]));
+        const ok =
+          Array.isArray(commands) &&
+          commands.every(
+            (command) => Array.isArray(command) && command[0] === 6 && command[1] === 0 && Array.isArray(command[2]),
+          );
         if (!ok) throw valueError("user_ids: x2many values must be a list of commands such as [(6, 0, [ids])]");
         (values as Record<string, unknown>).user_ids = (commands.at(-1) as [number, number, number[]])[2];
         continue;
@@ -407,7 +571,8 @@ export class OdooServer {
       const [field, operator, value] = leaf as [string, string, unknown];
       if (!fields.has(field)) throw valueError(`Invalid field ${field} in leaf ${JSON.stringify(leaf)}`);
       if (!OPERATORS.has(operator)) throw valueError(`Invalid leaf ${JSON.stringify(leaf)}`);
-      if ((operator === "in" || operator === "not in") && !Array.isArray(value)) throw valueError(`Invalid leaf ${JSON.stringify(leaf)}`);
+      if ((operator === "in" || operator === "not in") && !Array.isArray(value))
+        throw valueError(`Invalid leaf ${JSON.stringify(leaf)}`);
       result = result.filter((row) => {
         const current = row[field];
         const matches = (candidate: unknown) => (Array.isArray(current) ? current.includes(candidate) : current === candidate);

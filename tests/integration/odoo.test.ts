@@ -59,7 +59,10 @@ interface TaskRow {
 }
 
 async function tasksOf(user: User): Promise<TaskRow[]> {
-  return server.sql<TaskRow>("select id, title, description, status, priority, due_at from tasks where owner_id = $1 order by title", [user.user.id]);
+  return server.sql<TaskRow>(
+    "select id, title, description, status, priority, due_at from tasks where owner_id = $1 order by title",
+    [user.user.id],
+  );
 }
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
@@ -93,7 +96,14 @@ describe("GET /erp/status", () => {
     const user = await registerUser(server);
     const connection = await connect(user);
     const answer = await status(user);
-    expect(answer).toMatchObject({ connectionId: connection.id, reachable: true, authenticated: true, version: "17.0", apiFlavour: "jsonrpc", error: null });
+    expect(answer).toMatchObject({
+      connectionId: connection.id,
+      reachable: true,
+      authenticated: true,
+      version: "17.0",
+      apiFlavour: "jsonrpc",
+      error: null,
+    });
     expect(odoo.calls).toEqual(["/web/webclient/version_info", "/jsonrpc"]);
     expect((await api(`/connectors/${connection.id}`, { token: user.token })).body.status).toBe("ok");
   });
@@ -119,7 +129,10 @@ describe("GET /erp/status", () => {
     const answer = await status(user, rpc.id);
     expect(answer).toMatchObject({ reachable: true, authenticated: false, apiFlavour: "jsonrpc" });
     expect(answer.error).toMatch(/AccessDenied/);
-    expect((await api(`/connectors/${rpc.id}`, { token: user.token })).body).toMatchObject({ status: "error", lastError: answer.error });
+    expect((await api(`/connectors/${rpc.id}`, { token: user.token })).body).toMatchObject({
+      status: "error",
+      lastError: answer.error,
+    });
 
     odoo.reset(19);
     const json2 = await connect(user, { odooUser: wrong });
@@ -182,7 +195,10 @@ describe("GET /erp/modules", () => {
 
     const all = expectShape(erpModuleListOutput, (await api("/erp/modules?all=true", { token: user.token })).body);
     expect(all.items.map((module) => module.name)).toEqual(["base", "crm", "l10n_cz", "mail", "project"]);
-    const uninstalled = expectShape(erpModuleListOutput, (await api("/erp/modules?all=true&state=uninstalled", { token: user.token })).body);
+    const uninstalled = expectShape(
+      erpModuleListOutput,
+      (await api("/erp/modules?all=true&state=uninstalled", { token: user.token })).body,
+    );
     expect(uninstalled.items.map((module) => module.name)).toEqual(["crm", "l10n_cz", "mail"]);
 
     const bad = expectProblem(await api("/erp/modules?state=broken", { token: user.token }), 400, "validation_failed");
@@ -198,7 +214,12 @@ describe("POST /erp/modules/install", () => {
     odoo.installDelayMs = 800; // longer than CONNECTOR_TIMEOUT_MS: the install has its own, longer limit
     const first = await install(admin, "crm");
     expect(first.status, JSON.stringify(first.body)).toBe(200);
-    expect(expectShape(installModuleOutput, first.body)).toEqual({ name: "crm", previousState: "uninstalled", state: "installed", changed: true });
+    expect(expectShape(installModuleOutput, first.body)).toEqual({
+      name: "crm",
+      previousState: "uninstalled",
+      state: "installed",
+      changed: true,
+    });
     expect(odoo.modules.find((module) => module.name === "mail")?.state).toBe("installed");
 
     odoo.calls = [];
@@ -208,7 +229,10 @@ describe("POST /erp/modules/install", () => {
 
     expectProblem(await install(admin, "no_such_module"), 404, "not_found");
     expectProblem(await install(admin, "Bad Name!"), 400, "validation_failed");
-    await api(`/connectors/${(await api("/connectors", { token: admin.token })).body.items[0].id}`, { token: admin.token, method: "DELETE" });
+    await api(`/connectors/${(await api("/connectors", { token: admin.token })).body.items[0].id}`, {
+      token: admin.token,
+      method: "DELETE",
+    });
   });
 
   test("not a Spolu administrator: 403, Odoo is not called", async () => {
@@ -242,7 +266,12 @@ describe("import", () => {
   test("tasks come in once: a second run creates nothing, a changed record updates only what changed", async () => {
     const user = await registerUser(server);
     const connection = await connect(user);
-    odoo.addTask({ name: "Write offer", description: "<p>For <b>ACME</b> &amp; co</p><p>Second line</p>", date_deadline: "2026-05-01 09:30:00", priority: "1" });
+    odoo.addTask({
+      name: "Write offer",
+      description: "<p>For <b>ACME</b> &amp; co</p><p>Second line</p>",
+      date_deadline: "2026-05-01 09:30:00",
+      priority: "1",
+    });
     const finished = odoo.addTask({ name: "Call supplier", state: "1_done" });
     odoo.addTask({ name: "Someone else's", user_ids: [ODOO_CLERK.id] });
 
@@ -310,7 +339,13 @@ describe("export", () => {
   test("tasks tagged odoo are created in the project once, then only their changes are written", async () => {
     const user = await registerUser(server);
     const connection = await connect(user, { settings: { projectId: 5 } });
-    const tagged = await createTask(server, user.token, { title: "Prepare invoice", tags: ["odoo"], dueAt: "2026-06-01T10:00:00Z", priority: "urgent", description: "Two lines\n<with markup>" });
+    const tagged = await createTask(server, user.token, {
+      title: "Prepare invoice",
+      tags: ["odoo"],
+      dueAt: "2026-06-01T10:00:00Z",
+      priority: "urgent",
+      description: "Two lines\n<with markup>",
+    });
     await createTask(server, user.token, { title: "Private", tags: ["home"] });
 
     const first = await run(user, connection.id, "export");
@@ -332,9 +367,17 @@ describe("export", () => {
     expect(odoo.tasks.size).toBe(1);
 
     odoo.calls = [];
-    await api(`/tasks/${tagged.id}`, { token: user.token, method: "PATCH", json: { title: "Prepare the invoice", status: "done" } });
+    await api(`/tasks/${tagged.id}`, {
+      token: user.token,
+      method: "PATCH",
+      json: { title: "Prepare the invoice", status: "done" },
+    });
     expect(await run(user, connection.id, "export")).toMatchObject({ counts: { updated: 1 } });
-    expect(created[0]).toMatchObject({ name: "Prepare the invoice", state: "1_done", description: "<p>Two lines</p><p>&lt;with markup&gt;</p>" });
+    expect(created[0]).toMatchObject({
+      name: "Prepare the invoice",
+      state: "1_done",
+      description: "<p>Two lines</p><p>&lt;with markup&gt;</p>",
+    });
     expect(odoo.calls.filter((call) => call === "project.task.write")).toHaveLength(1);
 
     // Importing what was exported changes nothing.
@@ -348,7 +391,8 @@ describe("export", () => {
     const gone = odoo.addTask({ name: "Will vanish" });
     const stays = odoo.addTask({ name: "Stays" });
     await run(user, connection.id, "import");
-    for (const task of await tasksOf(user)) await api(`/tasks/${task.id}`, { token: user.token, method: "PATCH", json: { title: `${task.title}!` } });
+    for (const task of await tasksOf(user))
+      await api(`/tasks/${task.id}`, { token: user.token, method: "PATCH", json: { title: `${task.title}!` } });
     odoo.tasks.delete(gone.id);
     const result = await run(user, connection.id, "export");
     expect(result).toMatchObject({ status: "partial", counts: { updated: 1, failed: 1 } });
@@ -365,7 +409,11 @@ describe("POST /connectors/{id}/webhook", () => {
     const body = JSON.stringify({ _model: "project.task", _id: task.id, event: "on_create" });
 
     odoo.calls = [];
-    const unsigned = await api(`/connectors/${connection.id}/webhook`, { method: "POST", body, headers: { "content-type": "application/json" } });
+    const unsigned = await api(`/connectors/${connection.id}/webhook`, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json" },
+    });
     expectProblem(unsigned, 401, "unauthenticated");
     const forged = await api(`/connectors/${connection.id}/webhook`, {
       method: "POST",

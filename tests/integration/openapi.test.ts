@@ -40,7 +40,8 @@ describe("GET /openapi.json", () => {
           expect(operation.security, where).toEqual([{ bearerAuth: [] }]);
           expect(operation.responses["401"], where).toBeDefined();
         }
-        if (operation.requestBody) expect(Object.keys(operation.responses), where).toEqual(expect.arrayContaining(["400", "413", "415"]));
+        if (operation.requestBody)
+          expect(Object.keys(operation.responses), where).toEqual(expect.arrayContaining(["400", "413", "415"]));
       }
     }
     expect(document.paths["/api/v1/auth/me"].get.security).toEqual([{ bearerAuth: [] }]);

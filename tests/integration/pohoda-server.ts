@@ -92,7 +92,12 @@ export async function startPohodaServer(): Promise<PohodaServer> {
   /** `lst:listInvoiceRequest`: every document of the asked type (only issued invoices are kept here). */
   function list(item: Node, request: Node, declared: boolean): object {
     const id = item["@_id"];
-    if (!declared || request["@_version"] !== "2.0" || request["@_invoiceType"] !== "issuedInvoice" || !("lst:requestInvoice" in request)) {
+    if (
+      !declared ||
+      request["@_version"] !== "2.0" ||
+      request["@_invoiceType"] !== "issuedInvoice" ||
+      !("lst:requestInvoice" in request)
+    ) {
       return { "@_id": id, "@_state": "error", "@_note": "Neplatný požadavek na seznam faktur" };
     }
     const invoices = state.documents.map((document) => ({
@@ -105,7 +110,11 @@ export async function startPohodaServer(): Promise<PohodaServer> {
         "inv:dateTax": document.dateTax,
         "inv:dateDue": document.dateDue,
         "inv:text": document.text,
-        ...(document.company && { "inv:partnerIdentity": { "typ:address": { "typ:company": document.company, ...(document.ico && { "typ:ico": document.ico }) } } }),
+        ...(document.company && {
+          "inv:partnerIdentity": {
+            "typ:address": { "typ:company": document.company, ...(document.ico && { "typ:ico": document.ico }) },
+          },
+        }),
       },
       "inv:invoiceDetail": {
         "inv:invoiceItem": document.items.map((line) => ({
@@ -126,25 +135,44 @@ export async function startPohodaServer(): Promise<PohodaServer> {
 
   function judge(item: Node, index: number, pack: Node): object {
     const id = item["@_id"];
-    if (item["lst:listInvoiceRequest"] !== undefined) return list(item, item["lst:listInvoiceRequest"] as Node, pack["@_xmlns:lst"] === NAMESPACES.lst);
+    if (item["lst:listInvoiceRequest"] !== undefined)
+      return list(item, item["lst:listInvoiceRequest"] as Node, pack["@_xmlns:lst"] === NAMESPACES.lst);
     const invoice = item["inv:invoice"] as Node | undefined;
     const path = `/dat:dataPack/dat:dataPackItem[${index + 1}]/inv:invoice`;
     const problems: { errno: number; note: string; xpath: string }[] = [];
-    if (item["@_version"] !== "2.0") problems.push({ errno: 101, note: "Nepodporovaná verze položky", xpath: `/dat:dataPack/dat:dataPackItem[${index + 1}]` });
-    if (!invoice) problems.push({ errno: 102, note: "Položka neobsahuje doklad", xpath: `/dat:dataPack/dat:dataPackItem[${index + 1}]` });
+    if (item["@_version"] !== "2.0")
+      problems.push({ errno: 101, note: "Nepodporovaná verze položky", xpath: `/dat:dataPack/dat:dataPackItem[${index + 1}]` });
+    if (!invoice)
+      problems.push({ errno: 102, note: "Položka neobsahuje doklad", xpath: `/dat:dataPack/dat:dataPackItem[${index + 1}]` });
     const header = (invoice?.["inv:invoiceHeader"] ?? {}) as Node;
-    if (invoice && header["inv:invoiceType"] !== "issuedInvoice") problems.push({ errno: 103, note: "Neplatný typ faktury", xpath: `${path}/inv:invoiceHeader/inv:invoiceType` });
+    if (invoice && header["inv:invoiceType"] !== "issuedInvoice")
+      problems.push({ errno: 103, note: "Neplatný typ faktury", xpath: `${path}/inv:invoiceHeader/inv:invoiceType` });
     const company = header["inv:partnerIdentity"]?.["typ:address"]?.["typ:company"];
-    if (invoice && !company) problems.push({ errno: 110, note: "Chybí odběratel (partnerIdentity)", xpath: `${path}/inv:invoiceHeader/inv:partnerIdentity` });
+    if (invoice && !company)
+      problems.push({
+        errno: 110,
+        note: "Chybí odběratel (partnerIdentity)",
+        xpath: `${path}/inv:invoiceHeader/inv:partnerIdentity`,
+      });
     const lines = (invoice?.["inv:invoiceDetail"]?.["inv:invoiceItem"] ?? []) as Node[];
-    if (invoice && lines.length === 0) problems.push({ errno: 111, note: "Doklad nemá položky", xpath: `${path}/inv:invoiceDetail` });
+    if (invoice && lines.length === 0)
+      problems.push({ errno: 111, note: "Doklad nemá položky", xpath: `${path}/inv:invoiceDetail` });
     lines.forEach((line, at) => {
       if (!RATES.has(line["inv:rateVAT"])) {
-        problems.push({ errno: 120, note: `Neplatná sazba DPH „${line["inv:rateVAT"]}“`, xpath: `${path}/inv:invoiceDetail/inv:invoiceItem[${at + 1}]/inv:rateVAT` });
+        problems.push({
+          errno: 120,
+          note: `Neplatná sazba DPH „${line["inv:rateVAT"]}“`,
+          xpath: `${path}/inv:invoiceDetail/inv:invoiceItem[${at + 1}]/inv:rateVAT`,
+        });
       }
     });
     if (problems.length) {
-      const details = problems.map((problem) => ({ "rdc:state": "error", "rdc:errno": problem.errno, "rdc:note": problem.note, "rdc:XPath": problem.xpath }));
+      const details = problems.map((problem) => ({
+        "rdc:state": "error",
+        "rdc:errno": problem.errno,
+        "rdc:note": problem.note,
+        "rdc:XPath": problem.xpath,
+      }));
       return {
         "@_id": id,
         "@_state": "error",
@@ -153,7 +181,9 @@ export async function startPohodaServer(): Promise<PohodaServer> {
       };
     }
     const documentId = 400 + state.documents.length + 1;
-    const number = String(header["inv:number"]?.["typ:numberRequested"] ?? `26${String(state.documents.length + 1).padStart(4, "0")}`);
+    const number = String(
+      header["inv:number"]?.["typ:numberRequested"] ?? `26${String(state.documents.length + 1).padStart(4, "0")}`,
+    );
     state.documents.push({
       id: documentId,
       number,
@@ -184,7 +214,8 @@ export async function startPohodaServer(): Promise<PohodaServer> {
 
   function process(body: Buffer): { status: number; body: Buffer | string } {
     const text = decodeWindows1250(body);
-    if (!/^<\?xml version="1.0" encoding="Windows-1250"\?>/i.test(text)) return { status: 400, body: "XML must be declared Windows-1250" };
+    if (!/^<\?xml version="1.0" encoding="Windows-1250"\?>/i.test(text))
+      return { status: 400, body: "XML must be declared Windows-1250" };
     let document: Node;
     try {
       document = parser.parse(text, true) as Node;
@@ -196,7 +227,10 @@ export async function startPohodaServer(): Promise<PohodaServer> {
       return { status: 200, body: xmlAnswer(responsePack(String(pack?.["@_id"] ?? ""), "error", [], "Neplatný dataPack")) };
     }
     if (pack["@_ico"] !== state.company.ico) {
-      return { status: 200, body: xmlAnswer(responsePack(pack["@_id"], "error", [], `IČ ${pack["@_ico"]} nesouhlasí s otevřenou účetní jednotkou`)) };
+      return {
+        status: 200,
+        body: xmlAnswer(responsePack(pack["@_id"], "error", [], `IČ ${pack["@_ico"]} nesouhlasí s otevřenou účetní jednotkou`)),
+      };
     }
     const items = ((pack["dat:dataPackItem"] ?? []) as Node[]).map((item, index) => judge(item, index, pack));
     return { status: 200, body: xmlAnswer(responsePack(pack["@_id"], "ok", items)) };
@@ -214,12 +248,18 @@ export async function startPohodaServer(): Promise<PohodaServer> {
         response.end(answer);
       };
       if (request.method === "GET" && request.url === "/status") {
-        return send(200, xmlAnswer({ mServer: { name: "Spolu test mServer", company: state.company.name, status: concurrent ? "busy" : "idle" } }));
+        return send(
+          200,
+          xmlAnswer({
+            mServer: { name: "Spolu test mServer", company: state.company.name, status: concurrent ? "busy" : "idle" },
+          }),
+        );
       }
       if (request.url !== "/xml") return send(404, "Not found", "text/plain");
       if (request.method !== "POST") return send(405, "XML only by POST", "text/plain");
       if (request.headers["stw-authorization"] !== expectedAuth()) return send(401, "Unauthorized", "text/plain");
-      if (!/^text\/xml\b/i.test(request.headers["content-type"] ?? "")) return send(415, "Content-Type must be text/xml", "text/plain");
+      if (!/^text\/xml\b/i.test(request.headers["content-type"] ?? ""))
+        return send(415, "Content-Type must be text/xml", "text/plain");
       // Serialized, as POHODA processes requests.
       queue = queue.then(async () => {
         concurrent += 1;

@@ -100,9 +100,16 @@ describe("POHODA export", () => {
     expect(raw.includes(Buffer.from("ř", "utf8"))).toBe(false);
     expect(decodeWindows1250(raw)).toMatch(/^<\?xml version="1.0" encoding="Windows-1250"\?>/);
     const document = pohoda.documents.find((each) => each.number === "2600042")!;
-    expect(document).toMatchObject({ text: TEXT, company: "Žluťoučká s.r.o.", items: [{ text: "Konzultace", rateVAT: "high", unitPrice: "500.00" }] });
+    expect(document).toMatchObject({
+      text: TEXT,
+      company: "Žluťoučká s.r.o.",
+      items: [{ text: "Konzultace", rateVAT: "high", unitPrice: "500.00" }],
+    });
 
-    expect(run.items.find((item) => item.localId === invoice.id)).toMatchObject({ action: "created", externalId: String(document.id) });
+    expect(run.items.find((item) => item.localId === invoice.id)).toMatchObject({
+      action: "created",
+      externalId: String(document.id),
+    });
     // The note came back in Windows-1250 and is read as such.
     expect(run.items.find((item) => item.localId === bad.id)?.error).toMatch(
       /^POHODA refused it: errno 110: Chybí odběratel \(partnerIdentity\) \(\/dat:dataPack\/dat:dataPackItem\[\d\]\/inv:invoice\/inv:invoiceHeader\/inv:partnerIdentity\)$/,
@@ -159,7 +166,11 @@ describe("POHODA export", () => {
     expect(resent).not.toContain(third.id);
 
     // Fixed: it goes through; nothing else is sent again.
-    await api(`/accounting/invoices/${refused.id}`, { token: user.token, method: "PATCH", json: { partner: { company: "Doplněno a.s." } } });
+    await api(`/accounting/invoices/${refused.id}`, {
+      token: user.token,
+      method: "PATCH",
+      json: { partner: { company: "Doplněno a.s." } },
+    });
     const fixed = await exportNow(user, connection.id);
     expect(fixed).toMatchObject({ status: "succeeded", counts: { created: 1, unchanged: 2 } });
     expect(pohoda.documents.filter((each) => each.number.startsWith("26002"))).toHaveLength(3);
@@ -168,7 +179,9 @@ describe("POHODA export", () => {
     await api(`/accounting/invoices/${first.id}`, { token: user.token, method: "PATCH", json: { text: "Opraveno" } });
     const changed = await exportNow(user, connection.id);
     expect(changed).toMatchObject({ status: "succeeded", counts: { skipped: 1, unchanged: 2, created: 0 } });
-    expect(changed.items.find((item) => item.localId === first.id)?.error).toMatch(/changed since it was exported .* not sent again/);
+    expect(changed.items.find((item) => item.localId === first.id)?.error).toMatch(
+      /changed since it was exported .* not sent again/,
+    );
     expect(pohoda.documents.filter((each) => each.number.startsWith("26002"))).toHaveLength(3);
   });
 
@@ -194,7 +207,11 @@ describe("POHODA export", () => {
 
     const status = await api(`/accounting/status?connectionId=${connection.id}`, { token: user.token });
     expect(status.status).toBe(200);
-    expect(expectShape(statusOutput, status.body)).toMatchObject({ reachable: true, authenticated: false, details: { company: pohoda.company.name } });
+    expect(expectShape(statusOutput, status.body)).toMatchObject({
+      reachable: true,
+      authenticated: false,
+      details: { company: pohoda.company.name },
+    });
   });
 
   test("an mServer that does not answer in time: the run fails transient and its retry exports", async () => {
@@ -250,9 +267,17 @@ describe("GET /accounting/status", () => {
     expectProblem(await api("/accounting/status", { token: user.token }), 404, "not_found");
     const response = await api("/connectors", {
       token: user.token,
-      json: { kind: "accounting", name: "POHODA", baseUrl: pohoda.url, credentials: { username: "a", password: "b" }, settings: { ico: "1234" } },
+      json: {
+        kind: "accounting",
+        name: "POHODA",
+        baseUrl: pohoda.url,
+        credentials: { username: "a", password: "b" },
+        settings: { ico: "1234" },
+      },
     });
-    expect(expectProblem(response, 400, "validation_failed").errors).toEqual([expect.objectContaining({ pointer: "/settings/ico" })]);
+    expect(expectProblem(response, 400, "validation_failed").errors).toEqual([
+      expect.objectContaining({ pointer: "/settings/ico" }),
+    ]);
   });
 });
 
@@ -302,11 +327,22 @@ describe("/accounting/invoices", () => {
     expect(expectShape(invoiceListOutput, (await api("/accounting/invoices", { token: stranger.token })).body).items).toEqual([]);
 
     expectProblem(await api(`/accounting/invoices/${invoice.id}`, { token: stranger.token }), 404, "not_found");
-    expectProblem(await api(`/accounting/invoices/${invoice.id}`, { token: stranger.token, method: "PATCH", json: { text: "x" } }), 404, "not_found");
+    expectProblem(
+      await api(`/accounting/invoices/${invoice.id}`, { token: stranger.token, method: "PATCH", json: { text: "x" } }),
+      404,
+      "not_found",
+    );
     expectProblem(await api(`/accounting/invoices/${invoice.id}`, { token: stranger.token, method: "DELETE" }), 404, "not_found");
 
-    const patched = await api(`/accounting/invoices/${invoice.id}`, { token: owner.token, method: "PATCH", json: { items: [{ text: "C", quantity: 1, unitPrice: 5, rateVat: "third" }] } });
-    expect(expectShape(invoiceOutput, patched.body)).toMatchObject({ items: [{ text: "C", rateVat: "third" }], totalWithoutVat: 5 });
+    const patched = await api(`/accounting/invoices/${invoice.id}`, {
+      token: owner.token,
+      method: "PATCH",
+      json: { items: [{ text: "C", quantity: 1, unitPrice: 5, rateVat: "third" }] },
+    });
+    expect(expectShape(invoiceOutput, patched.body)).toMatchObject({
+      items: [{ text: "C", rateVat: "third" }],
+      totalWithoutVat: 5,
+    });
     expect((await api(`/accounting/invoices/${invoice.id}`, { token: owner.token, method: "DELETE" })).status).toBe(204);
     expectProblem(await api(`/accounting/invoices/${invoice.id}`, { token: owner.token }), 404, "not_found");
   });
@@ -315,13 +351,24 @@ describe("/accounting/invoices", () => {
     const user = await registerUser(server);
     const response = await api("/accounting/invoices", {
       token: user.token,
-      json: invoiceBody({ dueDate: "2026-01-01", partner: { company: "X", ico: "12" }, items: [{ text: "", quantity: 0, unitPrice: 1.234, rateVat: "bad" }] }),
+      json: invoiceBody({
+        dueDate: "2026-01-01",
+        partner: { company: "X", ico: "12" },
+        items: [{ text: "", quantity: 0, unitPrice: 1.234, rateVat: "bad" }],
+      }),
     });
-    const pointers = expectProblem(response, 400, "validation_failed").errors!.map((error) => error.pointer).sort();
-    expect(pointers).toEqual(["/items/0/quantity", "/items/0/rateVat", "/items/0/text", "/items/0/unitPrice", "/partner/ico"].sort());
+    const pointers = expectProblem(response, 400, "validation_failed")
+      .errors!.map((error) => error.pointer)
+      .sort();
+    expect(pointers).toEqual(
+      ["/items/0/quantity", "/items/0/rateVat", "/items/0/text", "/items/0/unitPrice", "/partner/ico"].sort(),
+    );
     const late = await api("/accounting/invoices", { token: user.token, json: invoiceBody({ dueDate: "2026-01-01" }) });
     expect(expectProblem(late, 400, "validation_failed").errors).toEqual([expect.objectContaining({ pointer: "/dueDate" })]);
-    const task = await api("/accounting/invoices", { token: user.token, json: invoiceBody({ taskId: "00000000-0000-4000-8000-000000000000" }) });
+    const task = await api("/accounting/invoices", {
+      token: user.token,
+      json: invoiceBody({ taskId: "00000000-0000-4000-8000-000000000000" }),
+    });
     expect(expectProblem(task, 400, "validation_failed").errors).toEqual([expect.objectContaining({ pointer: "/taskId" })]);
   });
 
@@ -348,16 +395,31 @@ describe("POHODA import", () => {
         dateDue: "2026-02-15",
         items: [{ text: "Licence", quantity: "3", unit: "ks", rateVAT: "high", unitPrice: "1200.00" }],
       },
-      { id: 901, number: "2609002", text: "Bez položek", company: "X", date: "2026-02-02", dateTax: "2026-02-02", dateDue: "2026-02-16", items: [] },
+      {
+        id: 901,
+        number: "2609002",
+        text: "Bez položek",
+        company: "X",
+        date: "2026-02-02",
+        dateTax: "2026-02-02",
+        dateDue: "2026-02-16",
+        items: [],
+      },
     );
     const user = await registerUser(server);
     const connection = await connect(user);
     const run = await api(`/connectors/${connection.id}/import`, { token: user.token, method: "POST" });
     expect(run.status, JSON.stringify(run.body)).toBe(200);
     expect(expectShape(runOutput, run.body)).toMatchObject({ status: "partial", counts: { created: 1, failed: 1 } });
-    expect(run.body.items[0]).toMatchObject({ externalId: "901", action: "failed", error: "cannot be kept here: items must have at least 1 item" });
+    expect(run.body.items[0]).toMatchObject({
+      externalId: "901",
+      action: "failed",
+      error: "cannot be kept here: items must have at least 1 item",
+    });
     // The request was a list request, in Windows-1250.
-    expect(decodeWindows1250(pohoda.requests.at(-1)!)).toContain('<lst:listInvoiceRequest version="2.0" invoiceType="issuedInvoice" invoiceVersion="2.0">');
+    expect(decodeWindows1250(pohoda.requests.at(-1)!)).toContain(
+      '<lst:listInvoiceRequest version="2.0" invoiceType="issuedInvoice" invoiceVersion="2.0">',
+    );
 
     const list = expectShape(invoiceListOutput, (await api("/accounting/invoices", { token: user.token })).body);
     expect(list.items).toEqual([
@@ -372,7 +434,10 @@ describe("POHODA import", () => {
       }),
     ]);
 
-    const again = expectShape(runOutput, (await api(`/connectors/${connection.id}/import`, { token: user.token, method: "POST" })).body);
+    const again = expectShape(
+      runOutput,
+      (await api(`/connectors/${connection.id}/import`, { token: user.token, method: "POST" })).body,
+    );
     expect(again).toMatchObject({ counts: { created: 0, unchanged: 1, failed: 1 } });
     expect(expectShape(invoiceListOutput, (await api("/accounting/invoices", { token: user.token })).body).items).toHaveLength(1);
 

@@ -4,7 +4,9 @@ import pg from "pg";
  * The migrated database each PostgreSQL test file copies (CREATE DATABASE ... TEMPLATE). TEST_TEMPLATE_DATABASE
  * names another one, so that checkouts with different migrations can run their tests on one server at once.
  */
-export const TEMPLATE_DATABASE = /^[a-z_][a-z0-9_]*$/.test(process.env.TEST_TEMPLATE_DATABASE ?? "") ? process.env.TEST_TEMPLATE_DATABASE! : "spolu_test_template";
+export const TEMPLATE_DATABASE = /^[a-z_][a-z0-9_]*$/.test(process.env.TEST_TEMPLATE_DATABASE ?? "")
+  ? process.env.TEST_TEMPLATE_DATABASE!
+  : "spolu_test_template";
 
 /** The same server as `url`, another database. */
 export function adminUrl(url: string, database: string): string {

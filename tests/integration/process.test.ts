@@ -12,7 +12,11 @@ import { killSpawnedServers, spawnServer } from "./spawned-server";
 afterAll(killSpawnedServers);
 
 async function post(url: string, body: unknown) {
-  const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: await response.json() };
 }
 
@@ -41,13 +45,17 @@ describe("server.ts", () => {
       // A sign-in whose body is still arriving when SIGTERM comes must still be answered.
       const body = JSON.stringify(credentials);
       const answered = new Promise<number>((resolve, reject) => {
-        const req = request(`${url}/auth/login`, {
-          method: "POST",
-          headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) },
-        }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = request(
+          `${url}/auth/login`,
+          {
+            method: "POST",
+            headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on("error", reject);
         req.write(body.slice(0, 10));
         setTimeout(() => {
@@ -136,13 +144,22 @@ describe("server.ts", () => {
 
         // Another user's write through the first process reaches the list the second process cached for a
         // teammate who sees the task through their user group.
-        const teammate = (await post(`${first}/auth/register`, { email: "mate@example.com", password: "two processes too" })).body;
+        const teammate = (await post(`${first}/auth/register`, { email: "mate@example.com", password: "two processes too" }))
+          .body;
         const send = (url: string, method: string, body: unknown, bearer = token) =>
-          fetch(url, { method, headers: { "Content-Type": "application/json", Authorization: `Bearer ${bearer}` }, body: JSON.stringify(body) });
+          fetch(url, {
+            method,
+            headers: { "Content-Type": "application/json", Authorization: `Bearer ${bearer}` },
+            body: JSON.stringify(body),
+          });
         const group = await (await send(`${first}/api/v1/user-groups`, "POST", { name: "Pair" })).json();
-        expect((await send(`${first}/api/v1/user-groups/${group.id}/members`, "POST", { userId: teammate.user.id })).status).toBe(201);
+        expect((await send(`${first}/api/v1/user-groups/${group.id}/members`, "POST", { userId: teammate.user.id })).status).toBe(
+          201,
+        );
         const shared = await (await send(`${first}/tasks`, "POST", { title: "For the team", userGroupId: group.id })).json();
-        expect((await list(second!, teammate.token)).body.items.map((task: { title: string }) => task.title)).toEqual(["For the team"]);
+        expect((await list(second!, teammate.token)).body.items.map((task: { title: string }) => task.title)).toEqual([
+          "For the team",
+        ]);
         expect((await list(second!, teammate.token)).cache).toBe("HIT");
         expect((await send(`${first}/tasks/${shared.id}`, "PATCH", { title: "Renamed for the team" })).status).toBe(200);
         const teammateList = await list(second!, teammate.token);
@@ -151,7 +168,12 @@ describe("server.ts", () => {
 
         // A change written through the first process reaches the teammate's socket on the second (the Redis
         // adapter carries it), and a reconnect to the first process with the cursor replays what they missed.
-        const socket = io(second!, { path: "/ws", transports: ["websocket"], auth: { token: teammate.token }, reconnection: false });
+        const socket = io(second!, {
+          path: "/ws",
+          transports: ["websocket"],
+          auth: { token: teammate.token },
+          reconnection: false,
+        });
         const heard: { id: number; type: string; data: { task: { title: string } } }[] = [];
         const nextEvent = () => new Promise<(typeof heard)[number]>((resolve) => socket.once("event", resolve));
         await new Promise<void>((resolve, reject) => socket.once("connect", () => resolve()).once("connect_error", reject));
@@ -161,12 +183,19 @@ describe("server.ts", () => {
         expect(heard[0]).toMatchObject({ type: "task.updated", data: { task: { title: "Heard on the other process" } } });
         socket.disconnect();
         expect((await send(`${second}/tasks/${shared.id}`, "PATCH", { title: "Missed while away" })).status).toBe(200);
-        const back = io(first!, { path: "/ws", transports: ["websocket"], auth: { token: teammate.token, cursor: heard[0]!.id }, reconnection: false });
+        const back = io(first!, {
+          path: "/ws",
+          transports: ["websocket"],
+          auth: { token: teammate.token, cursor: heard[0]!.id },
+          reconnection: false,
+        });
         const replayed: (typeof heard)[number][] = [];
         back.on("event", (event: (typeof heard)[number]) => replayed.push(event));
         await new Promise((resolve) => back.once("caught-up", resolve));
         // Events at or below the cursor may come again (the late-commit overlap): clients apply each id once.
-        expect(replayed.filter((event) => event.id > heard[0]!.id).map((event) => event.data.task.title)).toEqual(["Missed while away"]);
+        expect(replayed.filter((event) => event.id > heard[0]!.id).map((event) => event.data.task.title)).toEqual([
+          "Missed while away",
+        ]);
         back.disconnect();
 
         // A password change through one process revokes the old token on the other at once.

@@ -2,7 +2,15 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { memberListOutput, memberOutput, projectListOutput, projectOutput } from "../../lib/projects/schema";
 import { taskListOutput } from "../../lib/tasks/schema";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+import {
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type RequestOptions,
+  type TestServer,
+} from "./harness";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -116,11 +124,17 @@ describe("POST /projects", () => {
     ];
     for (const [json, pointers] of cases) {
       const problem = expectProblem(await api("/projects", { token: owner.token, json }), 400, "validation_failed");
-      expect(problem.errors?.map((error) => error.pointer), JSON.stringify(json)).toEqual(pointers);
+      expect(
+        problem.errors?.map((error) => error.pointer),
+        JSON.stringify(json),
+      ).toEqual(pointers);
       expect(problem.errors?.every((error) => error.in === "body")).toBe(true);
     }
     expect(await myProjects(owner)).toEqual([]);
-    expect(await createProject(owner, { name: "x".repeat(200), color: null })).toMatchObject({ name: "x".repeat(200), color: null });
+    expect(await createProject(owner, { name: "x".repeat(200), color: null })).toMatchObject({
+      name: "x".repeat(200),
+      color: null,
+    });
   });
 
   test("answers 401 without a token", async () => {
@@ -197,7 +211,12 @@ describe("PATCH /projects/{id}", () => {
     const { project, owner, admin, member } = await projectOfFour();
     const renamed = await patchProject(owner, project.id, { name: " Renamed ", color: "#AABBCC" });
     expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
-    expect(expectShape(projectOutput, renamed.body)).toMatchObject({ name: "Renamed", description: "", color: "#aabbcc", role: "owner" });
+    expect(expectShape(projectOutput, renamed.body)).toMatchObject({
+      name: "Renamed",
+      description: "",
+      color: "#aabbcc",
+      role: "owner",
+    });
     expect(Date.parse(renamed.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(project.updatedAt));
 
     const described = await patchProject(admin, project.id, { description: "Ship it", color: null });
@@ -217,7 +236,10 @@ describe("PATCH /projects/{id}", () => {
       const problem = expectProblem(await patchProject(who, project.id, { name: "Mine now", archived: true }), 403, "forbidden");
       expect(problem.detail).toMatch(/owners and admins/);
     }
-    expect((await api(`/projects/${project.id}`, { token: member.token })).body).toMatchObject({ name: "Launch", archived: false });
+    expect((await api(`/projects/${project.id}`, { token: member.token })).body).toMatchObject({
+      name: "Launch",
+      archived: false,
+    });
   });
 
   test("answers 400 for an empty change, a bad value or an unknown field", async () => {
@@ -236,7 +258,10 @@ describe("PATCH /projects/{id}", () => {
     ];
     for (const [json, pointer] of cases) {
       const problem = expectProblem(await patchProject(owner, project.id, json), 400, "validation_failed");
-      expect(problem.errors?.map((error) => error.pointer), JSON.stringify(json)).toContain(pointer);
+      expect(
+        problem.errors?.map((error) => error.pointer),
+        JSON.stringify(json),
+      ).toContain(pointer);
     }
     expect((await api(`/projects/${project.id}`, { token: owner.token })).body).toMatchObject({ name: "P", color: "#000000" });
   });
@@ -246,7 +271,11 @@ describe("DELETE /projects/{id}", () => {
   test("only an owner deletes; the project and every membership go", async () => {
     const { project, owner, admin, member, viewer } = await projectOfFour();
     for (const who of [admin, member, viewer]) {
-      const problem = expectProblem(await api(`/projects/${project.id}`, { method: "DELETE", token: who.token }), 403, "forbidden");
+      const problem = expectProblem(
+        await api(`/projects/${project.id}`, { method: "DELETE", token: who.token }),
+        403,
+        "forbidden",
+      );
       expect(problem.detail).toMatch(/owner/);
     }
     expect((await api(`/projects/${project.id}`, { token: member.token })).status).toBe(200);
@@ -280,8 +309,14 @@ describe("DELETE /projects/{id}", () => {
       projectId: null,
     });
     // Every list that showed them was dropped: each owner keeps exactly their own, the viewer none.
-    expect(await taskList(owner)).toMatchObject({ cache: "MISS", items: [expect.objectContaining({ id: ownersTask.id, projectId: null })] });
-    expect(await taskList(member)).toMatchObject({ cache: "MISS", items: [expect.objectContaining({ id: membersTask.id, projectId: null })] });
+    expect(await taskList(owner)).toMatchObject({
+      cache: "MISS",
+      items: [expect.objectContaining({ id: ownersTask.id, projectId: null })],
+    });
+    expect(await taskList(member)).toMatchObject({
+      cache: "MISS",
+      items: [expect.objectContaining({ id: membersTask.id, projectId: null })],
+    });
     expect(await taskList(viewer)).toMatchObject({ cache: "MISS", items: [] });
     expectProblem(await server.request(`/tasks/${ownersTask.id}`, { token: member.token }), 404, "not_found");
     expectProblem(await server.request(`/tasks/${membersTask.id}`, { token: owner.token }), 404, "not_found");
@@ -297,7 +332,12 @@ describe("POST /projects/{id}/members", () => {
 
     const added = await api(`/projects/${project.id}/members`, { token: owner.token, json: { userId: byId.user.id } });
     expect(added.status, JSON.stringify(added.body)).toBe(201);
-    expect(expectShape(memberOutput, added.body)).toMatchObject({ userId: byId.user.id, name: "Ivan", email: byId.email, role: "member" });
+    expect(expectShape(memberOutput, added.body)).toMatchObject({
+      userId: byId.user.id,
+      name: "Ivan",
+      email: byId.email,
+      role: "member",
+    });
 
     const email = `  ${byEmail.email.toUpperCase()} `;
     const addedByEmail = await api(`/projects/${project.id}/members`, { token: owner.token, json: { email, role: "viewer" } });
@@ -337,7 +377,11 @@ describe("POST /projects/{id}/members", () => {
     const owner = await registerUser(server);
     const project = await createProject(owner);
     const email = `nobody-${randomUUID()}@example.com`;
-    const byEmail = expectProblem(await api(`/projects/${project.id}/members`, { token: owner.token, json: { email } }), 400, "validation_failed");
+    const byEmail = expectProblem(
+      await api(`/projects/${project.id}/members`, { token: owner.token, json: { email } }),
+      400,
+      "validation_failed",
+    );
     expect(byEmail.errors).toEqual([expect.objectContaining({ in: "body", pointer: "/email" })]);
     expect(byEmail.detail).toMatch(/invitations/);
     const byId = expectProblem(
@@ -398,8 +442,15 @@ describe("POST /projects/{id}/members", () => {
       [{ userId: randomUUID(), invite: true }, "/invite"],
     ];
     for (const [json, pointer] of cases) {
-      const problem = expectProblem(await api(`/projects/${project.id}/members`, { token: owner.token, json }), 400, "validation_failed");
-      expect(problem.errors?.map((error) => error.pointer), JSON.stringify(json)).toContain(pointer);
+      const problem = expectProblem(
+        await api(`/projects/${project.id}/members`, { token: owner.token, json }),
+        400,
+        "validation_failed",
+      );
+      expect(
+        problem.errors?.map((error) => error.pointer),
+        JSON.stringify(json),
+      ).toContain(pointer);
     }
   });
 });
@@ -433,8 +484,14 @@ describe("PATCH /projects/{id}/members/{userId}", () => {
     expectProblem(await setRole(owner, project.id, outsider, "admin"), 404, "not_found");
     const badRole = expectProblem(await setRole(owner, project.id, owner, "king"), 400, "validation_failed");
     expect(badRole.errors?.map((error) => error.pointer)).toEqual(["/role"]);
-    const badId = await api(`/projects/${project.id}/members/nope`, { method: "PATCH", token: owner.token, json: { role: "admin" } });
-    expect(expectProblem(badId, 400, "validation_failed").errors).toEqual([expect.objectContaining({ in: "path", pointer: "/userId" })]);
+    const badId = await api(`/projects/${project.id}/members/nope`, {
+      method: "PATCH",
+      token: owner.token,
+      json: { role: "admin" },
+    });
+    expect(expectProblem(badId, 400, "validation_failed").errors).toEqual([
+      expect.objectContaining({ in: "path", pointer: "/userId" }),
+    ]);
   });
 });
 
@@ -469,7 +526,8 @@ describe("DELETE /projects/{id}/members/{userId} and POST /projects/{id}/leave",
     expect((await remove(owner, project.id, admin)).status).toBe(204);
     expect(await rolesIn(project.id, owner)).toEqual({ [owner.user.id]: "owner", [member.user.id]: "member" });
     expectProblem(await remove(owner, project.id, viewer), 404, "not_found");
-    for (const who of [admin, viewer]) expectProblem(await api(`/projects/${project.id}`, { token: who.token }), 404, "not_found");
+    for (const who of [admin, viewer])
+      expectProblem(await api(`/projects/${project.id}`, { token: who.token }), 404, "not_found");
 
     const removed = await server.sql<{ audience: string[]; data: Record<string, unknown> }>(
       "select audience, data from domain_events where type = 'project.member_removed' and data->>'projectId' = $1 order by id",
@@ -518,7 +576,10 @@ describe("a stranger", () => {
     expect(Object.keys(roles)).toHaveLength(4);
     expect(roles).toMatchObject({ [owner.user.id]: "owner", [member.user.id]: "member" });
     expect(roles).not.toHaveProperty(stranger.user.id);
-    expect((await api(`/projects/${project.id}`, { token: owner.token })).body).toMatchObject({ name: "Launch", archived: false });
+    expect((await api(`/projects/${project.id}`, { token: owner.token })).body).toMatchObject({
+      name: "Launch",
+      archived: false,
+    });
   });
 
   test("a malformed project id is a 400 naming /id", async () => {
@@ -559,7 +620,11 @@ describe("the project's tasks", () => {
     expect(ids(await taskList(member, `?projectId=${projectId}`))).toEqual([taskId]);
     expect((await server.request(`/tasks/${taskId}`, { token: member.token })).status).toBe(200);
 
-    const edited = await server.request(`/tasks/${taskId}`, { method: "PATCH", token: member.token, json: { title: "Edited by a member" } });
+    const edited = await server.request(`/tasks/${taskId}`, {
+      method: "PATCH",
+      token: member.token,
+      json: { title: "Edited by a member" },
+    });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
     expect(edited.body).toMatchObject({ title: "Edited by a member", ownerId: owner.user.id });
     expect((await server.request(`/tasks/${taskId}`, { token: owner.token })).body.title).toBe("Edited by a member");
@@ -589,7 +654,9 @@ describe("the project's tasks", () => {
 
     // Made a member, the same person may edit.
     expect((await setRole(owner, projectId, viewer, "member")).status).toBe(200);
-    expect((await server.request(`/tasks/${taskId}`, { method: "PATCH", token: viewer.token, json: { priority: "high" } })).status).toBe(200);
+    expect(
+      (await server.request(`/tasks/${taskId}`, { method: "PATCH", token: viewer.token, json: { priority: "high" } })).status,
+    ).toBe(200);
     expect((await setRole(owner, projectId, viewer, "viewer")).status).toBe(200);
     expectProblem(
       await server.request(`/tasks/${taskId}`, { method: "PATCH", token: viewer.token, json: { priority: "low" } }),
@@ -622,7 +689,10 @@ describe("the project's tasks", () => {
     expect((await remove(lead, project.id, removed)).status).toBe(204);
     expectProblem(await server.request(`/tasks/${leads.id}`, { token: removed.token }), 404, "not_found");
     // Their own task stays theirs (still in the project, which the lead still sees).
-    expect(await taskList(removed)).toMatchObject({ cache: "MISS", items: [expect.objectContaining({ id: own.id, projectId: project.id })] });
+    expect(await taskList(removed)).toMatchObject({
+      cache: "MISS",
+      items: [expect.objectContaining({ id: own.id, projectId: project.id })],
+    });
     expect(ids(await taskList(lead))).toEqual(expect.arrayContaining([leads.id, own.id]));
 
     expect((await leave(leaver, project.id)).status).toBe(204);
@@ -639,7 +709,11 @@ describe("GET /openapi.json", () => {
   test("documents the project routes with their rules, pointing to invitations for people without an account", async () => {
     const document = (await server.request("/api/v1/openapi.json")).body;
     const paths = document.paths as Record<string, Record<string, { description: string; responses: Record<string, unknown> }>>;
-    expect(Object.keys(paths).filter((path) => path.startsWith("/api/v1/projects")).sort()).toEqual([
+    expect(
+      Object.keys(paths)
+        .filter((path) => path.startsWith("/api/v1/projects"))
+        .sort(),
+    ).toEqual([
       "/api/v1/projects",
       "/api/v1/projects/{id}",
       "/api/v1/projects/{id}/leave",

@@ -87,7 +87,10 @@ export function verifyVapid(header: string | undefined, origin: string): { vapid
   const nowSeconds = Date.now() / 1000;
   check(typeof claims.exp === "number" && claims.exp > nowSeconds, "the JWT has expired (or has no exp)");
   check(claims.exp <= nowSeconds + 24 * 3600, "exp is more than 24 hours ahead");
-  check(typeof claims.sub === "string" && /^(mailto:|https:)/.test(claims.sub), `sub is not a mailto: or https: contact: ${claims.sub}`);
+  check(
+    typeof claims.sub === "string" && /^(mailto:|https:)/.test(claims.sub),
+    `sub is not a mailto: or https: contact: ${claims.sub}`,
+  );
   return { vapidKey: vapidKey!, claims };
 }
 
@@ -159,8 +162,17 @@ export async function startPushService(): Promise<PushService> {
       check(request.headers.ttl !== undefined && Number.isInteger(ttl) && ttl >= 0, `TTL is ${request.headers.ttl}`);
       const text = decryptPush(body, keys).toString("utf8");
       const status = keys.device.answer;
-      keys.device.received.push({ vapidKey, claims, ttl, urgency: request.headers.urgency as string | undefined, message: JSON.parse(text), status });
-      response.writeHead(status, status === 201 ? { Location: `${origin}/messages/${randomBytes(8).toString("hex")}` } : {}).end();
+      keys.device.received.push({
+        vapidKey,
+        claims,
+        ttl,
+        urgency: request.headers.urgency as string | undefined,
+        message: JSON.parse(text),
+        status,
+      });
+      response
+        .writeHead(status, status === 201 ? { Location: `${origin}/messages/${randomBytes(8).toString("hex")}` } : {})
+        .end();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       rejected.push({ path, reason });

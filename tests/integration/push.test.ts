@@ -4,7 +4,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { advanceClock, resetClock } from "../../lib/clock";
 import { pushResultOutput, subscriptionListOutput, subscriptionOutput, vapidPublicKeyOutput } from "../../lib/push/schema";
 import { MAX_SUBSCRIPTIONS, sendPushToUser } from "../../lib/push/service";
-import { ADMIN_EMAIL, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+import {
+  ADMIN_EMAIL,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type RequestOptions,
+  type TestServer,
+} from "./harness";
 import { startPushService, type PushDevice, type PushService } from "./push-service";
 
 let server: TestServer;
@@ -29,7 +37,11 @@ const MISSING_ID = "00000000-0000-4000-8000-000000000000";
 const api = (path: string, options?: RequestOptions) => server.request(`/api/v1${path}`, options);
 
 async function subscribeDevice(user: User, device: PushDevice, userAgent = "Mozilla/5.0 (Test) Firefox/140.0") {
-  const response = await api("/push/subscriptions", { token: user.token, json: device.subscription, headers: { "User-Agent": userAgent } });
+  const response = await api("/push/subscriptions", {
+    token: user.token,
+    json: device.subscription,
+    headers: { "User-Agent": userAgent },
+  });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return expectShape(subscriptionOutput, response.body);
 }
@@ -66,7 +78,9 @@ describe("GET /push/vapid-public-key", () => {
     const point = Buffer.from(first, "base64url");
     expect(point.length).toBe(65);
     expect(point[0]).toBe(4);
-    const rows = await server.sql<{ value: { publicKey: string; privateKey: string } }>("select value from app_settings where key = 'vapid'");
+    const rows = await server.sql<{ value: { publicKey: string; privateKey: string } }>(
+      "select value from app_settings where key = 'vapid'",
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0]!.value.publicKey).toBe(first);
     expect(Buffer.from(rows[0]!.value.privateKey, "base64url").length).toBe(32);
@@ -78,7 +92,12 @@ describe("POST /push/subscriptions", () => {
     const user = await registerUser(server);
     const device = push.device();
     const created = await subscribeDevice(user, device, "Mozilla/5.0 (X11; Linux) Firefox/140.0");
-    expect(created).toMatchObject({ endpoint: device.subscription.endpoint, userAgent: "Mozilla/5.0 (X11; Linux) Firefox/140.0", failureCount: 0, lastSuccessAt: null });
+    expect(created).toMatchObject({
+      endpoint: device.subscription.endpoint,
+      userAgent: "Mozilla/5.0 (X11; Linux) Firefox/140.0",
+      failureCount: 0,
+      lastSuccessAt: null,
+    });
     const list = await api("/push/subscriptions", { token: user.token });
     expect(list.body).toEqual({ items: [created] });
     expect(JSON.stringify(list.body)).not.toContain(device.subscription.keys.p256dh);
@@ -132,7 +151,10 @@ describe("POST /push/subscriptions", () => {
     ];
     for (const [json, pointer] of cases) {
       const problem = expectProblem(await api("/push/subscriptions", { token: user.token, json }), 400, "validation_failed");
-      expect(problem.errors?.map((error) => error.pointer), JSON.stringify(json)).toContain(pointer);
+      expect(
+        problem.errors?.map((error) => error.pointer),
+        JSON.stringify(json),
+      ).toContain(pointer);
     }
     expect(await mySubscriptions(user)).toEqual([]);
   });
@@ -140,7 +162,10 @@ describe("POST /push/subscriptions", () => {
   test("accepts padded base64url keys as some browsers send them", async () => {
     const user = await registerUser(server);
     const device = push.device();
-    const padded = { ...device.subscription, keys: { p256dh: `${device.subscription.keys.p256dh}=`, auth: `${device.subscription.keys.auth}==` } };
+    const padded = {
+      ...device.subscription,
+      keys: { p256dh: `${device.subscription.keys.p256dh}=`, auth: `${device.subscription.keys.auth}==` },
+    };
     const response = await api("/push/subscriptions", { token: user.token, json: padded });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     expect((await sendTest(user)).status).toBe("sent");
@@ -172,8 +197,16 @@ describe("DELETE /push/subscriptions/{id} and POST /push/unsubscribe", () => {
     const device = push.device();
     const subscription = await subscribeDevice(owner, device);
 
-    expectProblem(await api(`/push/subscriptions/${subscription.id}`, { method: "DELETE", token: stranger.token }), 404, "not_found");
-    expectProblem(await api("/push/unsubscribe", { token: stranger.token, json: { endpoint: device.subscription.endpoint } }), 404, "not_found");
+    expectProblem(
+      await api(`/push/subscriptions/${subscription.id}`, { method: "DELETE", token: stranger.token }),
+      404,
+      "not_found",
+    );
+    expectProblem(
+      await api("/push/unsubscribe", { token: stranger.token, json: { endpoint: device.subscription.endpoint } }),
+      404,
+      "not_found",
+    );
     expectProblem(await api(`/push/subscriptions/${MISSING_ID}`, { method: "DELETE", token: owner.token }), 404, "not_found");
     expectProblem(await api("/push/subscriptions/not-an-id", { method: "DELETE", token: owner.token }), 400, "validation_failed");
     expect((await mySubscriptions(owner)).map((item) => item.id)).toEqual([subscription.id]);
@@ -183,7 +216,11 @@ describe("DELETE /push/subscriptions/{id} and POST /push/unsubscribe", () => {
     expect(await mySubscriptions(owner)).toEqual([]);
     expect((await sendTest(owner)).status).toBe("skipped");
     expect(device.received).toEqual([]);
-    expectProblem(await api(`/push/subscriptions/${subscription.id}`, { method: "DELETE", token: owner.token }), 404, "not_found");
+    expectProblem(
+      await api(`/push/subscriptions/${subscription.id}`, { method: "DELETE", token: owner.token }),
+      404,
+      "not_found",
+    );
   });
 
   test("POST /push/unsubscribe removes the subscription the browser names by its endpoint", async () => {
@@ -194,7 +231,11 @@ describe("DELETE /push/subscriptions/{id} and POST /push/unsubscribe", () => {
     const response = await api("/push/unsubscribe", { token: user.token, json: { endpoint: dropped.subscription.endpoint } });
     expect(response.status, JSON.stringify(response.body)).toBe(204);
     expect((await mySubscriptions(user)).map((item) => item.id)).toEqual([keptSubscription.id]);
-    expectProblem(await api("/push/unsubscribe", { token: user.token, json: { endpoint: dropped.subscription.endpoint } }), 404, "not_found");
+    expectProblem(
+      await api("/push/unsubscribe", { token: user.token, json: { endpoint: dropped.subscription.endpoint } }),
+      404,
+      "not_found",
+    );
     expectProblem(await api("/push/unsubscribe", { token: user.token, json: {} }), 400, "validation_failed");
   });
 });
@@ -244,7 +285,9 @@ describe("POST /push/test", () => {
     device.subscription = { ...device.subscription, endpoint: byName };
     await subscribeDevice(user, device);
     expect((await sendTest(user)).status).toBe("sent");
-    expect(device.received).toEqual([expect.objectContaining({ claims: expect.objectContaining({ aud: new URL(byName).origin }) })]);
+    expect(device.received).toEqual([
+      expect.objectContaining({ claims: expect.objectContaining({ aud: new URL(byName).origin }) }),
+    ]);
   });
 
   test("skipped when you have no device", async () => {
@@ -261,7 +304,10 @@ describe("POST /push/test", () => {
 
     const result = await sendTest(user);
     expect(result.status).toBe("sent");
-    expect(result.devices.find((device) => device.subscriptionId === goneSubscription.id)).toMatchObject({ outcome: "removed", statusCode: status });
+    expect(result.devices.find((device) => device.subscriptionId === goneSubscription.id)).toMatchObject({
+      outcome: "removed",
+      statusCode: status,
+    });
     expect(gone.received).toHaveLength(1);
     expect((await mySubscriptions(user)).map((item) => item.id)).toEqual([aliveSubscription.id]);
 
@@ -280,15 +326,27 @@ describe("POST /push/test", () => {
     const result = await sendTest(user);
     expect(result.status).toBe("failed");
     expect(result.reason).toContain("500");
-    expect(result.devices).toEqual([{ subscriptionId: subscription.id, userAgent: expect.any(String), outcome: "failed", statusCode: 500, error: expect.stringContaining("500") }]);
-    expect(await mySubscriptions(user)).toEqual([expect.objectContaining({ id: subscription.id, failureCount: 1, lastSuccessAt: null })]);
+    expect(result.devices).toEqual([
+      {
+        subscriptionId: subscription.id,
+        userAgent: expect.any(String),
+        outcome: "failed",
+        statusCode: 500,
+        error: expect.stringContaining("500"),
+      },
+    ]);
+    expect(await mySubscriptions(user)).toEqual([
+      expect.objectContaining({ id: subscription.id, failureCount: 1, lastSuccessAt: null }),
+    ]);
     await sendTest(user);
     expect((await mySubscriptions(user))[0]!.failureCount).toBe(2);
 
     // The service recovers: the next delivery that works resets the count.
     device.answer = 201;
     expect((await sendTest(user)).status).toBe("sent");
-    expect(await mySubscriptions(user)).toEqual([expect.objectContaining({ failureCount: 0, lastSuccessAt: expect.any(String) })]);
+    expect(await mySubscriptions(user)).toEqual([
+      expect.objectContaining({ failureCount: 0, lastSuccessAt: expect.any(String) }),
+    ]);
   });
 
   test("a push service that does not answer is a failure, not a crash", async () => {
@@ -300,7 +358,9 @@ describe("POST /push/test", () => {
     await subscribeDevice(user, device);
     const result = await sendTest(user);
     expect(result.status).toBe("failed");
-    expect(result.devices).toEqual([expect.objectContaining({ outcome: "failed", statusCode: null, error: expect.stringMatching(/ECONNREFUSED/) })]);
+    expect(result.devices).toEqual([
+      expect.objectContaining({ outcome: "failed", statusCode: null, error: expect.stringMatching(/ECONNREFUSED/) }),
+    ]);
     expect(await mySubscriptions(user)).toEqual([expect.objectContaining({ failureCount: 1 })]);
   });
 });
@@ -319,18 +379,35 @@ describe("POST /push/send", () => {
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(expectShape(pushResultOutput, response.body)).toMatchObject({ status: "sent", devices: [{ outcome: "delivered" }] });
     expect(device.received.map((received) => received.message)).toEqual([
-      { title: "Maintenance tonight", body: "Spolu is down 22:00-22:15.", url: "/en/tasks", tag: null, data: { kind: "push.admin" } },
+      {
+        title: "Maintenance tonight",
+        body: "Spolu is down 22:00-22:15.",
+        url: "/en/tasks",
+        tag: null,
+        data: { kind: "push.admin" },
+      },
     ]);
 
     // No device: skipped; no such user: 404; bad input: 400 naming the field.
     const lonely = await registerUser(server);
     const skipped = await api("/push/send", { token: admin.token, json: { userId: lonely.user.id, title: "Hi", body: "" } });
     expect(skipped.body).toMatchObject({ status: "skipped", reason: "no push subscription" });
-    expectProblem(await api("/push/send", { token: admin.token, json: { userId: MISSING_ID, title: "Hi", body: "" } }), 404, "not_found");
-    const invalid = expectProblem(await api("/push/send", { token: admin.token, json: { userId: user.user.id, title: " ", body: "x" } }), 400, "validation_failed");
+    expectProblem(
+      await api("/push/send", { token: admin.token, json: { userId: MISSING_ID, title: "Hi", body: "" } }),
+      404,
+      "not_found",
+    );
+    const invalid = expectProblem(
+      await api("/push/send", { token: admin.token, json: { userId: user.user.id, title: " ", body: "x" } }),
+      400,
+      "validation_failed",
+    );
     expect(invalid.errors?.map((error) => error.pointer)).toEqual(["/title"]);
     const badUrl = expectProblem(
-      await api("/push/send", { token: admin.token, json: { userId: user.user.id, title: "Hi", body: "x", url: "javascript:alert(1)" } }),
+      await api("/push/send", {
+        token: admin.token,
+        json: { userId: user.user.id, title: "Hi", body: "x", url: "javascript:alert(1)" },
+      }),
       400,
       "validation_failed",
     );
@@ -352,7 +429,10 @@ describe("POST /push/send", () => {
 describe("sendPushToUser", () => {
   test("answers sent, skipped or failed with the reason, as the notification log keeps it", async () => {
     const user = await registerUser(server);
-    expect(await sendPushToUser(user.user.id, { title: "Due", body: "Taxes" })).toEqual({ status: "skipped", reason: "no push subscription" });
+    expect(await sendPushToUser(user.user.id, { title: "Due", body: "Taxes" })).toEqual({
+      status: "skipped",
+      reason: "no push subscription",
+    });
 
     const device = push.device();
     await subscribeDevice(user, device);
@@ -411,7 +491,10 @@ describe("VAPID keys across servers", () => {
     const configuredUser = await registerUser(server);
     await subscribeDevice(configuredUser, device);
     expect((await sendTest(configuredUser)).status).toBe("sent");
-    expect(device.received.at(-1)).toMatchObject({ vapidKey: configured.publicKey, claims: { sub: "https://spolu.example.com/contact" } });
+    expect(device.received.at(-1)).toMatchObject({
+      vapidKey: configured.publicKey,
+      claims: { sub: "https://spolu.example.com/contact" },
+    });
     expect(await server.sql("select key from app_settings where key = 'vapid'")).toEqual([]);
   });
 });
@@ -432,8 +515,15 @@ describe("private addresses outside tests", () => {
       "https://localhost/push",
       push.device().subscription.endpoint,
     ]) {
-      const problem = expectProblem(await api("/push/subscriptions", { token: user.token, json: { endpoint, keys } }), 400, "validation_failed");
-      expect(problem.errors?.map((error) => error.pointer), endpoint).toEqual(["/endpoint"]);
+      const problem = expectProblem(
+        await api("/push/subscriptions", { token: user.token, json: { endpoint, keys } }),
+        400,
+        "validation_failed",
+      );
+      expect(
+        problem.errors?.map((error) => error.pointer),
+        endpoint,
+      ).toEqual(["/endpoint"]);
     }
     expect(await mySubscriptions(user)).toEqual([]);
 
@@ -447,7 +537,10 @@ describe("private addresses outside tests", () => {
       device.subscription.keys.auth,
     ]);
     const result = await sendTest(user);
-    expect(result).toMatchObject({ status: "failed", devices: [{ outcome: "failed", statusCode: null, error: expect.stringMatching(/^refused: /) }] });
+    expect(result).toMatchObject({
+      status: "failed",
+      devices: [{ outcome: "failed", statusCode: null, error: expect.stringMatching(/^refused: /) }],
+    });
     expect(device.received).toEqual([]);
   });
 });

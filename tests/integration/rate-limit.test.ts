@@ -55,10 +55,16 @@ describe("strict limit on sign-in", () => {
   test("per address: the fifth login attempt within the window is 429", async () => {
     const headers = { "X-Forwarded-For": newAddress() };
     for (let i = 0; i < 4; i++) {
-      const response = await server.request("/auth/login", { headers, json: { email: `x${i}@example.com`, password: "wrong password" } });
+      const response = await server.request("/auth/login", {
+        headers,
+        json: { email: `x${i}@example.com`, password: "wrong password" },
+      });
       expect(response.status).toBe(401);
     }
-    const limited = await server.request("/auth/login", { headers, json: { email: "y@example.com", password: "wrong password" } });
+    const limited = await server.request("/auth/login", {
+      headers,
+      json: { email: "y@example.com", password: "wrong password" },
+    });
     expectProblem(limited, 429, "rate_limited");
     expect(limited.headers.get("retry-after")).toBeTruthy();
   });
@@ -72,7 +78,10 @@ describe("strict limit on sign-in", () => {
       });
       expect(response.status).toBe(401);
     }
-    const limited = await server.request("/auth/login", { headers: { "X-Forwarded-For": newAddress() }, json: { email, password } });
+    const limited = await server.request("/auth/login", {
+      headers: { "X-Forwarded-For": newAddress() },
+      json: { email, password },
+    });
     expectProblem(limited, 429, "rate_limited");
   });
 });

@@ -56,7 +56,9 @@ async function connect(user: User, cursor?: number): Promise<Client> {
       }
     }
   });
-  const caughtUp = new Promise<number>((resolve) => socket.on("caught-up", ({ cursor: last }: { cursor: number }) => resolve(last)));
+  const caughtUp = new Promise<number>((resolve) =>
+    socket.on("caught-up", ({ cursor: last }: { cursor: number }) => resolve(last)),
+  );
   const resync = new Promise((resolve) => socket.on("resync", resolve));
   await new Promise<void>((resolve, reject) => {
     socket.on("connect", () => resolve());
@@ -78,13 +80,17 @@ async function connect(user: User, cursor?: number): Promise<Client> {
 async function team(owner: User, members: User[]): Promise<string> {
   const created = await server.request("/api/v1/user-groups", { token: owner.token, json: { name: "Crew" } });
   for (const member of members) {
-    const added = await server.request(`/api/v1/user-groups/${created.body.id}/members`, { token: owner.token, json: { userId: member.user.id } });
+    const added = await server.request(`/api/v1/user-groups/${created.body.id}/members`, {
+      token: owner.token,
+      json: { userId: member.user.id },
+    });
     expect(added.status).toBe(201);
   }
   return created.body.id;
 }
 
-const patch = (user: User, taskId: string, json: unknown) => server.request(`/tasks/${taskId}`, { method: "PATCH", token: user.token, json });
+const patch = (user: User, taskId: string, json: unknown) =>
+  server.request(`/tasks/${taskId}`, { method: "PATCH", token: user.token, json });
 
 describe("/ws events", () => {
   test("everyone who sees a task hears of its changes, with the task as it now is; nobody else hears anything", async () => {
@@ -115,11 +121,20 @@ describe("/ws events", () => {
     const groupId = await team(owner, [member]);
     const memberClient = await connect(member);
     const task = await createTask(server, owner.token, { title: "Board card", userGroupId: groupId });
-    expect((await server.request(`/tasks/${task.id}/move`, { token: owner.token, json: { status: "in_progress" } })).status).toBe(200);
-    expect((await server.request(`/tasks/${task.id}/subtasks`, { token: owner.token, json: { title: "Step" } })).status).toBe(201);
+    expect((await server.request(`/tasks/${task.id}/move`, { token: owner.token, json: { status: "in_progress" } })).status).toBe(
+      200,
+    );
+    expect((await server.request(`/tasks/${task.id}/subtasks`, { token: owner.token, json: { title: "Step" } })).status).toBe(
+      201,
+    );
     expect((await server.request(`/tasks/${task.id}`, { method: "DELETE", token: owner.token })).status).toBe(204);
     await memberClient.next((event) => event.type === "task.deleted");
-    expect(memberClient.events.map((event) => event.type)).toEqual(["task.created", "task.moved", "task.updated", "task.deleted"]);
+    expect(memberClient.events.map((event) => event.type)).toEqual([
+      "task.created",
+      "task.moved",
+      "task.updated",
+      "task.deleted",
+    ]);
     expect(memberClient.events[1]!.data.task.status).toBe("in_progress");
     expect(memberClient.events[2]!.data.task.subtasks).toEqual({ total: 1, done: 0 });
     expect(memberClient.events[3]!.data).toEqual({ taskId: task.id });
@@ -160,9 +175,15 @@ describe("/ws events", () => {
     const [owner, helper] = [await registerUser(server), await registerUser(server)];
     const task = await createTask(server, owner.token, { title: "Shared while it lasts", assigneeIds: [owner.user.id] });
     // The owner assigns the helper through an accepted request, then takes them off again.
-    const asked = await server.request(`/tasks/${task.id}/collaboration-requests`, { token: owner.token, json: { kind: "assign", userId: helper.user.id } });
+    const asked = await server.request(`/tasks/${task.id}/collaboration-requests`, {
+      token: owner.token,
+      json: { kind: "assign", userId: helper.user.id },
+    });
     expect(asked.status).toBe(201);
-    expect((await server.request(`/api/v1/collaboration-requests/${asked.body.id}/accept`, { token: helper.token, method: "POST" })).status).toBe(200);
+    expect(
+      (await server.request(`/api/v1/collaboration-requests/${asked.body.id}/accept`, { token: helper.token, method: "POST" }))
+        .status,
+    ).toBe(200);
     const helperClient = await connect(helper);
 
     expect((await patch(owner, task.id, { title: "Seen by the helper" })).status).toBe(200);
@@ -187,13 +208,19 @@ describe("/ws events", () => {
       expect(await end(user)).toBeLessThan(300);
       return closed;
     };
-    const signOut = (user: User) => server.request("/auth/logout?everywhere=true", { method: "POST", token: user.token }).then((r) => r.status);
+    const signOut = (user: User) =>
+      server.request("/auth/logout?everywhere=true", { method: "POST", token: user.token }).then((r) => r.status);
     const newPassword = (user: User) =>
       server
-        .request("/auth/change-password", { token: user.token, json: { currentPassword: user.password, newPassword: "another long secret" } })
+        .request("/auth/change-password", {
+          token: user.token,
+          json: { currentPassword: user.password, newPassword: "another long secret" },
+        })
         .then((r) => r.status);
     const deleteAccount = (user: User) =>
-      server.request("/delete-account", { method: "DELETE", token: user.token, json: { password: user.password } }).then((r) => r.status);
+      server
+        .request("/delete-account", { method: "DELETE", token: user.token, json: { password: user.password } })
+        .then((r) => r.status);
     for (const end of [signOut, newPassword, deleteAccount]) {
       expect(await closedBy(await registerUser(server), end)).toBe("io server disconnect");
     }

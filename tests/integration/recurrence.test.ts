@@ -130,7 +130,10 @@ describe("recurring tasks", () => {
     await createDueOccurrences(new Date("2027-07-02T09:00:00Z"));
     expect(await series(token, counted.seriesId)).toHaveLength(2);
 
-    const until = await recurring(token, { dueAt: "2027-08-01T09:00:00Z", recurrence: { frequency: "daily", until: "2027-08-02" } });
+    const until = await recurring(token, {
+      dueAt: "2027-08-01T09:00:00Z",
+      recurrence: { frequency: "daily", until: "2027-08-02" },
+    });
     await createDueOccurrences(new Date("2027-08-01T09:00:00Z"));
     await createDueOccurrences(new Date("2027-08-02T09:00:00Z"));
     expect((await series(token, until.seriesId)).map((task) => task.dueAt)).toEqual([

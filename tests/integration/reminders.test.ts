@@ -1,10 +1,23 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { advanceClock, nowDate, resetClock } from "../../lib/clock";
 import { runReminders } from "../../lib/notifications/reminders";
-import { notificationListOutput, reminderLogOutput, weeklyReportListOutput, weeklyReportOutput } from "../../lib/notifications/schema";
+import {
+  notificationListOutput,
+  reminderLogOutput,
+  weeklyReportListOutput,
+  weeklyReportOutput,
+} from "../../lib/notifications/schema";
 import { runDailySummaries, runWeeklyReports } from "../../lib/notifications/summaries";
 import { createDueOccurrences } from "../../lib/tasks/recurring";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+import {
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type RequestOptions,
+  type TestServer,
+} from "./harness";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -91,7 +104,11 @@ describe("the reminder scheduler", () => {
     expectLoggedResult(deliveries.push);
     expect(deliveries.email).toMatchObject({ status: "skipped", reason: "not chosen in preferences" });
     const [reminder] = await notificationsOf(me, "reminder");
-    expect(reminder).toMatchObject({ title: "Reminder: Water the plants", body: `Due ${localTime(due, PRAGUE)}`, taskId: task.id });
+    expect(reminder).toMatchObject({
+      title: "Reminder: Water the plants",
+      body: `Due ${localTime(due, PRAGUE)}`,
+      taskId: task.id,
+    });
     expect(log.scheduled.map((entry) => entry.kind)).toEqual(["due"]);
 
     setClock(due);
@@ -112,11 +129,17 @@ describe("the reminder scheduler", () => {
     await runReminders();
 
     const later = new Date(due.getTime() + 24 * HOUR);
-    const patched = await server.request(`/tasks/${task.id}`, { method: "PATCH", token: me.token, json: { dueAt: later.toISOString() } });
+    const patched = await server.request(`/tasks/${task.id}`, {
+      method: "PATCH",
+      token: me.token,
+      json: { dueAt: later.toISOString() },
+    });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     setClock(due); // the old due time: nothing, the task is no longer due then
     await runReminders();
-    expect((await reminderLog(me, task.id)).fires.map((fire) => [fire.kind, fire.dueAt])).toEqual([["before", due.toISOString()]]);
+    expect((await reminderLog(me, task.id)).fires.map((fire) => [fire.kind, fire.dueAt])).toEqual([
+      ["before", due.toISOString()],
+    ]);
 
     setClock(minus(later, 30 * MINUTE));
     await runReminders();
@@ -175,8 +198,13 @@ describe("the reminder scheduler", () => {
     const assignee = await registerUser(server, { timeZone: "America/New_York", locale: "ru" });
     const due = dueIn(2 * HOUR);
     const task = await createTask(server, owner.token, { title: "Fix the roof", dueAt: due.toISOString() });
-    const request = await api(`/tasks/${task.id}/collaboration-requests`, { token: owner.token, json: { kind: "assign", userId: assignee.user.id } });
-    expect((await api(`/collaboration-requests/${request.body.id}/accept`, { method: "POST", token: assignee.token })).status).toBe(200);
+    const request = await api(`/tasks/${task.id}/collaboration-requests`, {
+      token: owner.token,
+      json: { kind: "assign", userId: assignee.user.id },
+    });
+    expect(
+      (await api(`/collaboration-requests/${request.body.id}/accept`, { method: "POST", token: assignee.token })).status,
+    ).toBe(200);
 
     setClock(minus(due, 30 * MINUTE));
     await runReminders();
@@ -221,9 +249,10 @@ describe("the reminder scheduler", () => {
     await Promise.all([runReminders(), runReminders(), runReminders()]);
     const fires = await server.sql<{ id: string }>("select id from reminder_fires where subject = $1", [task.id]);
     expect(fires).toHaveLength(1);
-    const deliveries = await server.sql<{ channel: string }>("select channel from reminder_deliveries where fire_id = $1 order by channel", [
-      fires[0]!.id,
-    ]);
+    const deliveries = await server.sql<{ channel: string }>(
+      "select channel from reminder_deliveries where fire_id = $1 order by channel",
+      [fires[0]!.id],
+    );
     expect(deliveries.map((row) => row.channel)).toEqual(["email", "in_app", "push"]);
     expect(await notificationsOf(me, "reminder")).toHaveLength(1);
     // One `reminder.due` domain event (for webhooks and the socket), to that user only.
@@ -236,11 +265,17 @@ describe("the reminder scheduler", () => {
 
   test("the next occurrence of a recurring task keeps the preferences set on the one before", async () => {
     const me = await registerUser(server);
-    const task = await createTask(server, me.token, { title: "Weekly chore", dueAt: dueIn(HOUR).toISOString(), recurrence: { frequency: "weekly" } });
+    const task = await createTask(server, me.token, {
+      title: "Weekly chore",
+      dueAt: dueIn(HOUR).toISOString(),
+      recurrence: { frequency: "weekly" },
+    });
     await setPrefs(me, task.id, { remind_before: 120, on_due: false, channels: ["email"] });
     await server.request(`/tasks/${task.id}`, { method: "PATCH", token: me.token, json: { status: "done" } });
     await createDueOccurrences();
-    const [next] = await server.sql<{ id: string }>("select id from tasks where series_id = $1 and occurrence = 2", [task.seriesId]);
+    const [next] = await server.sql<{ id: string }>("select id from tasks where series_id = $1 and occurrence = 2", [
+      task.seriesId,
+    ]);
     expect(next).toBeDefined();
     await expect
       .poll(async () => (await server.request(`/notification-prefs/${next!.id}`, { token: me.token })).body)
@@ -257,9 +292,10 @@ describe("the reminder scheduler", () => {
 
 describe("the daily summary", () => {
   const dailyFires = (user: User) =>
-    server.sql<{ id: string; occurrence: string }>("select id, occurrence from reminder_fires where user_id = $1 and subject = 'daily' order by id", [
-      user.user.id,
-    ]);
+    server.sql<{ id: string; occurrence: string }>(
+      "select id, occurrence from reminder_fires where user_id = $1 and subject = 'daily' order by id",
+      [user.user.id],
+    );
 
   test("goes out at 07:00 Prague time on both sides of the DST change, once per local day, listing today's and overdue tasks", async () => {
     const me = await registerUser(server, { timeZone: PRAGUE });
@@ -281,7 +317,10 @@ describe("the daily summary", () => {
     expect((await dailyFires(me)).map((fire) => fire.occurrence)).toEqual(["2027-03-27"]);
     let summaries = await notificationsOf(me, "daily_summary");
     expect(summaries).toHaveLength(1);
-    expect(summaries[0]).toMatchObject({ title: "Your tasks for Mar 27, 2027", data: { date: "2027-03-27", dueToday: [saturday.id], overdue: [] } });
+    expect(summaries[0]).toMatchObject({
+      title: "Your tasks for Mar 27, 2027",
+      data: { date: "2027-03-27", dueToday: [saturday.id], overdue: [] },
+    });
     expect(summaries[0]!.body).toBe("Due today (1)\n• Saturday task (10:00 AM)");
     const [fire] = await dailyFires(me);
     const deliveries = await server.sql<{ channel: string; status: string; reason: string | null }>(
@@ -315,9 +354,10 @@ describe("the daily summary", () => {
 
     const [fire] = await dailyFires(idle);
     const deliveries = byChannel(
-      await server.sql<{ channel: string; status: string; reason: string | null }>("select channel, status, reason from reminder_deliveries where fire_id = $1", [
-        fire!.id,
-      ]),
+      await server.sql<{ channel: string; status: string; reason: string | null }>(
+        "select channel, status, reason from reminder_deliveries where fire_id = $1",
+        [fire!.id],
+      ),
     );
     expect(deliveries).toMatchObject({
       in_app: { status: "skipped", reason: "nothing due today or overdue" },
@@ -353,9 +393,10 @@ describe("the weekly report", () => {
       await createTask(server, me.token, { title: "Late", dueAt: "2027-03-26T09:00:00Z" }),
       await createTask(server, me.token, { title: "Older", dueAt: "2027-04-10T09:00:00Z" }),
     ];
-    await server.sql("update tasks set created_at = '2027-03-23T10:00:00Z', status = 'done', completed_at = '2027-03-24T10:00:00Z' where id = $1", [
-      finished.id,
-    ]);
+    await server.sql(
+      "update tasks set created_at = '2027-03-23T10:00:00Z', status = 'done', completed_at = '2027-03-24T10:00:00Z' where id = $1",
+      [finished.id],
+    );
     await server.sql("update tasks set created_at = '2027-03-25T10:00:00Z' where id = $1", [late.id]);
     await server.sql("update tasks set created_at = '2027-03-10T10:00:00Z' where id = $1", [older.id]);
 
@@ -368,9 +409,25 @@ describe("the weekly report", () => {
     await runWeeklyReports();
 
     const list = expectShape(weeklyReportListOutput, (await api("/reports/weekly", { token: me.token })).body);
-    const expected = { weekStart: "2027-03-22", weekEnd: "2027-03-28", timeZone: PRAGUE, completed: 1, created: 2, overdue: 1, open: 2 };
-    const assistantParts = { goals: [], timeTrackedSeconds: 0, timeTrackingAvailable: true, narrative: expect.objectContaining({ answeredBy: { provider: "built-in" } }) };
-    expect(list).toEqual({ items: [{ ...expected, ...assistantParts, createdAt: "2027-03-29T06:00:00.000Z" }], nextCursor: null });
+    const expected = {
+      weekStart: "2027-03-22",
+      weekEnd: "2027-03-28",
+      timeZone: PRAGUE,
+      completed: 1,
+      created: 2,
+      overdue: 1,
+      open: 2,
+    };
+    const assistantParts = {
+      goals: [],
+      timeTrackedSeconds: 0,
+      timeTrackingAvailable: true,
+      narrative: expect.objectContaining({ answeredBy: { provider: "built-in" } }),
+    };
+    expect(list).toEqual({
+      items: [{ ...expected, ...assistantParts, createdAt: "2027-03-29T06:00:00.000Z" }],
+      nextCursor: null,
+    });
     const one = await api("/reports/weekly/2027-03-22", { token: me.token });
     expect(expectShape(weeklyReportOutput, one.body)).toMatchObject(expected);
     expectProblem(await api("/reports/weekly/2027-03-15", { token: me.token }), 404, "not_found");
@@ -380,12 +437,15 @@ describe("the weekly report", () => {
     const reports = await notificationsOf(me, "weekly_report");
     expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({ body: "Completed: 1 · Created: 2 · Overdue: 1 · Still open: 2" });
-    const fires = await server.sql<{ id: string }>("select id from reminder_fires where user_id = $1 and subject = 'weekly'", [me.user.id]);
+    const fires = await server.sql<{ id: string }>("select id from reminder_fires where user_id = $1 and subject = 'weekly'", [
+      me.user.id,
+    ]);
     expect(fires).toHaveLength(1);
     const deliveries = byChannel(
-      await server.sql<{ channel: string; status: string; reason: string | null }>("select channel, status, reason from reminder_deliveries where fire_id = $1", [
-        fires[0]!.id,
-      ]),
+      await server.sql<{ channel: string; status: string; reason: string | null }>(
+        "select channel, status, reason from reminder_deliveries where fire_id = $1",
+        [fires[0]!.id],
+      ),
     );
     expect(deliveries).toMatchObject({
       in_app: { status: "sent" },
@@ -398,11 +458,15 @@ describe("the weekly report", () => {
     await runWeeklyReports();
     setClock("2027-04-05T06:00:00Z");
     await runWeeklyReports();
-    const weeks = (await api("/reports/weekly", { token: me.token })).body.items.map((item: { weekStart: string }) => item.weekStart);
+    const weeks = (await api("/reports/weekly", { token: me.token })).body.items.map(
+      (item: { weekStart: string }) => item.weekStart,
+    );
     expect(weeks).toEqual(["2027-03-29", "2027-03-22"]);
     const paged = await api("/reports/weekly?limit=1", { token: me.token });
     expect(paged.body.nextCursor).toBe("2027-03-29");
-    expect((await api(`/reports/weekly?limit=1&cursor=${paged.body.nextCursor}`, { token: me.token })).body.items[0].weekStart).toBe("2027-03-22");
+    expect(
+      (await api(`/reports/weekly?limit=1&cursor=${paged.body.nextCursor}`, { token: me.token })).body.items[0].weekStart,
+    ).toBe("2027-03-22");
   });
 
   test("is not made for someone who turned it off", async () => {

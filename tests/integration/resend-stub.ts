@@ -69,7 +69,8 @@ export async function startResendStub(options: ResendStubOptions): Promise<Resen
       requests.push({ method: request.method ?? "", path, headers: request.headers, body });
 
       if (path !== "/emails") return problem(response, 404, "not_found", "The requested endpoint does not exist.");
-      if (request.method !== "POST") return problem(response, 405, "method_not_allowed", "Method is not allowed for the requested path.");
+      if (request.method !== "POST")
+        return problem(response, 405, "method_not_allowed", "Method is not allowed for the requested path.");
       const authorization = request.headers.authorization;
       if (!authorization) return problem(response, 401, "missing_api_key", "Missing API key in the authorization header.");
       if (authorization !== `Bearer ${options.apiKey}`) return problem(response, 403, "invalid_api_key", "API key is invalid");
@@ -93,7 +94,12 @@ export async function startResendStub(options: ResendStubOptions): Promise<Resen
       }
       const recipients = [body.to].flat();
       if (!recipients.every((to): to is string => typeof to === "string" && EMAIL.test(to))) {
-        return problem(response, 422, "validation_error", "Invalid `to` field. The email address needs to follow the `email@example.com` format.");
+        return problem(
+          response,
+          422,
+          "validation_error",
+          "Invalid `to` field. The email address needs to follow the `email@example.com` format.",
+        );
       }
       if (recipients.some((to) => options.refuse?.(to))) {
         return problem(
@@ -108,7 +114,12 @@ export async function startResendStub(options: ResendStubOptions): Promise<Resen
       if (typeof key === "string") {
         const earlier = byIdempotencyKey.get(key);
         if (earlier && earlier.body !== raw) {
-          return problem(response, 409, "invalid_idempotent_request", "Same idempotency key used with a different request payload.");
+          return problem(
+            response,
+            409,
+            "invalid_idempotent_request",
+            "Same idempotency key used with a different request payload.",
+          );
         }
         if (earlier) return answer(response, 200, { id: earlier.id });
       }

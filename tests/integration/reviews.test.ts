@@ -2,7 +2,14 @@ import { createEmptyCard, fsrs, generatorParameters, Rating, type Card, type Gra
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { advanceClock, resetClock } from "../../lib/clock";
 import { moduleOverrides } from "../../lib/modules/registry";
-import { cardListOutput, cardOutput, dueListOutput, historyOutput, reviewOutput, reviewSettingsOutput } from "../../lib/reviews/schema";
+import {
+  cardListOutput,
+  cardOutput,
+  dueListOutput,
+  historyOutput,
+  reviewOutput,
+  reviewSettingsOutput,
+} from "../../lib/reviews/schema";
 import { createTask, expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
 
 /*
@@ -60,13 +67,27 @@ describe("review cards", () => {
   test("POST, GET, PATCH, DELETE /review-cards/{id}: a new card is due at once; editing keeps its schedule", async () => {
     const me = await registerUser(server);
     const card = await newCard(me, { front: "  la casa ", back: "the house", deck: "Spanish" });
-    expect(card).toMatchObject({ front: "la casa", back: "the house", deck: "Spanish", goal: null, task: null, state: "new", reps: 0, lapses: 0, lastReview: null });
+    expect(card).toMatchObject({
+      front: "la casa",
+      back: "the house",
+      deck: "Spanish",
+      goal: null,
+      task: null,
+      state: "new",
+      reps: 0,
+      lapses: 0,
+      lastReview: null,
+    });
     expect(card.due).toBe(card.createdAt);
     expect(Date.parse(card.due)).toBeGreaterThanOrEqual(Date.parse(NOW));
 
     expect((await api(`/review-cards/${card.id}`, { token: me.token })).body).toEqual(card);
     await reviewOnce(me, card.id, { grade: "easy" });
-    const edited = await api(`/review-cards/${card.id}`, { method: "PATCH", token: me.token, json: { back: "the home", deck: null } });
+    const edited = await api(`/review-cards/${card.id}`, {
+      method: "PATCH",
+      token: me.token,
+      json: { back: "the home", deck: null },
+    });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
     const after = expectShape(cardOutput, edited.body);
     expect(after).toMatchObject({ front: "la casa", back: "the home", deck: null, state: "review", reps: 1 });
@@ -97,7 +118,10 @@ describe("review cards", () => {
       expectProblem(await api(`/review-cards/${card.id}`, { method: "PATCH", token: me.token, json }), 404, "not_found");
     }
     // The refused changes left the links as they were.
-    expect((await api(`/review-cards/${card.id}`, { token: me.token })).body).toMatchObject({ goal: { id: goal.id }, task: { id: task.id } });
+    expect((await api(`/review-cards/${card.id}`, { token: me.token })).body).toMatchObject({
+      goal: { id: goal.id },
+      task: { id: task.id },
+    });
 
     // A task shared with me may be linked; once it is no longer, the card shows no task.
     const shared = await createTask(server, other.token, { title: "Shared reading" });
@@ -153,16 +177,34 @@ describe("review cards", () => {
     const me = await registerUser(server);
     const card = await newCard(me);
     const pointers = async (response: Awaited<ReturnType<typeof api>>) =>
-      expectProblem(response, 400, "validation_failed").errors!.map((error) => error.pointer).sort();
-    expect(await pointers(await api("/review-cards", { token: me.token, json: { front: " ", back: "x".repeat(4001), deck: "" } }))).toEqual(["/back", "/deck", "/front"]);
-    expect(await pointers(await api("/review-cards", { token: me.token, json: { front: "a", back: "b", goalId: "nope", reps: 5 } }))).toEqual(["/goalId", "/reps"]);
-    expect(await pointers(await api(`/review-cards/${card.id}`, { method: "PATCH", token: me.token, json: {} }))).toEqual(["/front"]);
-    expect(await pointers(await api(`/review-cards/${card.id}/reviews`, { token: me.token, json: { grade: "perfect", reviewId: "1" } }))).toEqual(["/grade", "/reviewId"]);
-    expect(await pointers(await api(`/review-cards/${card.id}/reviews`, { token: me.token, json: { grade: "good", reviewedAt: "yesterday" } }))).toEqual(["/reviewedAt"]);
+      expectProblem(response, 400, "validation_failed")
+        .errors!.map((error) => error.pointer)
+        .sort();
+    expect(
+      await pointers(await api("/review-cards", { token: me.token, json: { front: " ", back: "x".repeat(4001), deck: "" } })),
+    ).toEqual(["/back", "/deck", "/front"]);
+    expect(
+      await pointers(await api("/review-cards", { token: me.token, json: { front: "a", back: "b", goalId: "nope", reps: 5 } })),
+    ).toEqual(["/goalId", "/reps"]);
+    expect(await pointers(await api(`/review-cards/${card.id}`, { method: "PATCH", token: me.token, json: {} }))).toEqual([
+      "/front",
+    ]);
+    expect(
+      await pointers(
+        await api(`/review-cards/${card.id}/reviews`, { token: me.token, json: { grade: "perfect", reviewId: "1" } }),
+      ),
+    ).toEqual(["/grade", "/reviewId"]);
+    expect(
+      await pointers(
+        await api(`/review-cards/${card.id}/reviews`, { token: me.token, json: { grade: "good", reviewedAt: "yesterday" } }),
+      ),
+    ).toEqual(["/reviewedAt"]);
     expect(await pointers(await api("/review-cards/not-a-uuid", { token: me.token }))).toEqual(["/id"]);
     expect(await pointers(await api("/review-cards?due=yes&limit=201", { token: me.token }))).toEqual(["/due", "/limit"]);
     expect(await pointers(await api("/reviews/due?limit=0", { token: me.token }))).toEqual(["/limit"]);
-    expect(await pointers(await api("/review-settings", { method: "PUT", token: me.token, json: { desiredRetention: 0.5 } }))).toEqual(["/desiredRetention"]);
+    expect(
+      await pointers(await api("/review-settings", { method: "PUT", token: me.token, json: { desiredRetention: 0.5 } })),
+    ).toEqual(["/desiredRetention"]);
     // Nothing changed.
     expect((await api(`/review-cards/${card.id}`, { token: me.token })).body).toMatchObject({ reps: 0, front: "der Hund" });
     expectProblem(await api("/reviews/due"), 401, "unauthenticated");
@@ -212,7 +254,10 @@ describe("POST /review-cards/{id}/reviews – FSRS scheduling", () => {
       at = due + MINUTE;
     }
     setClock(at);
-    const graded: Record<string, { scheduledDays: number; due: string; state: string; lapses: number; lastReview: string | null }> = {};
+    const graded: Record<
+      string,
+      { scheduledDays: number; due: string; state: string; lapses: number; lastReview: string | null }
+    > = {};
     for (const { grade, card } of cards) graded[grade] = (await reviewOnce(me, card.id, { grade })).card;
     expect(graded.easy!.scheduledDays).toBeGreaterThan(graded.good!.scheduledDays);
     expect(graded.good!.scheduledDays).toBeGreaterThan(graded.hard!.scheduledDays);
@@ -240,12 +285,21 @@ describe("POST /review-cards/{id}/reviews – FSRS scheduling", () => {
     const yesterday = new Date(Date.parse(NOW) - DAY).toISOString();
     const { card: after } = await reviewOnce(me, card.id, { grade: "easy", reviewedAt: yesterday });
     expect(after.lastReview).toBe(yesterday);
-    const tooEarly = await api(`/review-cards/${card.id}/reviews`, { token: me.token, json: { grade: "good", reviewedAt: new Date(Date.parse(NOW) - 2 * DAY).toISOString() } });
+    const tooEarly = await api(`/review-cards/${card.id}/reviews`, {
+      token: me.token,
+      json: { grade: "good", reviewedAt: new Date(Date.parse(NOW) - 2 * DAY).toISOString() },
+    });
     expect(expectProblem(tooEarly, 400, "validation_failed").errors?.[0]?.pointer).toBe("/reviewedAt");
-    const future = await api(`/review-cards/${card.id}/reviews`, { token: me.token, json: { grade: "good", reviewedAt: new Date(Date.parse(NOW) + 10 * MINUTE).toISOString() } });
+    const future = await api(`/review-cards/${card.id}/reviews`, {
+      token: me.token,
+      json: { grade: "good", reviewedAt: new Date(Date.parse(NOW) + 10 * MINUTE).toISOString() },
+    });
     expect(expectProblem(future, 400, "validation_failed").errors?.[0]?.pointer).toBe("/reviewedAt");
     // A minute ahead (a phone's clock) counts as now.
-    const { review } = await reviewOnce(me, card.id, { grade: "good", reviewedAt: new Date(Date.parse(NOW) + MINUTE).toISOString() });
+    const { review } = await reviewOnce(me, card.id, {
+      grade: "good",
+      reviewedAt: new Date(Date.parse(NOW) + MINUTE).toISOString(),
+    });
     expect(Date.parse(review.reviewedAt)).toBeLessThanOrEqual(Date.now() + 5 * MINUTE);
     expect(Date.parse(review.reviewedAt)).toBeLessThan(Date.parse(NOW) + MINUTE);
   });
@@ -253,14 +307,23 @@ describe("POST /review-cards/{id}/reviews – FSRS scheduling", () => {
   test("a higher desired retention gives shorter intervals; PUT /review-settings applies from the next review", async () => {
     const careful = await registerUser(server);
     const relaxed = await registerUser(server);
-    expect(expectShape(reviewSettingsOutput, (await api("/review-settings", { token: careful.token })).body)).toEqual({ desiredRetention: 0.9, isDefault: true });
+    expect(expectShape(reviewSettingsOutput, (await api("/review-settings", { token: careful.token })).body)).toEqual({
+      desiredRetention: 0.9,
+      isDefault: true,
+    });
     const put = await api("/review-settings", { method: "PUT", token: careful.token, json: { desiredRetention: 0.97 } });
     expect(put.body).toEqual({ desiredRetention: 0.97, isDefault: false });
     expect((await api("/review-settings", { token: careful.token })).body).toEqual({ desiredRetention: 0.97, isDefault: false });
-    expect((await api("/review-settings", { method: "PUT", token: relaxed.token, json: { desiredRetention: 0.8 } })).status).toBe(200);
+    expect((await api("/review-settings", { method: "PUT", token: relaxed.token, json: { desiredRetention: 0.8 } })).status).toBe(
+      200,
+    );
     const days = async (user: User) => (await reviewOnce(user, (await newCard(user)).id, { grade: "easy" })).card.scheduledDays;
     const expected = (retention: number) =>
-      fsrs(generatorParameters({ request_retention: retention, enable_fuzz: false })).next(createEmptyCard(new Date(NOW)), new Date(NOW), Rating.Easy).card.scheduled_days;
+      fsrs(generatorParameters({ request_retention: retention, enable_fuzz: false })).next(
+        createEmptyCard(new Date(NOW)),
+        new Date(NOW),
+        Rating.Easy,
+      ).card.scheduled_days;
     const [short, long] = [await days(careful), await days(relaxed)];
     expect(short).toBeLessThan(long);
     expect([short, long]).toEqual([expected(0.97), expected(0.8)]);
@@ -291,7 +354,10 @@ describe("the due queue and reviews counted once", () => {
     expect(await dueFronts(me)).toEqual(["first"]);
     setClock(card.due);
     expect(await dueFronts(me)).toEqual(["first", "second"]);
-    expect((await api("/reviews/due?limit=1", { token: me.token })).body).toMatchObject({ total: 2, items: [{ front: "first" }] });
+    expect((await api("/reviews/due?limit=1", { token: me.token })).body).toMatchObject({
+      total: 2,
+      items: [{ front: "first" }],
+    });
   });
 
   test("the same reviewId twice counts once (200, replayed); on another card it is a 409", async () => {
@@ -305,11 +371,17 @@ describe("the due queue and reviews counted once", () => {
     expect(again).toMatchObject({ replayed: true, review: first.review, card: { reps: 1, due: first.card.due } });
     // Sent at once, twice: one review.
     const at = crypto.randomUUID();
-    const answers = await Promise.all([1, 2].map(() => api(`/review-cards/${card.id}/reviews`, { token: me.token, json: { grade: "good", reviewId: at } })));
+    const answers = await Promise.all(
+      [1, 2].map(() => api(`/review-cards/${card.id}/reviews`, { token: me.token, json: { grade: "good", reviewId: at } })),
+    );
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 201]);
 
     const other = await newCard(me, { front: "other" });
-    expectProblem(await api(`/review-cards/${other.id}/reviews`, { token: me.token, json: { grade: "good", reviewId } }), 409, "conflict");
+    expectProblem(
+      await api(`/review-cards/${other.id}/reviews`, { token: me.token, json: { grade: "good", reviewId } }),
+      409,
+      "conflict",
+    );
     expect((await api(`/review-cards/${other.id}`, { token: me.token })).body.reps).toBe(0);
     const history = expectShape(historyOutput, (await api(`/review-cards/${card.id}/reviews`, { token: me.token })).body);
     expect(history.items.map((item) => item.grade)).toEqual(["good", "easy"]);
@@ -348,7 +420,11 @@ describe("the spaced-repetition module switched off", () => {
       for (const [path, options] of routes) {
         expect(expectProblem(await api(path, options), 404, "module_disabled").detail).toMatch(/spaced-repetition/);
       }
-      expect((await api("/briefing", { token: me.token })).body).toMatchObject({ reviews: [], reviewsDue: 0, reviewsAvailable: false });
+      expect((await api("/briefing", { token: me.token })).body).toMatchObject({
+        reviews: [],
+        reviewsDue: 0,
+        reviewsAvailable: false,
+      });
     } finally {
       moduleOverrides().delete("spaced-repetition");
     }

@@ -20,7 +20,10 @@ type User = Awaited<ReturnType<typeof registerUser>>;
 async function list(user: User) {
   const response = await server.request("/tasks", { token: user.token });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
-  return { cache: response.headers.get("x-cache"), titles: (response.body.items as { title: string }[]).map((task) => task.title) };
+  return {
+    cache: response.headers.get("x-cache"),
+    titles: (response.body.items as { title: string }[]).map((task) => task.title),
+  };
 }
 
 /** Makes `viewer` see `task` through one relation, as the sharing features would. */
@@ -75,7 +78,11 @@ describe.each(Object.keys(LINKS))("a task seen as %s", (relation) => {
     expect(first.titles).toEqual([`Shared with a ${relation}`]);
     expect((await list(viewer)).cache).toBe("HIT");
 
-    const renamed = await server.request(`/tasks/${task.id}`, { token: owner.token, method: "PATCH", json: { title: "Renamed by the owner" } });
+    const renamed = await server.request(`/tasks/${task.id}`, {
+      token: owner.token,
+      method: "PATCH",
+      json: { title: "Renamed by the owner" },
+    });
     expect(renamed.status).toBe(200);
     const after = await list(viewer);
     expect(after.cache).toBe("MISS");
@@ -85,7 +92,11 @@ describe.each(Object.keys(LINKS))("a task seen as %s", (relation) => {
   test("the viewer's own change (or its refusal) is what the owner's list shows next", async () => {
     expect((await list(owner)).cache).not.toBeNull();
     expect((await list(owner)).cache).toBe("HIT");
-    const edit = await server.request(`/tasks/${task.id}`, { token: viewer.token, method: "PATCH", json: { title: "Renamed by the viewer" } });
+    const edit = await server.request(`/tasks/${task.id}`, {
+      token: viewer.token,
+      method: "PATCH",
+      json: { title: "Renamed by the viewer" },
+    });
     // Team members only read (they claim instead); every other relation edits.
     expect(edit.status).toBe(relation === "user group member" ? 403 : 200);
     const after = await list(owner);
@@ -117,7 +128,9 @@ test("a member of several projects and a family opens a project task (one role p
   for (const task of [first, second]) {
     const read = await server.request(`/tasks/${task.id}`, { token: viewer.token });
     expect(read.status, JSON.stringify(read.body)).toBe(200);
-    expect((await server.request(`/tasks/${task.id}`, { token: viewer.token, method: "PATCH", json: { tags: ["seen"] } })).status).toBe(200);
+    expect(
+      (await server.request(`/tasks/${task.id}`, { token: viewer.token, method: "PATCH", json: { tags: ["seen"] } })).status,
+    ).toBe(200);
   }
 });
 

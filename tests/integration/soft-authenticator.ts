@@ -156,10 +156,7 @@ export class SoftAuthenticator {
   }
 
   /** Answers PublicKeyCredentialCreationOptionsJSON: a RegistrationResponseJSON with attestation "none". */
-  register(
-    creation: { challenge: string; rp: { id?: string }; user: { id: string } },
-    ceremony: CeremonyOptions,
-  ) {
+  register(creation: { challenge: string; rp: { id?: string }; user: { id: string } }, ceremony: CeremonyOptions) {
     const rpId = ceremony.rpId ?? creation.rp.id!;
     this.userHandle = creation.user.id;
     const authData = this.authenticatorData(rpId, this.counter, true);

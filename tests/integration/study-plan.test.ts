@@ -3,7 +3,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { appliedStudyPlanOutput, goalOutput, studyPlanOutput } from "../../lib/goals/schema";
 import { taskListOutput, taskOutput } from "../../lib/tasks/schema";
 import { startChatCompletionsServer, type ChatCompletionsServer } from "./chat-completions-server";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+import {
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type RequestOptions,
+  type TestServer,
+} from "./harness";
 
 /*
  * Study plans (lib/goals/study-plan.ts): the built-in planner on seeded goals (its sessions, dates and steps), the
@@ -22,7 +30,9 @@ const api = (path: string, options?: RequestOptions) => server.request(`/api/v1$
 
 /** A local date in a time zone, `days` from today there. */
 function localDate(timeZone: string, days = 0): string {
-  const today = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+  const today = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(
+    new Date(),
+  );
   return addDays(today, days);
 }
 
@@ -59,7 +69,15 @@ async function apply(who: User, goalId: string) {
 }
 
 const wallClock = (instant: string, timeZone: string) =>
-  new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+  new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  })
     .format(new Date(instant))
     .replace(",", "");
 
@@ -109,7 +127,8 @@ describe("/goals/{id}/study-plan with the built-in planner (no AI endpoint)", ()
     });
     expect(studies.length).toBeGreaterThanOrEqual(TOPICS.length);
     plan.sessions.forEach((session, index) => {
-      if (session.title.startsWith("Review: ")) expect(session.title).toContain(plan.sessions[index - 1]!.title.replace(/ \(round \d+\)$/, ""));
+      if (session.title.startsWith("Review: "))
+        expect(session.title).toContain(plan.sessions[index - 1]!.title.replace(/ \(round \d+\)$/, ""));
     });
     expect(plan.sessions.length - 1 - studies.length).toBe(Math.floor((days.length - 1) / 4));
     expect(last.title).toBe("Final review: Pass the B2 German exam");
@@ -120,7 +139,10 @@ describe("/goals/{id}/study-plan with the built-in planner (no AI endpoint)", ()
 
   test("is deterministic: regenerating gives the same sessions as the next version", async () => {
     const owner = await registerUser(server, { timeZone: ZONE });
-    const goal = await createGoal(owner, { title: "Learn to juggle", description: "Two balls. Three balls. Five minutes without a drop!" });
+    const goal = await createGoal(owner, {
+      title: "Learn to juggle",
+      description: "Two balls. Three balls. Five minutes without a drop!",
+    });
     const first = await generate(owner, goal.id);
     const second = await generate(owner, goal.id);
     expect(second.version).toBe(2);
@@ -128,7 +150,11 @@ describe("/goals/{id}/study-plan with the built-in planner (no AI endpoint)", ()
     expect(second.createdAt).toBe(first.createdAt);
     // A one-line description is cut into sentences; without a target date the plan covers 4 weeks.
     expect(first.endDate).toBe(localDate(ZONE, 27));
-    expect(first.sessions.slice(0, 3).map((session) => session.title)).toEqual(["Two balls", "Three balls", "Five minutes without a drop"]);
+    expect(first.sessions.slice(0, 3).map((session) => session.title)).toEqual([
+      "Two balls",
+      "Three balls",
+      "Five minutes without a drop",
+    ]);
     expect(first.sessions.map((session) => session.date)).toEqual(datesBetween(localDate(ZONE), localDate(ZONE, 27), [1, 3, 5]));
   });
 
@@ -137,11 +163,17 @@ describe("/goals/{id}/study-plan with the built-in planner (no AI endpoint)", ()
     const goal = await createGoal(owner, { title: "Renovate the kitchen" });
     const open = await createTask(server, owner.token, { title: "Order the tiles" });
     const done = await createTask(server, owner.token, { title: "Measure the walls", status: "done" });
-    for (const task of [open, done]) expect((await api(`/goals/${goal.id}/tasks/${task.id}`, { method: "PUT", token: owner.token })).status).toBe(200);
+    for (const task of [open, done])
+      expect((await api(`/goals/${goal.id}/tasks/${task.id}`, { method: "PUT", token: owner.token })).status).toBe(200);
     const plan = await generate(owner, goal.id);
     expect(plan.sessions[0]).toMatchObject({
       title: "Renovate the kitchen",
-      steps: ["Look at the open task linked to this goal: Order the tiles", expect.stringContaining("“Renovate the kitchen”"), expect.any(String), expect.any(String)],
+      steps: [
+        "Look at the open task linked to this goal: Order the tiles",
+        expect.stringContaining("“Renovate the kitchen”"),
+        expect.any(String),
+        expect.any(String),
+      ],
     });
     expect(JSON.stringify(plan)).not.toContain("Measure the walls");
   });
@@ -161,17 +193,25 @@ describe("/goals/{id}/study-plan with the built-in planner (no AI endpoint)", ()
     const owner = await registerUser(server, { timeZone: ZONE, locale: "cs" });
     const goal = await createGoal(owner, { title: "Naučit se vařit", description: "Polévky\nOmáčky" });
     const plan = await generate(owner, goal.id);
-    expect(plan.sessions[0]!.steps[0]).toBe("Projděte si „Polévky“: přečtěte si nebo zhlédněte jeden dobrý zdroj a dělejte si poznámky");
+    expect(plan.sessions[0]!.steps[0]).toBe(
+      "Projděte si „Polévky“: přečtěte si nebo zhlédněte jeden dobrý zdroj a dělejte si poznámky",
+    );
     expect(plan.sessions.at(-1)!.title).toBe("Závěrečné opakování: Naučit se vařit");
   });
 
   test("a target date that has passed is a 409; no plan yet is a 404; a bad body is a 400", async () => {
     const owner = await registerUser(server, { timeZone: ZONE });
     const goal = await createGoal(owner, { title: "Too late", targetDate: localDate(ZONE, -1) });
-    expect(expectProblem(await api(`/goals/${goal.id}/study-plan`, { token: owner.token, json: {} }), 409, "conflict").detail).toMatch(/passed/);
+    expect(
+      expectProblem(await api(`/goals/${goal.id}/study-plan`, { token: owner.token, json: {} }), 409, "conflict").detail,
+    ).toMatch(/passed/);
     expectProblem(await api(`/goals/${goal.id}/study-plan`, { token: owner.token }), 404, "not_found");
     expectProblem(await api(`/goals/${goal.id}/study-plan/apply`, { token: owner.token, method: "POST" }), 404, "not_found");
-    const bad = expectProblem(await api(`/goals/${goal.id}/study-plan`, { token: owner.token, json: { assistant: "gpt" } }), 400, "validation_failed");
+    const bad = expectProblem(
+      await api(`/goals/${goal.id}/study-plan`, { token: owner.token, json: { assistant: "gpt" } }),
+      400,
+      "validation_failed",
+    );
     expect(bad.errors?.[0]?.pointer).toBe("/assistant");
     // Without a body at all, the default applies.
     await api(`/goals/${goal.id}`, { method: "PATCH", token: owner.token, json: { targetDate: null } });
@@ -180,7 +220,11 @@ describe("/goals/{id}/study-plan with the built-in planner (no AI endpoint)", ()
 
   test("POST /goals/{id}/study-plan/apply makes one task per session with its steps as subtasks, due that day at 18:00, linked to the goal", async () => {
     const owner = await registerUser(server, { timeZone: ZONE });
-    const goal = await createGoal(owner, { title: "Pass the B2 German exam", description: DESCRIPTION, targetDate: localDate(ZONE, 9) });
+    const goal = await createGoal(owner, {
+      title: "Pass the B2 German exam",
+      description: DESCRIPTION,
+      targetDate: localDate(ZONE, 9),
+    });
     const plan = await generate(owner, goal.id);
     const applied = await apply(owner, goal.id);
 
@@ -192,16 +236,24 @@ describe("/goals/{id}/study-plan with the built-in planner (no AI endpoint)", ()
       const session = plan.sessions[index]!;
       const task = expectShape(taskOutput, (await server.request(`/tasks/${taskId}`, { token: owner.token })).body);
       expect(task).toMatchObject({ title: session.title, status: "todo", startDate: session.date, ownerId: owner.user.id });
-      expect(task.description).toBe(`Session ${index + 1} of ${plan.sessions.length} of the study plan for the goal “Pass the B2 German exam”.`);
+      expect(task.description).toBe(
+        `Session ${index + 1} of ${plan.sessions.length} of the study plan for the goal “Pass the B2 German exam”.`,
+      );
       expect(wallClock(task.dueAt!, ZONE)).toBe(`${session.date} 18:00`);
-      const subtasks = (await server.request(`/tasks/${taskId}/subtasks`, { token: owner.token })).body as { title: string; done: boolean }[];
+      const subtasks = (await server.request(`/tasks/${taskId}/subtasks`, { token: owner.token })).body as {
+        title: string;
+        done: boolean;
+      }[];
       expect(subtasks.map((subtask) => subtask.title)).toEqual(session.steps);
     }
     const list = expectShape(taskListOutput, (await server.request("/tasks?limit=100", { token: owner.token })).body);
     expect(list.items.map((task) => task.id)).toEqual(expect.arrayContaining(applied.taskIds));
 
     // Once: a second apply changes nothing, until the plan is regenerated.
-    expect(expectProblem(await api(`/goals/${goal.id}/study-plan/apply`, { token: owner.token, method: "POST" }), 409, "conflict").detail).toMatch(/applied already/);
+    expect(
+      expectProblem(await api(`/goals/${goal.id}/study-plan/apply`, { token: owner.token, method: "POST" }), 409, "conflict")
+        .detail,
+    ).toMatch(/applied already/);
     const regenerated = await generate(owner, goal.id);
     expect(regenerated).toMatchObject({ version: 2, appliedAt: null });
     const again = await apply(owner, goal.id);
@@ -217,7 +269,10 @@ describe("/goals/{id}/study-plan with the built-in planner (no AI endpoint)", ()
     const owner = await registerUser(server, { timeZone: ZONE });
     const goal = await createGoal(owner, { title: "Atomic goal", description: DESCRIPTION, targetDate: localDate(ZONE, 13) });
     await generate(owner, goal.id);
-    await server.sql(`update study_plans set plan = jsonb_set(plan, '{sessions,-1,steps,0}', '"BOOM: the last step"') where goal_id = $1`, [goal.id]);
+    await server.sql(
+      `update study_plans set plan = jsonb_set(plan, '{sessions,-1,steps,0}', '"BOOM: the last step"') where goal_id = $1`,
+      [goal.id],
+    );
     await server.sql(`create function fail_on_boom() returns trigger language plpgsql as $$
       begin if new.title like 'BOOM%' then raise exception 'boom'; end if; return new; end $$`);
     await server.sql("create trigger fail_on_boom before insert on subtasks for each row execute function fail_on_boom()");
@@ -232,7 +287,9 @@ describe("/goals/{id}/study-plan with the built-in planner (no AI endpoint)", ()
     expect((await api(`/goals/${goal.id}/study-plan`, { token: owner.token })).body.appliedAt).toBeNull();
 
     const applied = await apply(owner, goal.id);
-    const subtasks = (await server.request(`/tasks/${applied.taskIds.at(-1)}/subtasks`, { token: owner.token })).body as { title: string }[];
+    const subtasks = (await server.request(`/tasks/${applied.taskIds.at(-1)}/subtasks`, { token: owner.token })).body as {
+      title: string;
+    }[];
     expect(subtasks[0]?.title).toBe("BOOM: the last step");
   });
 });
@@ -258,7 +315,11 @@ describe("POST /goals/{id}/study-plan with an AI endpoint", () => {
   async function seeded() {
     const marker = randomUUID().slice(0, 8);
     const owner = await registerUser(server, { timeZone: ZONE, locale: "ru" });
-    const goal = await createGoal(owner, { title: `Speak Italian ${marker}`, description: "Verbs\nFood words", targetDate: localDate(ZONE, 14) });
+    const goal = await createGoal(owner, {
+      title: `Speak Italian ${marker}`,
+      description: "Verbs\nFood words",
+      targetDate: localDate(ZONE, 14),
+    });
     const linked = await createTask(server, owner.token, { title: `Find a tandem partner ${marker}` });
     await api(`/goals/${goal.id}/tasks/${linked.id}`, { method: "PUT", token: owner.token });
     await createTask(server, owner.token, { title: `Unrelated errand ${marker}` });
@@ -291,20 +352,33 @@ describe("POST /goals/{id}/study-plan with an AI endpoint", () => {
     const request = ai.requests[0]!;
     expect(request.response_format).toEqual({ type: "json_object" });
     const prompt = request.messages.map((message) => message.content).join("\n");
-    for (const fact of [`Speak Italian ${marker}`, "Verbs\\nFood words", `Find a tandem partner ${marker}`, ZONE, localDate(ZONE), localDate(ZONE, 14), "Russian", '"sessions"']) {
+    for (const fact of [
+      `Speak Italian ${marker}`,
+      "Verbs\\nFood words",
+      `Find a tandem partner ${marker}`,
+      ZONE,
+      localDate(ZONE),
+      localDate(ZONE, 14),
+      "Russian",
+      '"sessions"',
+    ]) {
       expect(prompt).toContain(fact);
     }
-    for (const foreign of ["Zebra", "Quokka", "Unrelated errand", "Another goal", "Asia/Tokyo"]) expect(prompt).not.toContain(foreign);
+    for (const foreign of ["Zebra", "Quokka", "Unrelated errand", "Another goal", "Asia/Tokyo"])
+      expect(prompt).not.toContain(foreign);
 
     // Applying it makes the AI's sessions into tasks.
     const applied = await apply(owner, goal.id);
-    const first = (await server.request(`/tasks/${applied.taskIds[0]}/subtasks`, { token: owner.token })).body as { title: string }[];
+    const first = (await server.request(`/tasks/${applied.taskIds[0]}/subtasks`, { token: owner.token })).body as {
+      title: string;
+    }[];
     expect(first.map((subtask) => subtask.title)).toEqual(["Buy a grammar book", "Plan the week"]);
   });
 
   test("an answer in a Markdown code fence is accepted", async () => {
     const { owner, goal } = await seeded();
-    ai.reply = () => "```json\n" + JSON.stringify({ sessions: [{ date: localDate(ZONE, 1), title: "Start", steps: ["Begin"] }] }) + "\n```";
+    ai.reply = () =>
+      "```json\n" + JSON.stringify({ sessions: [{ date: localDate(ZONE, 1), title: "Start", steps: ["Begin"] }] }) + "\n```";
     const plan = await generate(owner, goal.id);
     expect(plan).toMatchObject({ answeredBy: { provider: "openai-compatible" }, sessions: [{ title: "Start" }] });
   });
@@ -339,7 +413,9 @@ describe("POST /goals/{id}/study-plan with an AI endpoint", () => {
     expect(failed.detail).toMatch(/model overloaded/);
     ai.fail = null;
     ai.delayMs = 1500;
-    expect(expectProblem(await api(`/goals/${goal.id}/study-plan`, { token: owner.token, json: {} }), 503, "unavailable").detail).toMatch(/did not answer/);
+    expect(
+      expectProblem(await api(`/goals/${goal.id}/study-plan`, { token: owner.token, json: {} }), 503, "unavailable").detail,
+    ).toMatch(/did not answer/);
 
     expect((await api(`/goals/${goal.id}/study-plan`, { token: owner.token })).body).toEqual(builtIn);
   });

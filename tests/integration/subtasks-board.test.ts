@@ -28,7 +28,11 @@ describe("subtasks", () => {
     const listed = await server.request(`/tasks/${task.id}/subtasks`, { token });
     expect(listed.body.map((subtask: { title: string }) => subtask.title)).toEqual(["One", "Two", "Three"]);
 
-    const renamed = await server.request(`/tasks/${task.id}/subtasks/${two.id}`, { method: "PATCH", token, json: { title: "Deux" } });
+    const renamed = await server.request(`/tasks/${task.id}/subtasks/${two.id}`, {
+      method: "PATCH",
+      token,
+      json: { title: "Deux" },
+    });
     expect(renamed.body).toMatchObject({ title: "Deux", done: false });
     expect((await server.request(`/tasks/${task.id}/subtasks/${two.id}`, { token })).body.title).toBe("Deux");
 
@@ -52,7 +56,11 @@ describe("subtasks", () => {
     expectProblem(await server.request(`/tasks/${task.id}/subtasks/${one.id}`, { token }), 404, "not_found");
     expect((await taskOf(token, task.id)).subtasks).toEqual({ total: 2, done: 0 });
 
-    const empty = expectProblem(await server.request(`/tasks/${task.id}/subtasks`, { token, json: { title: " " } }), 400, "validation_failed");
+    const empty = expectProblem(
+      await server.request(`/tasks/${task.id}/subtasks`, { token, json: { title: " " } }),
+      400,
+      "validation_failed",
+    );
     expect(empty.errors?.[0]).toMatchObject({ pointer: "/title" });
   });
 
@@ -122,25 +130,35 @@ describe("kanban", () => {
     expect(column(view, "done")).toEqual(["D"]);
     expect(column(await board(token, `?groupId=${home}`), "todo")).toEqual(["C"]);
     expect(view.columns[0]!.total).toBe(2);
-    expect((await board(token, "?limit=1")).columns[0]).toMatchObject({ total: 2, tasks: [expect.objectContaining({ title: "A" })] });
+    expect((await board(token, "?limit=1")).columns[0]).toMatchObject({
+      total: 2,
+      tasks: [expect.objectContaining({ title: "A" })],
+    });
   });
 
   test("moves keep a stable order, touch only the moved task, and survive a reload", async () => {
     const { token } = await registerUser(server);
     const created = [];
     for (const title of ["A", "B", "C", "D"]) created.push(await createTask(server, token, { title }));
-    const [taskA, taskB, taskC, taskD] = created as [(typeof created)[0], (typeof created)[0], (typeof created)[0], (typeof created)[0]];
-    const positionsBefore = await server.sql<{ id: string; position: string }>("select id, position from tasks where id = any($1)", [
-      created.map((task) => task.id),
-    ]);
+    const [taskA, taskB, taskC, taskD] = created as [
+      (typeof created)[0],
+      (typeof created)[0],
+      (typeof created)[0],
+      (typeof created)[0],
+    ];
+    const positionsBefore = await server.sql<{ id: string; position: string }>(
+      "select id, position from tasks where id = any($1)",
+      [created.map((task) => task.id)],
+    );
 
     // D between A and B.
     const moved = await server.request(`/tasks/${taskD.id}/move`, { token, json: { afterId: taskA.id, beforeId: taskB.id } });
     expect(moved.status).toBe(200);
     expect(column(await board(token), "todo")).toEqual(["A", "D", "B", "C"]);
-    const positionsAfter = await server.sql<{ id: string; position: string }>("select id, position from tasks where id = any($1)", [
-      created.map((task) => task.id),
-    ]);
+    const positionsAfter = await server.sql<{ id: string; position: string }>(
+      "select id, position from tasks where id = any($1)",
+      [created.map((task) => task.id)],
+    );
     const changed = positionsAfter.filter((row) => positionsBefore.find((old) => old.id === row.id)!.position !== row.position);
     expect(changed.map((row) => row.id)).toEqual([taskD.id]);
 
@@ -155,7 +173,10 @@ describe("kanban", () => {
     // Into another column, between nobody: it becomes in_progress; to done sets completedAt.
     const toColumn = await server.request(`/tasks/${taskA.id}/move`, { token, json: { status: "in_progress" } });
     expect(toColumn.body.status).toBe("in_progress");
-    const done = await server.request(`/tasks/${taskA.id}/move`, { token, json: { status: "done", afterId: null, beforeId: null } });
+    const done = await server.request(`/tasks/${taskA.id}/move`, {
+      token,
+      json: { status: "done", afterId: null, beforeId: null },
+    });
     expect(done.body.completedAt).not.toBeNull();
     const view = await board(token);
     expect(column(view, "todo")).toEqual(["B", "D", "C"]);
@@ -176,7 +197,9 @@ describe("kanban", () => {
 
   test("tasks created at the same moment get distinct positions", async () => {
     const { token } = await registerUser(server);
-    const created = await Promise.all(Array.from({ length: 20 }, (_, index) => createTask(server, token, { title: `T${index}` })));
+    const created = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => createTask(server, token, { title: `T${index}` })),
+    );
     expect(new Set(created.map((task) => task.position)).size).toBe(20);
   });
 
@@ -184,10 +207,22 @@ describe("kanban", () => {
     const { token } = await registerUser(server);
     const a = await createTask(server, token, { title: "A" });
     const b = await createTask(server, token, { title: "B" });
-    expectProblem(await server.request(`/tasks/${a.id}/move`, { token, json: { afterId: b.id, beforeId: a.id } }), 400, "validation_failed");
+    expectProblem(
+      await server.request(`/tasks/${a.id}/move`, { token, json: { afterId: b.id, beforeId: a.id } }),
+      400,
+      "validation_failed",
+    );
     const c = await createTask(server, token, { title: "C" });
-    expectProblem(await server.request(`/tasks/${c.id}/move`, { token, json: { afterId: b.id, beforeId: a.id } }), 409, "conflict");
-    const bad = expectProblem(await server.request(`/tasks/${c.id}/move`, { token, json: { status: "doing" } }), 400, "validation_failed");
+    expectProblem(
+      await server.request(`/tasks/${c.id}/move`, { token, json: { afterId: b.id, beforeId: a.id } }),
+      409,
+      "conflict",
+    );
+    const bad = expectProblem(
+      await server.request(`/tasks/${c.id}/move`, { token, json: { status: "doing" } }),
+      400,
+      "validation_failed",
+    );
     expect(bad.errors?.[0]).toMatchObject({ pointer: "/status" });
   });
 });

@@ -28,12 +28,26 @@ describe("GET /tasks filters and sorts", () => {
     const work = groups.find((group) => group.key === "work")!.id;
     await createTask(server, token, { title: "Buy milk", tags: ["shop"], dueAt: "2026-12-02T10:00:00Z", priority: "low" });
     await createTask(server, token, { title: "Pay rent", status: "done", dueAt: "2026-12-01T10:00:00Z", priority: "urgent" });
-    await createTask(server, token, { title: "Quarterly report", description: "numbers for the board", groupId: work, tags: ["q4", "shop"] });
-    await createTask(server, token, { title: "Call 100% of clients", status: "in_progress", dueAt: "2026-12-03T10:00:00Z", priority: "high" });
+    await createTask(server, token, {
+      title: "Quarterly report",
+      description: "numbers for the board",
+      groupId: work,
+      tags: ["q4", "shop"],
+    });
+    await createTask(server, token, {
+      title: "Call 100% of clients",
+      status: "in_progress",
+      dueAt: "2026-12-03T10:00:00Z",
+      priority: "high",
+    });
   });
 
   test("by status, group, tag, due window and words", async () => {
-    expect(titles(await list(token, "?status=todo,in_progress"))).toEqual(["Buy milk", "Quarterly report", "Call 100% of clients"]);
+    expect(titles(await list(token, "?status=todo,in_progress"))).toEqual([
+      "Buy milk",
+      "Quarterly report",
+      "Call 100% of clients",
+    ]);
     expect(titles(await list(token, "?status=done"))).toEqual(["Pay rent"]);
     const work = groups.find((group) => group.key === "work")!.id;
     expect(titles(await list(token, `?groupId=${work}`))).toEqual(["Quarterly report"]);
@@ -47,8 +61,18 @@ describe("GET /tasks filters and sorts", () => {
   });
 
   test("sorts by due date (undated last), priority and creation", async () => {
-    expect(titles(await list(token, "?sort=dueAt"))).toEqual(["Pay rent", "Buy milk", "Call 100% of clients", "Quarterly report"]);
-    expect(titles(await list(token, "?sort=-dueAt"))).toEqual(["Call 100% of clients", "Buy milk", "Pay rent", "Quarterly report"]);
+    expect(titles(await list(token, "?sort=dueAt"))).toEqual([
+      "Pay rent",
+      "Buy milk",
+      "Call 100% of clients",
+      "Quarterly report",
+    ]);
+    expect(titles(await list(token, "?sort=-dueAt"))).toEqual([
+      "Call 100% of clients",
+      "Buy milk",
+      "Pay rent",
+      "Quarterly report",
+    ]);
     expect(titles(await list(token, "?sort=-priority")).slice(0, 2)).toEqual(["Pay rent", "Call 100% of clients"]);
     expect(titles(await list(token, "?sort=-createdAt"))[0]).toBe("Call 100% of clients");
   });
@@ -66,7 +90,11 @@ describe("GET /tasks filters and sorts", () => {
       expect(paged, sort).toEqual(all);
     }
     const wrongSort = (await list(token, "?sort=dueAt&limit=1")).nextCursor!;
-    const problem = expectProblem(await server.request(`/tasks?sort=priority&cursor=${wrongSort}`, { token }), 400, "validation_failed");
+    const problem = expectProblem(
+      await server.request(`/tasks?sort=priority&cursor=${wrongSort}`, { token }),
+      400,
+      "validation_failed",
+    );
     expect(problem.errors?.[0]).toMatchObject({ in: "query", pointer: "/cursor" });
     expectProblem(await server.request("/tasks?cursor=garbage", { token }), 400, "validation_failed");
   });
@@ -77,7 +105,7 @@ describe("the list's items", () => {
     const { token, user } = await registerUser(server);
     const rich = await createTask(server, token, {
       title: "Rich",
-      description: "with \"quotes\", emoji 🎉 and a\nnew line",
+      description: 'with "quotes", emoji 🎉 and a\nnew line',
       status: "done",
       priority: "urgent",
       dueAt: "2026-12-24T17:30:00.123Z",
@@ -101,14 +129,23 @@ describe("the 30-second cache", () => {
   test("a hit is the same answer as the miss: body, headers, the request id and the rate-limit count", async () => {
     const { token } = await registerUser(server);
     await createTask(server, token, { title: "Only" });
-    const get = (requestId: string) => server.request("/api/v1/tasks?limit=10", { token, headers: { "X-Request-Id": requestId } });
+    const get = (requestId: string) =>
+      server.request("/api/v1/tasks?limit=10", { token, headers: { "X-Request-Id": requestId } });
     const miss = await get("first-request");
     const hit = await get("second-request");
     expect([miss.headers.get("x-cache"), hit.headers.get("x-cache")]).toEqual(["MISS", "HIT"]);
     expect(hit.body).toEqual(miss.body);
-    const names = (headers: Headers) => [...headers.keys()].filter((name) => !["date", "connection", "keep-alive"].includes(name)).sort();
+    const names = (headers: Headers) =>
+      [...headers.keys()].filter((name) => !["date", "connection", "keep-alive"].includes(name)).sort();
     expect(names(hit.headers)).toEqual(names(miss.headers));
-    for (const name of ["content-type", "content-security-policy", "x-content-type-options", "referrer-policy", "cross-origin-resource-policy", "ratelimit-limit"]) {
+    for (const name of [
+      "content-type",
+      "content-security-policy",
+      "x-content-type-options",
+      "referrer-policy",
+      "cross-origin-resource-policy",
+      "ratelimit-limit",
+    ]) {
       expect(hit.headers.get(name), name).toBe(miss.headers.get(name));
     }
     expect([miss.headers.get("x-request-id"), hit.headers.get("x-request-id")]).toEqual(["first-request", "second-request"]);

@@ -21,9 +21,15 @@ async function peopleOf(who: User, taskId: string) {
 
 /** `from` asks `to` for `kind` on the task and `to` accepts. */
 async function joined(from: User, to: User, taskId: string, kind: "assign" | "collaborate") {
-  const asked = await server.request(`/api/v1/tasks/${taskId}/collaboration-requests`, { token: from.token, json: { kind, userId: to.user.id } });
+  const asked = await server.request(`/api/v1/tasks/${taskId}/collaboration-requests`, {
+    token: from.token,
+    json: { kind, userId: to.user.id },
+  });
   expect(asked.status, JSON.stringify(asked.body)).toBe(201);
-  const accepted = await server.request(`/api/v1/collaboration-requests/${asked.body.id}/accept`, { method: "POST", token: to.token });
+  const accepted = await server.request(`/api/v1/collaboration-requests/${asked.body.id}/accept`, {
+    method: "POST",
+    token: to.token,
+  });
   expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
 }
 
@@ -47,7 +53,10 @@ describe("GET /tasks/{id}/people", () => {
     const teammate = await registerUser(server, { name: "Tereza Teammate" });
     const team = await server.request("/api/v1/user-groups", { token: owner.token, json: { name: "Kitchen crew" } });
     expect(team.status, JSON.stringify(team.body)).toBe(201);
-    const added = await server.request(`/api/v1/user-groups/${team.body.id}/members`, { token: owner.token, json: { userId: teammate.user.id } });
+    const added = await server.request(`/api/v1/user-groups/${team.body.id}/members`, {
+      token: owner.token,
+      json: { userId: teammate.user.id },
+    });
     expect(added.status, JSON.stringify(added.body)).toBe(201);
     const task = await createTask(server, owner.token, { userGroupId: team.body.id });
 
@@ -76,7 +85,10 @@ describe("GET /tasks/{id}/people", () => {
     const task = await createTask(server, owner.token);
     await joined(owner, helper, task.id, "collaborate");
     expect((await peopleOf(owner, task.id)).collaborators.map((person) => person.name)).toEqual(["Leaving Helper"]);
-    const removed = await server.request(`/api/v1/tasks/${task.id}/collaborators/${helper.user.id}`, { method: "DELETE", token: owner.token });
+    const removed = await server.request(`/api/v1/tasks/${task.id}/collaborators/${helper.user.id}`, {
+      method: "DELETE",
+      token: owner.token,
+    });
     expect(removed.status).toBe(204);
     expect((await peopleOf(owner, task.id)).collaborators).toEqual([]);
   });

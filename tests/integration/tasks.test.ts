@@ -78,7 +78,9 @@ describe("task CRUD", () => {
     const moved = await server.request(`/tasks/${task.id}`, { method: "PATCH", token, json: { groupId: work } });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
     expect(moved.body.groupId).toBe(work);
-    expect((await server.request(`/tasks?groupId=${work}`, { token })).body.items.map((item: { id: string }) => item.id)).toEqual([task.id]);
+    expect((await server.request(`/tasks?groupId=${work}`, { token })).body.items.map((item: { id: string }) => item.id)).toEqual(
+      [task.id],
+    );
 
     const foreign = (await server.request("/groups", { token: other.token })).body.items[0].id;
     const refused = expectProblem(
@@ -104,7 +106,11 @@ describe("task CRUD", () => {
     const helper = await registerUser(server);
     const task = await createTask(server, owner.token);
     await assign(task.id, helper.user.id);
-    const edited = await server.request(`/tasks/${task.id}`, { method: "PATCH", token: helper.token, json: { status: "in_progress" } });
+    const edited = await server.request(`/tasks/${task.id}`, {
+      method: "PATCH",
+      token: helper.token,
+      json: { status: "in_progress" },
+    });
     expect(edited.body.status).toBe("in_progress");
     expectProblem(
       await server.request(`/tasks/${task.id}`, { method: "PATCH", token: helper.token, json: { assigneeIds: [] } }),

@@ -71,8 +71,16 @@ describe("a task assigned to a user group", () => {
       403,
       "forbidden",
     );
-    expectProblem(await server.request(`/tasks/${task.id}/subtasks`, { token: member.token, json: { title: "Step" } }), 403, "forbidden");
-    expectProblem(await server.request(`/tasks/${task.id}/move`, { token: member.token, json: { status: "done" } }), 403, "forbidden");
+    expectProblem(
+      await server.request(`/tasks/${task.id}/subtasks`, { token: member.token, json: { title: "Step" } }),
+      403,
+      "forbidden",
+    );
+    expectProblem(
+      await server.request(`/tasks/${task.id}/move`, { token: member.token, json: { status: "done" } }),
+      403,
+      "forbidden",
+    );
     expectProblem(await server.request(`/tasks/${task.id}`, { method: "DELETE", token: member.token }), 403, "forbidden");
 
     await server.request(`/tasks/${task.id}`, { method: "PATCH", token: owner.token, json: { title: "Renamed by the owner" } });
@@ -93,7 +101,10 @@ describe("a task assigned to a user group", () => {
     expect(await list(leaver.token)).toMatchObject({ items: [], cache: "MISS" });
     expectProblem(await server.request(`/tasks/${task.id}`, { token: leaver.token }), 404, "not_found");
 
-    const removal = await server.request(`/api/v1/user-groups/${id}/members/${removed.user.id}`, { method: "DELETE", token: teamOwner.token });
+    const removal = await server.request(`/api/v1/user-groups/${id}/members/${removed.user.id}`, {
+      method: "DELETE",
+      token: teamOwner.token,
+    });
     expect(removal.status).toBe(204);
     expect(await list(removed.token)).toMatchObject({ items: [], cache: "MISS" });
 
@@ -129,13 +140,21 @@ describe("a task assigned to a user group", () => {
     expect(malformed.errors?.[0]).toMatchObject({ pointer: "/userGroupId" });
 
     const task = await createTask(server, owner.token, { title: "Handed to the team later" });
-    const assignee = await createTask(server, owner.token, { title: "Assigned", assigneeIds: [owner.user.id], userGroupId: teamId });
+    const assignee = await createTask(server, owner.token, {
+      title: "Assigned",
+      assigneeIds: [owner.user.id],
+      userGroupId: teamId,
+    });
     expectProblem(
       await server.request(`/tasks/${assignee.id}`, { method: "PATCH", token: member.token, json: { userGroupId: null } }),
       403,
       "forbidden",
     );
-    const given = await server.request(`/tasks/${task.id}`, { method: "PATCH", token: owner.token, json: { userGroupId: teamId } });
+    const given = await server.request(`/tasks/${task.id}`, {
+      method: "PATCH",
+      token: owner.token,
+      json: { userGroupId: teamId },
+    });
     expect(given.body.userGroupId).toBe(teamId);
     expect(titles(await list(member.token))).toContain("Handed to the team later");
     await server.request(`/tasks/${task.id}`, { method: "PATCH", token: owner.token, json: { userGroupId: null } });
@@ -148,9 +167,17 @@ describe("a task assigned to a user group", () => {
     const task = await createTask(server, teamOwner.token, { title: "Both ways", userGroupId: id });
     // Until collaboration requests arrive, an owner assigns only themself: put the worker in directly.
     await server.sql("insert into task_assignees (task_id, user_id) values ($1, $2)", [task.id, worker.user.id]);
-    await server.request(`/tasks/${task.id}`, { method: "PATCH", token: teamOwner.token, json: { description: "refresh caches" } });
+    await server.request(`/tasks/${task.id}`, {
+      method: "PATCH",
+      token: teamOwner.token,
+      json: { description: "refresh caches" },
+    });
     expect(titles(await list(worker.token))).toEqual(["Both ways"]);
-    const changed = await server.request(`/tasks/${task.id}`, { method: "PATCH", token: worker.token, json: { status: "in_progress" } });
+    const changed = await server.request(`/tasks/${task.id}`, {
+      method: "PATCH",
+      token: worker.token,
+      json: { status: "in_progress" },
+    });
     expect(changed.status).toBe(200);
   });
 });

@@ -1,13 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { memberListOutput, memberOutput, teamWorkloadOutput, userGroupListOutput, userGroupOutput } from "../../lib/teams/schema";
 import {
-  memberListOutput,
-  memberOutput,
-  teamWorkloadOutput,
-  userGroupListOutput,
-  userGroupOutput,
-} from "../../lib/teams/schema";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type RequestOptions,
+  type TestServer,
+} from "./harness";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -88,7 +90,10 @@ describe("POST /user-groups", () => {
     ];
     for (const [json, pointers] of cases) {
       const problem = expectProblem(await api("/user-groups", { token: owner.token, json }), 400, "validation_failed");
-      expect(problem.errors?.map((error) => error.pointer), JSON.stringify(json)).toEqual(pointers);
+      expect(
+        problem.errors?.map((error) => error.pointer),
+        JSON.stringify(json),
+      ).toEqual(pointers);
       expect(problem.errors?.every((error) => error.in === "body")).toBe(true);
     }
     expect(await createTeam(owner, { name: "x".repeat(100) })).toMatchObject({ name: "x".repeat(100) });
@@ -133,7 +138,11 @@ describe("PATCH /user-groups/{id}", () => {
     expect(expectShape(userGroupOutput, renamed.body)).toMatchObject({ name: "Renamed", description: "", role: "owner" });
     expect(Date.parse(renamed.body.updatedAt)).toBeGreaterThan(Date.parse(team.updatedAt));
 
-    const described = await api(`/user-groups/${team.id}`, { method: "PATCH", token: admin.token, json: { description: "Our crew" } });
+    const described = await api(`/user-groups/${team.id}`, {
+      method: "PATCH",
+      token: admin.token,
+      json: { description: "Our crew" },
+    });
     expect(described.status, JSON.stringify(described.body)).toBe(200);
     expect(described.body).toMatchObject({ name: "Renamed", description: "Our crew", role: "admin" });
     expect((await api(`/user-groups/${team.id}`, { token: member.token })).body).toMatchObject({
@@ -167,7 +176,10 @@ describe("PATCH /user-groups/{id}", () => {
     for (const [json, pointer] of cases) {
       const response = await api(`/user-groups/${team.id}`, { method: "PATCH", token: owner.token, json });
       const problem = expectProblem(response, 400, "validation_failed");
-      expect(problem.errors?.map((error) => error.pointer), JSON.stringify(json)).toContain(pointer);
+      expect(
+        problem.errors?.map((error) => error.pointer),
+        JSON.stringify(json),
+      ).toContain(pointer);
     }
     expect((await api(`/user-groups/${team.id}`, { token: owner.token })).body.name).toBe("Team");
   });
@@ -177,7 +189,11 @@ describe("DELETE /user-groups/{id}", () => {
   test("only an owner deletes; the group and every membership go", async () => {
     const { team, owner, admin, member } = await teamOfThree();
     for (const who of [admin, member]) {
-      const problem = expectProblem(await api(`/user-groups/${team.id}`, { method: "DELETE", token: who.token }), 403, "forbidden");
+      const problem = expectProblem(
+        await api(`/user-groups/${team.id}`, { method: "DELETE", token: who.token }),
+        403,
+        "forbidden",
+      );
       expect(problem.detail).toMatch(/owner/);
     }
     expect((await api(`/user-groups/${team.id}`, { token: member.token })).status).toBe(200);
@@ -201,7 +217,12 @@ describe("POST /user-groups/{id}/members", () => {
 
     const added = await api(`/user-groups/${team.id}/members`, { token: owner.token, json: { userId: byId.user.id } });
     expect(added.status, JSON.stringify(added.body)).toBe(201);
-    expect(expectShape(memberOutput, added.body)).toMatchObject({ userId: byId.user.id, name: "Ivan", email: byId.email, role: "member" });
+    expect(expectShape(memberOutput, added.body)).toMatchObject({
+      userId: byId.user.id,
+      name: "Ivan",
+      email: byId.email,
+      role: "member",
+    });
 
     const email = `  ${byEmail.email.toUpperCase()} `;
     const addedByEmail = await api(`/user-groups/${team.id}/members`, { token: owner.token, json: { email, role: "admin" } });
@@ -294,8 +315,15 @@ describe("POST /user-groups/{id}/members", () => {
       [{ userId: other.user.id, team: "x" }, ["/team"]],
     ];
     for (const [json, pointers] of cases) {
-      const problem = expectProblem(await api(`/user-groups/${team.id}/members`, { token: owner.token, json }), 400, "validation_failed");
-      expect(problem.errors?.map((error) => error.pointer), JSON.stringify(json)).toEqual(pointers);
+      const problem = expectProblem(
+        await api(`/user-groups/${team.id}/members`, { token: owner.token, json }),
+        400,
+        "validation_failed",
+      );
+      expect(
+        problem.errors?.map((error) => error.pointer),
+        JSON.stringify(json),
+      ).toEqual(pointers);
     }
     const badRole = expectProblem(
       await api(`/user-groups/${team.id}/members`, { token: owner.token, json: { userId: other.user.id, role: "boss" } }),
@@ -325,7 +353,12 @@ describe("PATCH /user-groups/{id}/members/{userId}", () => {
 
   test("a plain member changes no role, their own included (403)", async () => {
     const { team, owner, admin, member } = await teamOfThree();
-    for (const [target, role] of [[member, "admin"], [admin, "member"], [owner, "member"], [member, "owner"]] as const) {
+    for (const [target, role] of [
+      [member, "admin"],
+      [admin, "member"],
+      [owner, "member"],
+      [member, "owner"],
+    ] as const) {
       expectProblem(await setRole(member, team.id, target, role), 403, "forbidden");
     }
     expect(Object.values(await rolesIn(team.id, owner))).toEqual(["owner", "admin", "member"]);
@@ -370,7 +403,11 @@ describe("PATCH /user-groups/{id}/members/{userId}", () => {
     expectProblem(await setRole(owner, team.id, outsider, "admin"), 404, "not_found");
     const badRole = expectProblem(await setRole(owner, team.id, owner, "king"), 400, "validation_failed");
     expect(badRole.errors).toEqual([{ in: "body", pointer: "/role", detail: expect.stringMatching(/owner, admin, member/) }]);
-    const badId = await api(`/user-groups/${team.id}/members/not-a-uuid`, { method: "PATCH", token: owner.token, json: { role: "admin" } });
+    const badId = await api(`/user-groups/${team.id}/members/not-a-uuid`, {
+      method: "PATCH",
+      token: owner.token,
+      json: { role: "admin" },
+    });
     expect(expectProblem(badId, 400, "validation_failed").errors).toEqual([
       { in: "path", pointer: "/userId", detail: "must be a user id" },
     ]);
@@ -420,7 +457,8 @@ describe("POST /user-groups/{id}/leave", () => {
     const { team, owner, admin, member } = await teamOfThree();
     expect((await leave(member, team.id)).status).toBe(204);
     expect((await leave(admin, team.id)).status).toBe(204);
-    for (const who of [admin, member]) expectProblem(await api(`/user-groups/${team.id}`, { token: who.token }), 404, "not_found");
+    for (const who of [admin, member])
+      expectProblem(await api(`/user-groups/${team.id}`, { token: who.token }), 404, "not_found");
     expectProblem(await leave(member, team.id), 404, "not_found");
     expect((await api(`/user-groups/${team.id}`, { token: owner.token })).body.memberCount).toBe(1);
   });
@@ -461,8 +499,10 @@ describe("GET /user-groups/{id}/workload", () => {
     const { team, owner, admin, member } = await teamOfThree();
     const outsider = await registerUser(server);
     const teamTask = (who: User) => ({ assigneeIds: [who.user.id], userGroupId: team.id });
-    for (const status of ["todo", "in_progress", "in_progress", "done"]) await createTask(server, owner.token, { status, ...teamTask(owner) });
-    for (const status of ["todo", "todo", "done", "cancelled"]) await createTask(server, admin.token, { status, ...teamTask(admin) });
+    for (const status of ["todo", "in_progress", "in_progress", "done"])
+      await createTask(server, owner.token, { status, ...teamTask(owner) });
+    for (const status of ["todo", "todo", "done", "cancelled"])
+      await createTask(server, admin.token, { status, ...teamTask(admin) });
     // The group's tasks nobody is assigned to, members' tasks outside the group and outsiders' tasks count nowhere.
     await createTask(server, admin.token, { status: "in_progress", userGroupId: team.id });
     await createTask(server, member.token, { status: "in_progress", assigneeIds: [member.user.id] });

@@ -3,7 +3,15 @@ import { LOCALES } from "../../lib/i18n/locales";
 import { moduleOverrides } from "../../lib/modules/registry";
 import { BUILT_IN_TEMPLATES } from "../../lib/templates/defaults";
 import { appliedTemplateOutput, templateListOutput, templateOutput } from "../../lib/templates/schema";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+import {
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type RequestOptions,
+  type TestServer,
+} from "./harness";
 
 /*
  * Templates (lib/templates): the three built-in ones in five languages and read-only, a user's own (from scratch,
@@ -37,12 +45,18 @@ async function apply(who: User, templateId: string, json?: Record<string, unknow
 
 function expectInvalid(response: Awaited<ReturnType<typeof api>>, pointer: string) {
   const problem = expectProblem(response, 400, "validation_failed");
-  expect(problem.errors?.map((error) => error.pointer), JSON.stringify(problem)).toContain(pointer);
+  expect(
+    problem.errors?.map((error) => error.pointer),
+    JSON.stringify(problem),
+  ).toContain(pointer);
 }
 
 const subtaskTitles = async (who: User, taskId: string) =>
-  ((await server.request(`/tasks/${taskId}/subtasks`, { token: who.token })).body as { title: string }[]).map((subtask) => subtask.title);
-const taskCount = async (who: User) => ((await server.sql("select count(*)::int as n from tasks where owner_id = $1", [who.user.id])) as { n: number }[])[0]!.n;
+  ((await server.request(`/tasks/${taskId}/subtasks`, { token: who.token })).body as { title: string }[]).map(
+    (subtask) => subtask.title,
+  );
+const taskCount = async (who: User) =>
+  ((await server.sql("select count(*)::int as n from tasks where owner_id = $1", [who.user.id])) as { n: number }[])[0]!.n;
 
 describe("the built-in templates", () => {
   test("GET /templates – three, in each of the five languages; the profile locale by default", async () => {
@@ -58,7 +72,10 @@ describe("the built-in templates", () => {
     expect(names.size).toBe(15);
     const byDefault = expectShape(templateListOutput, (await api("/templates", { token: czech.token })).body);
     expect(byDefault.lang).toBe("cs");
-    expect(byDefault.items[0]).toMatchObject({ name: "Stěhování", tasks: expect.arrayContaining([expect.objectContaining({ title: "Zabalit" })]) });
+    expect(byDefault.items[0]).toMatchObject({
+      name: "Stěhování",
+      tasks: expect.arrayContaining([expect.objectContaining({ title: "Zabalit" })]),
+    });
     const hebrew = expectShape(templateOutput, (await api(`/templates/${WEEKLY.id}?lang=he`, { token: czech.token })).body);
     expect(hebrew).toMatchObject({ name: "סקירה שבועית", lang: "he", createdAt: null });
     expect(hebrew.tasks[0]!.subtasks).toEqual(["דואר אלקטרוני", "הודעות ופתקים", "מגש הניירות"]);
@@ -67,7 +84,11 @@ describe("the built-in templates", () => {
 
   test("PATCH and DELETE of a built-in template are a 403; it stays as it was", async () => {
     const user = await registerUser(server);
-    expectProblem(await api(`/templates/${MOVING.id}`, { method: "PATCH", token: user.token, json: { name: "Mine" } }), 403, "forbidden");
+    expectProblem(
+      await api(`/templates/${MOVING.id}`, { method: "PATCH", token: user.token, json: { name: "Mine" } }),
+      403,
+      "forbidden",
+    );
     expectProblem(await api(`/templates/${MOVING.id}`, { method: "DELETE", token: user.token }), 403, "forbidden");
     expect((await api(`/templates/${MOVING.id}`, { token: user.token })).body.name).toBe("Moving house");
   });
@@ -79,12 +100,33 @@ describe("your own templates", () => {
     const stranger = await registerUser(server);
     expectInvalid(await api("/templates", { token: owner.token, json: { name: "Empty", tasks: [] } }), "/tasks");
     expectInvalid(await api("/templates", { token: owner.token, json: { name: " ", tasks: [{ title: "A" }] } }), "/name");
-    expectInvalid(await api("/templates", { token: owner.token, json: { name: "Late", tasks: [{ title: "A", dueAfter: { days: 1, hours: 24 } }] } }), "/tasks/0/dueAfter/hours");
-    expectInvalid(await api("/templates", { token: owner.token, json: { name: "Far", tasks: [{ title: "A", dueAfter: { days: 400, hours: 1 } }] } }), "/tasks/0/dueAfter/days");
-    expectInvalid(await api("/templates", { token: owner.token, json: { name: "X", tasks: [{ title: "A", subtasks: [""] }] } }), "/tasks/0/subtasks/0");
-    expectInvalid(await api("/templates", { token: owner.token, json: { name: "X", ownerId: stranger.user.id, tasks: [{ title: "A" }] } }), "/ownerId");
+    expectInvalid(
+      await api("/templates", {
+        token: owner.token,
+        json: { name: "Late", tasks: [{ title: "A", dueAfter: { days: 1, hours: 24 } }] },
+      }),
+      "/tasks/0/dueAfter/hours",
+    );
+    expectInvalid(
+      await api("/templates", {
+        token: owner.token,
+        json: { name: "Far", tasks: [{ title: "A", dueAfter: { days: 400, hours: 1 } }] },
+      }),
+      "/tasks/0/dueAfter/days",
+    );
+    expectInvalid(
+      await api("/templates", { token: owner.token, json: { name: "X", tasks: [{ title: "A", subtasks: [""] }] } }),
+      "/tasks/0/subtasks/0",
+    );
+    expectInvalid(
+      await api("/templates", { token: owner.token, json: { name: "X", ownerId: stranger.user.id, tasks: [{ title: "A" }] } }),
+      "/ownerId",
+    );
 
-    const made = await createTemplate(owner, { name: " Garden ", tasks: [{ title: "Mow", dueAfter: { days: 1, hours: 9 }, subtasks: ["Fuel"] }, { title: "Water" }] });
+    const made = await createTemplate(owner, {
+      name: " Garden ",
+      tasks: [{ title: "Mow", dueAfter: { days: 1, hours: 9 }, subtasks: ["Fuel"] }, { title: "Water" }],
+    });
     expect(made).toMatchObject({
       builtIn: false,
       key: null,
@@ -100,7 +142,11 @@ describe("your own templates", () => {
     expect(theirs.items.map((item) => item.id)).not.toContain(made.id);
 
     expectProblem(await api(`/templates/${made.id}`, { token: stranger.token }), 404, "not_found");
-    expectProblem(await api(`/templates/${made.id}`, { method: "PATCH", token: stranger.token, json: { name: "Stolen" } }), 404, "not_found");
+    expectProblem(
+      await api(`/templates/${made.id}`, { method: "PATCH", token: stranger.token, json: { name: "Stolen" } }),
+      404,
+      "not_found",
+    );
     expectProblem(await api(`/templates/${made.id}/apply`, { method: "POST", token: stranger.token }), 404, "not_found");
     expectProblem(await api(`/templates/${made.id}`, { method: "DELETE", token: stranger.token }), 404, "not_found");
     expect(await taskCount(stranger)).toBe(0);
@@ -119,7 +165,12 @@ describe("your own templates", () => {
     expect(group.status).toBe(201);
     const groupId = group.body.id as string;
     // 09:00 on 4 May and 17:30 on 6 May in Prague (summer time, UTC+2).
-    const paint = await createTask(server, owner.token, { title: "Paint", groupId, dueAt: "2026-05-06T15:30:00Z", priority: "high" });
+    const paint = await createTask(server, owner.token, {
+      title: "Paint",
+      groupId,
+      dueAt: "2026-05-06T15:30:00Z",
+      priority: "high",
+    });
     const buy = await createTask(server, owner.token, { title: "Buy paint", groupId, dueAt: "2026-05-04T07:00:00Z" });
     await createTask(server, owner.token, { title: "Measure", groupId, status: "done" });
     await createTask(server, owner.token, { title: "Clean up", groupId });
@@ -134,7 +185,13 @@ describe("your own templates", () => {
     const made = expectShape(templateOutput, response.body);
     expect(made.name).toBe("Renovation");
     expect(made.tasks).toEqual([
-      { title: "Paint", description: "", priority: "high", dueAfter: { days: 2, hours: 17, minutes: 30 }, subtasks: ["Walls", "Ceiling"] },
+      {
+        title: "Paint",
+        description: "",
+        priority: "high",
+        dueAfter: { days: 2, hours: 17, minutes: 30 },
+        subtasks: ["Walls", "Ceiling"],
+      },
       { title: "Buy paint", description: "", priority: "normal", dueAfter: { days: 0, hours: 9, minutes: 0 }, subtasks: [] },
       { title: "Clean up", description: "", priority: "normal", dueAfter: null, subtasks: [] },
     ]);
@@ -156,14 +213,32 @@ describe("your own templates", () => {
     const viewer = await registerUser(server);
     const stranger = await registerUser(server);
     const project = await api("/projects", { token: owner.token, json: { name: "Launch" } });
-    expect((await api(`/projects/${project.body.id}/members`, { token: owner.token, json: { userId: viewer.user.id, role: "viewer" } })).status).toBe(201);
+    expect(
+      (
+        await api(`/projects/${project.body.id}/members`, {
+          token: owner.token,
+          json: { userId: viewer.user.id, role: "viewer" },
+        })
+      ).status,
+    ).toBe(201);
     await createTask(server, owner.token, { title: "Press release", projectId: project.body.id });
     await createTask(server, owner.token, { title: "Not in the project" });
 
-    expectProblem(await api(`/templates/from-project/${project.body.id}`, { method: "POST", token: stranger.token }), 404, "not_found");
-    const response = await api(`/templates/from-project/${project.body.id}`, { method: "POST", token: viewer.token, json: { name: "Launch plan" } });
+    expectProblem(
+      await api(`/templates/from-project/${project.body.id}`, { method: "POST", token: stranger.token }),
+      404,
+      "not_found",
+    );
+    const response = await api(`/templates/from-project/${project.body.id}`, {
+      method: "POST",
+      token: viewer.token,
+      json: { name: "Launch plan" },
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
-    expect(expectShape(templateOutput, response.body)).toMatchObject({ name: "Launch plan", tasks: [{ title: "Press release" }] });
+    expect(expectShape(templateOutput, response.body)).toMatchObject({
+      name: "Launch plan",
+      tasks: [{ title: "Press release" }],
+    });
   });
 });
 
@@ -177,13 +252,21 @@ describe("POST /templates/{id}/apply", () => {
       ["Оглянуться на прошлую неделю", "2026-01-12T10:00:00.000Z"],
       ["Спланировать следующую неделю", "2026-01-12T11:00:00.000Z"],
     ]);
-    expect(await subtaskTitles(user, applied.tasks[2]!.id)).toEqual(["Просмотреть календарь", "Выбрать три приоритета", "Выделить время для сосредоточенной работы"]);
+    expect(await subtaskTitles(user, applied.tasks[2]!.id)).toEqual([
+      "Просмотреть календарь",
+      "Выбрать три приоритета",
+      "Выделить время для сосредоточенной работы",
+    ]);
     expect(applied.tasks[2]).toMatchObject({ priority: "high", status: "todo", ownerId: user.user.id });
-    const events = await server.sql("select task_id from domain_events where type = 'task.created' and actor_id = $1", [user.user.id]);
+    const events = await server.sql("select task_id from domain_events where type = 'task.created' and actor_id = $1", [
+      user.user.id,
+    ]);
     expect(events.map((event) => event.task_id).sort()).toEqual(applied.tasks.map((task) => task.id).sort());
     // The task list shows them at once (its cache was invalidated).
     const list = await server.request("/tasks?limit=50", { token: user.token });
-    expect(list.body.items.map((task: { id: string }) => task.id)).toEqual(expect.arrayContaining(applied.tasks.map((task) => task.id)));
+    expect(list.body.items.map((task: { id: string }) => task.id)).toEqual(
+      expect.arrayContaining(applied.tasks.map((task) => task.id)),
+    );
   });
 
   test("relative due dates keep their wall-clock time across the DST change", async () => {
@@ -198,7 +281,11 @@ describe("POST /templates/{id}/apply", () => {
     });
     // Summer time starts in Prague on Sunday 29 March 2026 at 02:00 (UTC+1 → UTC+2).
     const applied = await apply(user, made.id, { startDate: "2026-03-28" });
-    expect(applied.tasks.map((task) => task.dueAt)).toEqual(["2026-03-28T17:00:00.000Z", "2026-03-30T16:00:00.000Z", expect.stringMatching(/^2026-03-29T01:/)]);
+    expect(applied.tasks.map((task) => task.dueAt)).toEqual([
+      "2026-03-28T17:00:00.000Z",
+      "2026-03-30T16:00:00.000Z",
+      expect.stringMatching(/^2026-03-29T01:/),
+    ]);
   });
 
   test("without startDate the due dates count from today in the user's time zone", async () => {
@@ -213,12 +300,28 @@ describe("POST /templates/{id}/apply", () => {
     const owner = await registerUser(server);
     const viewer = await registerUser(server);
     const project = await api("/projects", { token: owner.token, json: { name: "Read only" } });
-    expect((await api(`/projects/${project.body.id}/members`, { token: owner.token, json: { userId: viewer.user.id, role: "viewer" } })).status).toBe(201);
+    expect(
+      (
+        await api(`/projects/${project.body.id}/members`, {
+          token: owner.token,
+          json: { userId: viewer.user.id, role: "viewer" },
+        })
+      ).status,
+    ).toBe(201);
     const before = await taskCount(viewer);
-    expectInvalid(await api(`/templates/${MOVING.id}/apply`, { method: "POST", token: viewer.token, json: { projectId: project.body.id } }), "/projectId");
+    expectInvalid(
+      await api(`/templates/${MOVING.id}/apply`, { method: "POST", token: viewer.token, json: { projectId: project.body.id } }),
+      "/projectId",
+    );
     const ownersGroup = (await server.request("/groups", { token: owner.token })).body.items[0].id as string;
-    expectInvalid(await api(`/templates/${MOVING.id}/apply`, { method: "POST", token: viewer.token, json: { groupId: ownersGroup } }), "/groupId");
-    expectInvalid(await api(`/templates/${MOVING.id}/apply`, { method: "POST", token: viewer.token, json: { startDate: "2026-02-30" } }), "/startDate");
+    expectInvalid(
+      await api(`/templates/${MOVING.id}/apply`, { method: "POST", token: viewer.token, json: { groupId: ownersGroup } }),
+      "/groupId",
+    );
+    expectInvalid(
+      await api(`/templates/${MOVING.id}/apply`, { method: "POST", token: viewer.token, json: { startDate: "2026-02-30" } }),
+      "/startDate",
+    );
     expect(await taskCount(viewer)).toBe(before);
   });
 
@@ -226,11 +329,7 @@ describe("POST /templates/{id}/apply", () => {
     const user = await registerUser(server);
     const made = await createTemplate(user, {
       name: "Fragile",
-      tasks: [
-        { title: "First", subtasks: ["One"] },
-        { title: "Second", subtasks: ["Fine", "boom"] },
-        { title: "Third" },
-      ],
+      tasks: [{ title: "First", subtasks: ["One"] }, { title: "Second", subtasks: ["Fine", "boom"] }, { title: "Third" }],
     });
     // A database fault: inserting a subtask titled "boom" fails, after the first task and the second's row exist.
     await server.sql(`create or replace function fail_on_boom() returns trigger language plpgsql as $$

@@ -1,7 +1,22 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { moduleOverrides } from "../../lib/modules/registry";
-import { entryListOutput, reportOutput, startedTimerOutput, taskTimeOutput, timeEntryOutput, timerOutput } from "../../lib/time-tracking/schema";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+import {
+  entryListOutput,
+  reportOutput,
+  startedTimerOutput,
+  taskTimeOutput,
+  timeEntryOutput,
+  timerOutput,
+} from "../../lib/time-tracking/schema";
+import {
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type RequestOptions,
+  type TestServer,
+} from "./harness";
 
 /*
  * Time tracking (lib/time-tracking): one running timer per user (a start stops the other, also when two starts
@@ -33,16 +48,26 @@ async function addEntry(who: User, json: Record<string, unknown>) {
 
 function expectInvalid(response: Awaited<ReturnType<typeof api>>, pointer: string) {
   const problem = expectProblem(response, 400, "validation_failed");
-  expect(problem.errors?.map((error) => error.pointer), JSON.stringify(problem)).toContain(pointer);
+  expect(
+    problem.errors?.map((error) => error.pointer),
+    JSON.stringify(problem),
+  ).toContain(pointer);
 }
 
-const runningOf = async (who: User) => (await server.sql("select id, task_id from time_entries where user_id = $1 and ended_at is null", [who.user.id])) as { id: string; task_id: string }[];
+const runningOf = async (who: User) =>
+  (await server.sql("select id, task_id from time_entries where user_id = $1 and ended_at is null", [who.user.id])) as {
+    id: string;
+    task_id: string;
+  }[];
 
 /** A project of `owner` with `member` in it and a task in the project: both can track time on it. */
 async function sharedTask(owner: User, member: User, title = "Shared work") {
   const project = await api("/projects", { token: owner.token, json: { name: "Shared" } });
   expect(project.status).toBe(201);
-  expect((await api(`/projects/${project.body.id}/members`, { token: owner.token, json: { userId: member.user.id, role: "member" } })).status).toBe(201);
+  expect(
+    (await api(`/projects/${project.body.id}/members`, { token: owner.token, json: { userId: member.user.id, role: "member" } }))
+      .status,
+  ).toBe(201);
   return createTask(server, owner.token, { title, projectId: project.body.id });
 }
 
@@ -55,7 +80,14 @@ describe("the timer", () => {
 
     const started = await start(alice, first.id, { note: "draft" });
     expect(started.stopped).toBeNull();
-    expect(started.running).toMatchObject({ taskId: first.id, taskTitle: "Write", running: true, endedAt: null, note: "draft", userId: alice.user.id });
+    expect(started.running).toMatchObject({
+      taskId: first.id,
+      taskTitle: "Write",
+      running: true,
+      endedAt: null,
+      note: "draft",
+      userId: alice.user.id,
+    });
     expect(expectShape(timerOutput, (await api("/timer", { token: alice.token })).body).running?.id).toBe(started.running.id);
 
     // The same task again: the timer goes on.
@@ -78,7 +110,9 @@ describe("the timer", () => {
   test("two starts at the same moment leave exactly one timer running", async () => {
     const alice = await registerUser(server);
     const tasks = await Promise.all([1, 2, 3, 4].map((n) => createTask(server, alice.token, { title: `Task ${n}` })));
-    const answers = await Promise.all(tasks.map((task) => api(`/tasks/${task.id}/timer/start`, { method: "POST", token: alice.token })));
+    const answers = await Promise.all(
+      tasks.map((task) => api(`/tasks/${task.id}/timer/start`, { method: "POST", token: alice.token })),
+    );
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
     const running = await runningOf(alice);
     expect(running).toHaveLength(1);
@@ -108,8 +142,19 @@ describe("the timer", () => {
     const task = await createTask(server, alice.token);
     expectProblem(await api(`/tasks/${task.id}/timer/start`, { method: "POST", token: stranger.token }), 404, "not_found");
     expectProblem(await api(`/tasks/${task.id}/time`, { token: stranger.token }), 404, "not_found");
-    expectProblem(await api("/time-entries", { token: stranger.token, json: { taskId: task.id, startedAt: "2026-01-05T08:00:00Z", durationSeconds: 60 } }), 404, "not_found");
-    expectProblem(await api(`/time-entries?from=2026-01-01&to=2026-01-31&taskId=${task.id}`, { token: stranger.token }), 404, "not_found");
+    expectProblem(
+      await api("/time-entries", {
+        token: stranger.token,
+        json: { taskId: task.id, startedAt: "2026-01-05T08:00:00Z", durationSeconds: 60 },
+      }),
+      404,
+      "not_found",
+    );
+    expectProblem(
+      await api(`/time-entries?from=2026-01-01&to=2026-01-31&taskId=${task.id}`, { token: stranger.token }),
+      404,
+      "not_found",
+    );
     expect(await server.sql("select id from time_entries where user_id = $1", [stranger.user.id])).toEqual([]);
   });
 });
@@ -118,21 +163,54 @@ describe("entries by hand", () => {
   test("POST /time-entries – with endedAt or durationSeconds; bad times are a 400 naming the field", async () => {
     const alice = await registerUser(server);
     const task = await createTask(server, alice.token);
-    const byEnd = await addEntry(alice, { taskId: task.id, startedAt: "2026-01-05T08:00:00Z", endedAt: "2026-01-05T09:30:00Z", note: "  meeting " });
+    const byEnd = await addEntry(alice, {
+      taskId: task.id,
+      startedAt: "2026-01-05T08:00:00Z",
+      endedAt: "2026-01-05T09:30:00Z",
+      note: "  meeting ",
+    });
     expect(byEnd).toMatchObject({ durationSeconds: 5400, running: false, note: "meeting" });
     const byDuration = await addEntry(alice, { taskId: task.id, startedAt: "2026-01-05T10:00:00+01:00", durationSeconds: 600 });
-    expect(byDuration).toMatchObject({ startedAt: "2026-01-05T09:00:00.000Z", endedAt: "2026-01-05T09:10:00.000Z", durationSeconds: 600 });
+    expect(byDuration).toMatchObject({
+      startedAt: "2026-01-05T09:00:00.000Z",
+      endedAt: "2026-01-05T09:10:00.000Z",
+      durationSeconds: 600,
+    });
 
     const base = { taskId: task.id, startedAt: "2026-01-05T08:00:00Z" };
-    expectInvalid(await api("/time-entries", { token: alice.token, json: { ...base, endedAt: "2026-01-05T07:00:00Z" } }), "/endedAt");
-    expectInvalid(await api("/time-entries", { token: alice.token, json: { ...base, endedAt: "2026-01-05T08:00:00Z" } }), "/endedAt");
+    expectInvalid(
+      await api("/time-entries", { token: alice.token, json: { ...base, endedAt: "2026-01-05T07:00:00Z" } }),
+      "/endedAt",
+    );
+    expectInvalid(
+      await api("/time-entries", { token: alice.token, json: { ...base, endedAt: "2026-01-05T08:00:00Z" } }),
+      "/endedAt",
+    );
     expectInvalid(await api("/time-entries", { token: alice.token, json: base }), "/endedAt");
-    expectInvalid(await api("/time-entries", { token: alice.token, json: { ...base, endedAt: "2026-01-05T09:00:00Z", durationSeconds: 60 } }), "/endedAt");
+    expectInvalid(
+      await api("/time-entries", { token: alice.token, json: { ...base, endedAt: "2026-01-05T09:00:00Z", durationSeconds: 60 } }),
+      "/endedAt",
+    );
     expectInvalid(await api("/time-entries", { token: alice.token, json: { ...base, durationSeconds: 0 } }), "/durationSeconds");
-    expectInvalid(await api("/time-entries", { token: alice.token, json: { ...base, durationSeconds: 8 * 86_400 } }), "/durationSeconds");
-    expectInvalid(await api("/time-entries", { token: alice.token, json: { ...base, startedAt: "2099-01-01T00:00:00Z", durationSeconds: 60 } }), "/startedAt");
-    expectInvalid(await api("/time-entries", { token: alice.token, json: { ...base, startedAt: "yesterday", durationSeconds: 60 } }), "/startedAt");
-    expectInvalid(await api("/time-entries", { token: alice.token, json: { ...base, durationSeconds: 60, userId: alice.user.id } }), "/userId");
+    expectInvalid(
+      await api("/time-entries", { token: alice.token, json: { ...base, durationSeconds: 8 * 86_400 } }),
+      "/durationSeconds",
+    );
+    expectInvalid(
+      await api("/time-entries", {
+        token: alice.token,
+        json: { ...base, startedAt: "2099-01-01T00:00:00Z", durationSeconds: 60 },
+      }),
+      "/startedAt",
+    );
+    expectInvalid(
+      await api("/time-entries", { token: alice.token, json: { ...base, startedAt: "yesterday", durationSeconds: 60 } }),
+      "/startedAt",
+    );
+    expectInvalid(
+      await api("/time-entries", { token: alice.token, json: { ...base, durationSeconds: 60, userId: alice.user.id } }),
+      "/userId",
+    );
     expect(await server.sql("select id from time_entries where user_id = $1", [alice.user.id])).toHaveLength(2);
   });
 
@@ -142,13 +220,28 @@ describe("entries by hand", () => {
     const task = await sharedTask(owner, member);
     const entry = await addEntry(owner, { taskId: task.id, startedAt: "2026-01-05T08:00:00Z", durationSeconds: 600 });
 
-    expectProblem(await api(`/time-entries/${entry.id}`, { method: "PATCH", token: member.token, json: { note: "mine now" } }), 404, "not_found");
+    expectProblem(
+      await api(`/time-entries/${entry.id}`, { method: "PATCH", token: member.token, json: { note: "mine now" } }),
+      404,
+      "not_found",
+    );
     expectProblem(await api(`/time-entries/${entry.id}`, { method: "DELETE", token: member.token }), 404, "not_found");
 
-    const patched = await api(`/time-entries/${entry.id}`, { method: "PATCH", token: owner.token, json: { endedAt: "2026-01-05T09:00:00Z", note: "longer" } });
+    const patched = await api(`/time-entries/${entry.id}`, {
+      method: "PATCH",
+      token: owner.token,
+      json: { endedAt: "2026-01-05T09:00:00Z", note: "longer" },
+    });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     expect(expectShape(timeEntryOutput, patched.body)).toMatchObject({ durationSeconds: 3600, note: "longer" });
-    expectInvalid(await api(`/time-entries/${entry.id}`, { method: "PATCH", token: owner.token, json: { startedAt: "2026-01-05T10:00:00Z" } }), "/endedAt");
+    expectInvalid(
+      await api(`/time-entries/${entry.id}`, {
+        method: "PATCH",
+        token: owner.token,
+        json: { startedAt: "2026-01-05T10:00:00Z" },
+      }),
+      "/endedAt",
+    );
     expectInvalid(await api(`/time-entries/${entry.id}`, { method: "PATCH", token: owner.token, json: {} }), "/startedAt");
 
     // endedAt on the running timer stops it.
@@ -176,9 +269,15 @@ describe("entries by hand", () => {
     const onOther = await addEntry(alice, { taskId: other.id, startedAt: "2026-01-11T10:00:00Z", durationSeconds: 600 });
     await addEntry(bob, { taskId: task.id, startedAt: "2026-01-11T10:00:00Z", durationSeconds: 600 });
 
-    const list = expectShape(entryListOutput, (await api("/time-entries?from=2026-01-11&to=2026-01-11", { token: alice.token })).body);
+    const list = expectShape(
+      entryListOutput,
+      (await api("/time-entries?from=2026-01-11&to=2026-01-11", { token: alice.token })).body,
+    );
     expect(list.items.map((item) => item.id)).toEqual([late.id, onOther.id]);
-    const ofTask = expectShape(entryListOutput, (await api(`/time-entries?from=2026-01-10&to=2026-01-11&taskId=${other.id}`, { token: alice.token })).body);
+    const ofTask = expectShape(
+      entryListOutput,
+      (await api(`/time-entries?from=2026-01-10&to=2026-01-11&taskId=${other.id}`, { token: alice.token })).body,
+    );
     expect(ofTask.items.map((item) => item.id)).toEqual([onOther.id]);
     expectInvalid(await api("/time-entries?from=2026-01-11&to=2026-01-10", { token: alice.token }), "/to");
     expectInvalid(await api("/time-entries?from=2026-01-01&to=2027-06-01", { token: alice.token }), "/to");
@@ -195,7 +294,12 @@ describe("reports and the export", () => {
     const own = await createTask(server, alice.token, { title: "Inbox" });
     const hidden = await createTask(server, stranger.token, { title: "Not yours" });
     // 23:30-00:30 in Prague on 10/11 January: half an hour on each day.
-    await addEntry(alice, { taskId: shared.id, startedAt: "2026-01-10T22:30:00Z", durationSeconds: 3600, note: "=HYPERLINK(\"http://evil\")" });
+    await addEntry(alice, {
+      taskId: shared.id,
+      startedAt: "2026-01-10T22:30:00Z",
+      durationSeconds: 3600,
+      note: '=HYPERLINK("http://evil")',
+    });
     await addEntry(bob, { taskId: shared.id, startedAt: "2026-01-11T09:00:00Z", durationSeconds: 1800, note: "+1 more, later" });
     await addEntry(alice, { taskId: own.id, startedAt: "2026-01-11T12:00:00Z", durationSeconds: 600, note: "-" });
     // 00:30 on 12 January in Prague (still the 11th in UTC): outside the range.
@@ -213,7 +317,12 @@ describe("reports and the export", () => {
   test("GET /time-entries/report – per task, per person and per local day, split at local midnight", async () => {
     const { alice, bob, shared, own } = await arrangeReport();
     const byDay = await report(alice, "from=2026-01-10&to=2026-01-11&by=day");
-    expect(byDay).toMatchObject({ from: "2026-01-10", to: "2026-01-11", timeZone: PRAGUE, totalSeconds: 1800 + 1800 + 1800 + 600 });
+    expect(byDay).toMatchObject({
+      from: "2026-01-10",
+      to: "2026-01-11",
+      timeZone: PRAGUE,
+      totalSeconds: 1800 + 1800 + 1800 + 600,
+    });
     expect(byDay.rows).toEqual([
       { key: "2026-01-10", label: "2026-01-10", seconds: 1800, entries: 1 },
       { key: "2026-01-11", label: "2026-01-11", seconds: 1800 + 1800 + 600, entries: 3 },

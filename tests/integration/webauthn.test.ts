@@ -122,7 +122,9 @@ describe("POST /webauthn/register/options", () => {
   test("excludes the devices registered already; needs a signed-in user", async () => {
     const { user, authenticator } = await userWithPasskey();
     const options = await registrationOptions(user);
-    expect(options.excludeCredentials).toEqual([{ id: authenticator.id, type: "public-key", transports: ["internal", "hybrid"] }]);
+    expect(options.excludeCredentials).toEqual([
+      { id: authenticator.id, type: "public-key", transports: ["internal", "hybrid"] },
+    ]);
 
     const anonymous = await server.request("/api/v1/webauthn/register/options", { json: {} });
     expectProblem(anonymous, 401, "unauthenticated");
@@ -176,8 +178,19 @@ describe("POST /webauthn/register/verify", () => {
     const key = await registerDevice(user, new SoftAuthenticator({ aaguid: UNKNOWN_AAGUID, attachment: "cross-platform" }), {
       headers: { "User-Agent": IPHONE_UA },
     });
-    expect(key).toMatchObject({ label: "generic", labelText: "Passkey", name: "Passkey", attachment: "cross-platform", transports: ["usb"] });
-    expect((await devicesOf(user)).map((device) => device.label)).toEqual(["face", "android_fingerprint", "windows_hello", "generic"]);
+    expect(key).toMatchObject({
+      label: "generic",
+      labelText: "Passkey",
+      name: "Passkey",
+      attachment: "cross-platform",
+      transports: ["usb"],
+    });
+    expect((await devicesOf(user)).map((device) => device.label)).toEqual([
+      "face",
+      "android_fingerprint",
+      "windows_hello",
+      "generic",
+    ]);
   });
 
   test("keeps the name given; a name must be 1-100 characters", async () => {
@@ -218,8 +231,16 @@ describe("POST /webauthn/register/verify", () => {
     expectProblem(expired, 400, "validation_failed");
     resetClock();
 
-    expectProblem(await tryRegister(user, new SoftAuthenticator(), { ceremony: { origin: "https://evil.test" } }), 400, "validation_failed");
-    expectProblem(await tryRegister(user, new SoftAuthenticator(), { ceremony: { rpId: "evil.test" } }), 400, "validation_failed");
+    expectProblem(
+      await tryRegister(user, new SoftAuthenticator(), { ceremony: { origin: "https://evil.test" } }),
+      400,
+      "validation_failed",
+    );
+    expectProblem(
+      await tryRegister(user, new SoftAuthenticator(), { ceremony: { rpId: "evil.test" } }),
+      400,
+      "validation_failed",
+    );
     expect(await devicesOf(user)).toEqual([]);
     // The second configured origin is accepted.
     await registerDevice(user, new SoftAuthenticator(), { ceremony: { origin: "https://m.spolu.test" } });
@@ -258,7 +279,11 @@ describe("GET, PATCH, DELETE /webauthn/devices/{id}", () => {
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     expect(expectShape(deviceOutput, response.body)).toMatchObject({ id: device.id, name: "Desk PC", label: "windows_hello" });
     expect((await devicesOf(user)).map((item) => item.name)).toEqual(["Desk PC"]);
-    const empty = await server.request(`/api/v1/webauthn/devices/${device.id}`, { method: "PATCH", token: user.token, json: { name: " " } });
+    const empty = await server.request(`/api/v1/webauthn/devices/${device.id}`, {
+      method: "PATCH",
+      token: user.token,
+      json: { name: " " },
+    });
     expect(expectProblem(empty, 400, "validation_failed").errors?.[0]?.pointer).toBe("/name");
   });
 
@@ -271,7 +296,11 @@ describe("GET, PATCH, DELETE /webauthn/devices/{id}", () => {
       json: { name: "Mine now" },
     });
     expectProblem(patch, 404, "not_found");
-    expectProblem(await server.request(`/api/v1/webauthn/devices/${device.id}`, { method: "DELETE", token: stranger.token }), 404, "not_found");
+    expectProblem(
+      await server.request(`/api/v1/webauthn/devices/${device.id}`, { method: "DELETE", token: stranger.token }),
+      404,
+      "not_found",
+    );
     expect(await devicesOf(stranger)).toEqual([]);
     expect(await devicesOf(user)).toEqual([device]);
     expectSignedIn(await signIn(user.email, authenticator), user);
@@ -284,7 +313,11 @@ describe("GET, PATCH, DELETE /webauthn/devices/{id}", () => {
     expect(removed.status).toBe(204);
     expect(await devicesOf(user)).toEqual([]);
     expectRefused(await signIn(user.email, authenticator));
-    expectProblem(await server.request(`/api/v1/webauthn/devices/${device.id}`, { method: "DELETE", token: user.token }), 404, "not_found");
+    expectProblem(
+      await server.request(`/api/v1/webauthn/devices/${device.id}`, { method: "DELETE", token: user.token }),
+      404,
+      "not_found",
+    );
   });
 });
 
@@ -335,9 +368,10 @@ describe("POST /webauthn/auth/options", () => {
     const recent = await authOptions(user.email);
     advanceClock(31 * MINUTE_MS);
     const fresh = await authOptions(user.email);
-    const left = await server.sql<{ challenge: string }>("select challenge from auth_challenges where challenge = any($1::text[])", [
-      `{${[old.challenge, recent.challenge, fresh.challenge].join(",")}}`,
-    ]);
+    const left = await server.sql<{ challenge: string }>(
+      "select challenge from auth_challenges where challenge = any($1::text[])",
+      [`{${[old.challenge, recent.challenge, fresh.challenge].join(",")}}`],
+    );
     expect(left.map((row) => row.challenge).sort()).toEqual([recent.challenge, fresh.challenge].sort());
   });
 });
@@ -470,7 +504,11 @@ describe("POST /webauthn/auth/verify", () => {
   test("malformed input is a 400 with no token", async () => {
     const { user, authenticator } = await userWithPasskey();
     const assertion = authenticator.authenticate(await authOptions(user.email), { origin: ORIGIN });
-    expectRefused(await verifySignIn(user.email, { ...assertion, response: { ...assertion.response, signature: "***" } }), 400, "validation_failed");
+    expectRefused(
+      await verifySignIn(user.email, { ...assertion, response: { ...assertion.response, signature: "***" } }),
+      400,
+      "validation_failed",
+    );
     expectRefused(
       await verifySignIn(user.email, { ...assertion, response: { ...assertion.response, clientDataJSON: "bm90IGpzb24" } }),
       400,
@@ -479,7 +517,9 @@ describe("POST /webauthn/auth/verify", () => {
     expectRefused(await server.request("/webauthn/auth/verify", { json: { response: assertion } }), 400, "validation_failed");
     // Well-formed base64url that is not authenticator data: refused like any failed assertion.
     const truncated = authenticator.authenticate(await authOptions(user.email), { origin: ORIGIN });
-    expectRefused(await verifySignIn(user.email, { ...truncated, response: { ...truncated.response, authenticatorData: "AAAA" } }));
+    expectRefused(
+      await verifySignIn(user.email, { ...truncated, response: { ...truncated.response, authenticatorData: "AAAA" } }),
+    );
   });
 });
 
@@ -487,7 +527,11 @@ describe("after the account is deleted", () => {
   test("its passkey no longer signs in, and the email looks like any unknown one", async () => {
     const { user, authenticator } = await userWithPasskey();
     expectSignedIn(await signIn(user.email, authenticator), user);
-    const deleted = await server.request("/delete-account", { method: "DELETE", token: user.token, json: { password: user.password } });
+    const deleted = await server.request("/delete-account", {
+      method: "DELETE",
+      token: user.token,
+      json: { password: user.password },
+    });
     expect(deleted.status, JSON.stringify(deleted.body)).toBe(204);
     expectRefused(await signIn(user.email, authenticator));
     expect((await authOptions(user.email)).allowCredentials).toEqual((await authOptions(user.email)).allowCredentials);

@@ -30,7 +30,8 @@ export function verifyStandardWebhook(
   nowSeconds: number,
 ): Verification {
   const fail = (reason: string): Verification => ({ ok: false, reason, matched: [] });
-  if (!headers.id || !headers.timestamp || !headers.signature) return fail("missing webhook-id, webhook-timestamp or webhook-signature");
+  if (!headers.id || !headers.timestamp || !headers.signature)
+    return fail("missing webhook-id, webhook-timestamp or webhook-signature");
   if (!/^\d+$/.test(headers.timestamp)) return fail("webhook-timestamp is not an integer");
   const timestamp = Number(headers.timestamp);
   if (Math.abs(nowSeconds - timestamp) > TOLERANCE_SECONDS) return fail(`timestamp ${timestamp} is outside the tolerance`);

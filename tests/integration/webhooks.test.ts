@@ -15,7 +15,15 @@ import {
   rotatedSecretOutput,
 } from "../../lib/webhooks/schema";
 import { runWebhookDeliveries } from "../../lib/webhooks/service";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+import {
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type RequestOptions,
+  type TestServer,
+} from "./harness";
 import { startReceiver, verifyStandardWebhook, type Receiver } from "./webhook-receiver";
 
 // The owner's notification goes through notifyUser (lib/notifications, built separately): watched, not replaced.
@@ -121,7 +129,9 @@ describe("with private targets allowed (receivers on 127.0.0.1)", () => {
       expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);
       const operations = Object.entries(document.paths as Record<string, Record<string, { description?: string }>>)
         .filter(([path]) => path.startsWith("/api/v1/webhooks"))
-        .flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation] as const));
+        .flatMap(([path, item]) =>
+          Object.entries(item).map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation] as const),
+        );
       expect(operations.map(([name]) => name).sort()).toEqual([
         "DELETE /api/v1/webhooks/{id}",
         "GET /api/v1/webhooks",
@@ -169,7 +179,7 @@ describe("with private targets allowed (receivers on 127.0.0.1)", () => {
       const one = await api(`/webhooks/${created.id}`, { token: owner.token });
       for (const answer of [list, one]) {
         expect(JSON.stringify(answer.body)).not.toContain(created.secret.slice(6));
-        expect(JSON.stringify(answer.body)).not.toContain("secret\":");
+        expect(JSON.stringify(answer.body)).not.toContain('secret":');
       }
       // Someone else's list does not show it.
       const other = await registerUser(server);
@@ -215,7 +225,11 @@ describe("with private targets allowed (receivers on 127.0.0.1)", () => {
         json: { url: "http://127.0.0.1:9/b", events: [] },
       });
       expect(response.status, JSON.stringify(response.body)).toBe(200);
-      expect(expectShape(endpointOutput, response.body)).toMatchObject({ url: "http://127.0.0.1:9/b", events: [], description: "" });
+      expect(expectShape(endpointOutput, response.body)).toMatchObject({
+        url: "http://127.0.0.1:9/b",
+        events: [],
+        description: "",
+      });
       expectProblem(
         await api(`/webhooks/${created.id}`, { method: "PATCH", token: owner.token, json: {} }),
         400,
@@ -282,8 +296,17 @@ describe("with private targets allowed (receivers on 127.0.0.1)", () => {
 
   describe("events", () => {
     test("a collaboration request reaches the endpoints of both parties, signed, once; nobody else's", async () => {
-      const [requester, recipient, outsider] = [await registerUser(server), await registerUser(server), await registerUser(server)];
-      const [requesterHook, recipientHook, outsiderHook, otherTypeHook] = [await receiver(), await receiver(), await receiver(), await receiver()];
+      const [requester, recipient, outsider] = [
+        await registerUser(server),
+        await registerUser(server),
+        await registerUser(server),
+      ];
+      const [requesterHook, recipientHook, outsiderHook, otherTypeHook] = [
+        await receiver(),
+        await receiver(),
+        await receiver(),
+        await receiver(),
+      ];
       // (Subscribed to this type only: the task's own events, once they are published, are not what this test counts.)
       await registerFor(requester, requesterHook, { events: ["collaboration.requested"] });
       const recipientEndpoint = await registerFor(recipient, recipientHook, { events: ["collaboration.requested"] });
@@ -310,7 +333,12 @@ describe("with private targets allowed (receivers on 127.0.0.1)", () => {
       // The delivery log shows it under the same webhook-id.
       const list = await deliveries(recipient, recipientEndpoint.id);
       expect(list.items).toHaveLength(1);
-      expect(list.items[0]).toMatchObject({ messageId: message!.id, status: "succeeded", attemptCount: 1, eventType: "collaboration.requested" });
+      expect(list.items[0]).toMatchObject({
+        messageId: message!.id,
+        status: "succeeded",
+        attemptCount: 1,
+        eventType: "collaboration.requested",
+      });
 
       // The job's catch-up (once the event is old enough for it) does not send it a second time.
       advanceClock(2 * 60_000);
@@ -369,7 +397,13 @@ describe("with private targets allowed (receivers on 127.0.0.1)", () => {
       const hook = await receiver({ answer: "thanks!" });
       const endpoint = await registerFor(owner, hook, { events: ["task.deleted"] });
       const sent = await testFire(owner, endpoint.id);
-      expect(sent).toMatchObject({ status: "succeeded", attemptCount: 1, eventType: "webhook.test", eventId: null, nextAttemptAt: null });
+      expect(sent).toMatchObject({
+        status: "succeeded",
+        attemptCount: 1,
+        eventType: "webhook.test",
+        eventId: null,
+        nextAttemptAt: null,
+      });
       expect(sent.attempts).toHaveLength(1);
       expect(sent.attempts[0]).toMatchObject({ statusCode: 200, error: null, responseExcerpt: "thanks!" });
       expect(hook.messages).toHaveLength(1);
@@ -414,7 +448,13 @@ describe("with private targets allowed (receivers on 127.0.0.1)", () => {
       expect(second!.verification.ok).toBe(true);
 
       const detail = await delivery(owner, endpoint.id, sent.id);
-      expect(detail).toMatchObject({ status: "succeeded", attemptCount: 2, nextAttemptAt: null, lastError: null, lastStatusCode: 200 });
+      expect(detail).toMatchObject({
+        status: "succeeded",
+        attemptCount: 2,
+        nextAttemptAt: null,
+        lastError: null,
+        lastStatusCode: 200,
+      });
       expect(detail.attempts.map((attempt) => attempt.statusCode)).toEqual([503, 200]);
       expect(detail.attempts[1]!.durationMs).toBeGreaterThanOrEqual(0);
     });
@@ -447,7 +487,11 @@ describe("with private targets allowed (receivers on 127.0.0.1)", () => {
       const sent = await testFire(owner, endpoint.id);
       expect(sent.status).toBe("succeeded");
       expect(second.messages).toHaveLength(1);
-      expect(second.messages[0]).toMatchObject({ path: "/moved", id: first.messages[0]!.id, rawBody: first.messages[0]!.rawBody });
+      expect(second.messages[0]).toMatchObject({
+        path: "/moved",
+        id: first.messages[0]!.id,
+        rawBody: first.messages[0]!.rawBody,
+      });
       expect(second.messages[0]!.verification.ok).toBe(true);
 
       first.redirectNext(`${first.url}/again`, 10, 302);
@@ -485,9 +529,17 @@ describe("with private targets allowed (receivers on 127.0.0.1)", () => {
       expect(second.nextCursor).toBeNull();
       const pending = await deliveries(owner, endpoint.id, "?status=pending");
       expect(pending.items.map((item) => item.id)).toEqual([sent[1]!.id]);
-      const bad = expectProblem(await api(`/webhooks/${endpoint.id}/deliveries?cursor=nonsense`, { token: owner.token }), 400, "validation_failed");
+      const bad = expectProblem(
+        await api(`/webhooks/${endpoint.id}/deliveries?cursor=nonsense`, { token: owner.token }),
+        400,
+        "validation_failed",
+      );
       expect(bad.errors?.[0]?.pointer).toBe("/cursor");
-      const tooMany = expectProblem(await api(`/webhooks/${endpoint.id}/deliveries?limit=1000`, { token: owner.token }), 400, "validation_failed");
+      const tooMany = expectProblem(
+        await api(`/webhooks/${endpoint.id}/deliveries?limit=1000`, { token: owner.token }),
+        400,
+        "validation_failed",
+      );
       expect(tooMany.errors?.[0]?.pointer).toBe("/limit");
     });
   });
@@ -499,11 +551,19 @@ describe("with private targets allowed (receivers on 127.0.0.1)", () => {
       const endpoint = await registerFor(owner, hook);
       const original = await testFire(owner, endpoint.id);
       advanceClock(10_000);
-      const response = await api(`/webhooks/${endpoint.id}/deliveries/${original.id}/replay`, { method: "POST", token: owner.token });
+      const response = await api(`/webhooks/${endpoint.id}/deliveries/${original.id}/replay`, {
+        method: "POST",
+        token: owner.token,
+      });
       expect(response.status, JSON.stringify(response.body)).toBe(201);
       const replay = expectShape(deliveryDetailOutput, response.body);
       expect(replay.id).not.toBe(original.id);
-      expect(replay).toMatchObject({ messageId: original.messageId, status: "succeeded", attemptCount: 1, payload: original.payload });
+      expect(replay).toMatchObject({
+        messageId: original.messageId,
+        status: "succeeded",
+        attemptCount: 1,
+        payload: original.payload,
+      });
       expect(hook.messages).toHaveLength(2);
       expect(hook.messages[1]!.id).toBe(hook.messages[0]!.id);
       expect(hook.messages[1]!.rawBody).toBe(hook.messages[0]!.rawBody);
@@ -519,7 +579,10 @@ describe("with private targets allowed (receivers on 127.0.0.1)", () => {
       hook.failNext(1);
       const pending = await testFire(owner, endpoint.id);
       expect(pending.status).toBe("pending");
-      const response = await api(`/webhooks/${endpoint.id}/deliveries/${pending.id}/replay`, { method: "POST", token: owner.token });
+      const response = await api(`/webhooks/${endpoint.id}/deliveries/${pending.id}/replay`, {
+        method: "POST",
+        token: owner.token,
+      });
       expectProblem(response, 409, "conflict");
       expect(hook.messages).toHaveLength(1);
     });
@@ -728,7 +791,10 @@ describe("without the private-network setting", () => {
     setTestNetwork({ publicAddresses: ["127.0.0.1"] });
     const endpoint = await registerFor(owner, hook);
     for (const [location, reason] of [
-      ["http://169.254.169.254/latest/meta-data", /redirect to http:\/\/169\.254\.169\.254\/latest\/meta-data refused: 169\.254\.169\.254 is a link-local address/],
+      [
+        "http://169.254.169.254/latest/meta-data",
+        /redirect to http:\/\/169\.254\.169\.254\/latest\/meta-data refused: 169\.254\.169\.254 is a link-local address/,
+      ],
       [`http://[::1]:${hook.port}/inside`, /refused: ::1 is a loopback address/],
       ["http://[::ffff:10.0.0.1]/", /refused: ::ffff:a00:1 is a private address/],
       ["file:///etc/passwd", /refused: not an http\(s\) URL/],

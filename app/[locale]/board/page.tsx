@@ -58,7 +58,11 @@ export default async function BoardPage({ params, searchParams }: Props) {
   const messages = await getMessages({ locale: tag });
 
   return (
-    <NextIntlClientProvider locale={tag} messages={{ Board: messages.Board, TaskFields: messages.TaskFields }} timeZone={actor.timeZone}>
+    <NextIntlClientProvider
+      locale={tag}
+      messages={{ Board: messages.Board, TaskFields: messages.TaskFields }}
+      timeZone={actor.timeZone}
+    >
       <div className="board-page">
         <header className="board-header">
           <div>

@@ -49,7 +49,9 @@ export default async function BriefingPage({ params, searchParams }: Props) {
     <div className="assistant-page">
       <header className="assistant-header">
         <h1>{t("title")}</h1>
-        <p className="assistant-date">{format.dateTime(new Date(`${lists.date}T12:00:00Z`), { timeZone: "UTC", dateStyle: "full" })}</p>
+        <p className="assistant-date">
+          {format.dateTime(new Date(`${lists.date}T12:00:00Z`), { timeZone: "UTC", dateStyle: "full" })}
+        </p>
         <nav className="assistant-pager" aria-label={t("days")}>
           <a href={dayLink(addDays(lists.date, -1))}>{t("previousDay")}</a>
           {lists.date !== today && <a href={`/${locale}/briefing`}>{t("today")}</a>}

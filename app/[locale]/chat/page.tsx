@@ -46,7 +46,12 @@ export default async function ChatPage({ params }: Props) {
         <p className="assistant-lead">{model ? t("providerModel", { model }) : t("providerBuiltIn")}</p>
       </header>
       <NextIntlClientProvider locale={tag} messages={{ Chat: messages.Chat }} timeZone={actor.timeZone}>
-        <ChatConversation initial={[...page.items].reverse()} olderCursor={page.nextCursor} locale={locale} timeZone={actor.timeZone} />
+        <ChatConversation
+          initial={[...page.items].reverse()}
+          olderCursor={page.nextCursor}
+          locale={locale}
+          timeZone={actor.timeZone}
+        />
       </NextIntlClientProvider>
     </div>
   );

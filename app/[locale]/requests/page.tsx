@@ -40,7 +40,11 @@ export default async function RequestsPage({ params }: Props) {
   ]);
   const messages = await getMessages({ locale: tag });
   return (
-    <NextIntlClientProvider locale={tag} messages={{ Requests: messages.Requests, TaskFields: messages.TaskFields }} timeZone={actor.timeZone}>
+    <NextIntlClientProvider
+      locale={tag}
+      messages={{ Requests: messages.Requests, TaskFields: messages.TaskFields }}
+      timeZone={actor.timeZone}
+    >
       <RequestsInbox
         meId={actor.userId}
         timeZone={actor.timeZone}

@@ -45,7 +45,11 @@ export default async function ReviewsPage({ params }: Props) {
         <h1>{t("title")}</h1>
         <p className="goal-lead">{t("lead")}</p>
       </header>
-      <NextIntlClientProvider locale={tag} messages={{ Reviews: messages.Reviews, Goals: messages.Goals }} timeZone={actor.timeZone}>
+      <NextIntlClientProvider
+        locale={tag}
+        messages={{ Reviews: messages.Reviews, Goals: messages.Goals }}
+        timeZone={actor.timeZone}
+      >
         <ReviewsApp due={due.items} dueTotal={due.total} cards={cards.items} goals={goals} locale={locale} />
       </NextIntlClientProvider>
     </div>

@@ -45,7 +45,9 @@ export default async function SettingsPage({ params }: Props) {
     <div className="auth security">
       <header className="security-header">
         <h1>{t("title")}</h1>
-        <p className="auth-lead">{t.rich("signedInAs", { email: actor.email, strong: (chunks) => <strong dir="ltr">{chunks}</strong> })}</p>
+        <p className="auth-lead">
+          {t.rich("signedInAs", { email: actor.email, strong: (chunks) => <strong dir="ltr">{chunks}</strong> })}
+        </p>
       </header>
       <nav className="auth-card settings-nav" aria-label={t("navLabel")}>
         <ul>
@@ -70,12 +72,12 @@ export default async function SettingsPage({ params }: Props) {
             </a>
           </li>
           {CONNECTOR_KIND_FIELDS.some((definition) => isModuleEnabled(definition.module)) && (
-          <li>
-            <a href={`/${locale}/settings/connections`}>
-              <strong>{connections("settingsLink")}</strong>
-              <span>{connections("settingsLinkHint")}</span>
-            </a>
-          </li>
+            <li>
+              <a href={`/${locale}/settings/connections`}>
+                <strong>{connections("settingsLink")}</strong>
+                <span>{connections("settingsLinkHint")}</span>
+              </a>
+            </li>
           )}
         </ul>
       </nav>

@@ -41,7 +41,10 @@ export default async function TasksPage({ params, searchParams }: Props) {
   }
 
   const { items: groups } = await listGroups(actor, { lang: locale });
-  const filters = parseFilters(search, groups.map((group) => group.id));
+  const filters = parseFilters(
+    search,
+    groups.map((group) => group.id),
+  );
   const queryString = taskListQueryString(filters, actor);
   const [initial, messages] = await Promise.all([loadFirstPage(actor, queryString), getMessages({ locale: tag })]);
   const groupLinks = groups.map((group) => ({ id: group.id, name: group.name }));
@@ -51,7 +54,11 @@ export default async function TasksPage({ params, searchParams }: Props) {
   return (
     <div className="tasks-page">
       <GroupSidebar locale={locale} groups={groupLinks} filters={filters} />
-      <NextIntlClientProvider locale={tag} messages={{ TaskList: messages.TaskList, TaskFields: messages.TaskFields }} timeZone={actor.timeZone}>
+      <NextIntlClientProvider
+        locale={tag}
+        messages={{ TaskList: messages.TaskList, TaskFields: messages.TaskFields }}
+        timeZone={actor.timeZone}
+      >
         <TaskListView
           locale={locale}
           userId={actor.userId}

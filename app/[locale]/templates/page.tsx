@@ -36,7 +36,10 @@ export default async function TemplatesPage({ params }: Props) {
   const actor = await pageActor();
   if (!actor) redirect(signInPath(locale, `/${locale}/templates`));
 
-  const [templates, groups] = await Promise.all([listTemplates(actor, locale as Locale), listGroups(actor, { lang: locale as Locale, includeArchived: false })]);
+  const [templates, groups] = await Promise.all([
+    listTemplates(actor, locale as Locale),
+    listGroups(actor, { lang: locale as Locale, includeArchived: false }),
+  ]);
   const t = await getTranslations({ locale: tag, namespace: "Templates" });
   const messages = await getMessages({ locale: tag });
   return (
@@ -45,7 +48,11 @@ export default async function TemplatesPage({ params }: Props) {
         <h1>{t("title")}</h1>
         <p className="goal-lead">{t("lead")}</p>
       </header>
-      <NextIntlClientProvider locale={tag} messages={{ Templates: messages.Templates, Goals: messages.Goals }} timeZone={actor.timeZone}>
+      <NextIntlClientProvider
+        locale={tag}
+        messages={{ Templates: messages.Templates, Goals: messages.Goals }}
+        timeZone={actor.timeZone}
+      >
         <TemplateLibrary
           templates={templates.items}
           groups={groups.items.map(({ id, name }) => ({ id, name }))}

@@ -79,7 +79,12 @@ export function AcceptForms({ token, locale, kind, title, inviteeName, passwordM
 
   async function register(form: HTMLFormElement) {
     const data = new FormData(form);
-    const json = { name: String(data.get("name") ?? ""), email: String(data.get("email") ?? ""), password: String(data.get("password") ?? ""), locale };
+    const json = {
+      name: String(data.get("name") ?? ""),
+      email: String(data.get("email") ?? ""),
+      password: String(data.get("password") ?? ""),
+      locale,
+    };
     const result = await post(acceptPath, { json });
     if (result.status === 201 || result.status === 200) return setAccepted(true);
     if (result.status === 400) return setRegisterErrors(fieldErrors(result.body as Problem));
@@ -135,8 +140,18 @@ export function AcceptForms({ token, locale, kind, title, inviteeName, passwordM
         <h2 id="invite-register-title">{t("registerTitle")}</h2>
         <p className="invite-lead">{t("registerLead")}</p>
         <FormError id="invite-register-error" message={registerErrors.form} />
-        <form onSubmit={submit("register")} noValidate aria-describedby={registerErrors.form ? "invite-register-error" : undefined}>
-          <TextField name="name" label={t("nameLabel")} autoComplete="name" defaultValue={inviteeName} error={registerErrors.fields.name} />
+        <form
+          onSubmit={submit("register")}
+          noValidate
+          aria-describedby={registerErrors.form ? "invite-register-error" : undefined}
+        >
+          <TextField
+            name="name"
+            label={t("nameLabel")}
+            autoComplete="name"
+            defaultValue={inviteeName}
+            error={registerErrors.fields.name}
+          />
           <TextField name="email" type="email" label={t("emailLabel")} autoComplete="email" error={registerErrors.fields.email} />
           <TextField
             name="password"

@@ -134,7 +134,12 @@ export function AttachmentsPanel({ taskId, meId, taskOwnerId, canUpload, initial
       ? format.number(bytes, { style: "unit", unit: "byte", unitDisplay: "short" })
       : bytes < 1024 * 1024
         ? format.number(bytes / 1024, { style: "unit", unit: "kilobyte", unitDisplay: "short", maximumFractionDigits: 1 })
-        : format.number(bytes / (1024 * 1024), { style: "unit", unit: "megabyte", unitDisplay: "short", maximumFractionDigits: 1 });
+        : format.number(bytes / (1024 * 1024), {
+            style: "unit",
+            unit: "megabyte",
+            unitDisplay: "short",
+            maximumFractionDigits: 1,
+          });
 
   return (
     <section className="task-card media-panel" aria-labelledby={`${id}-title`}>

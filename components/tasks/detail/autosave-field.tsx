@@ -23,7 +23,17 @@ interface AutosaveFieldProps {
   className?: string;
 }
 
-export function AutosaveField({ label, value, onSave, kind = "text", error, hint, maxLength, children, className }: AutosaveFieldProps) {
+export function AutosaveField({
+  label,
+  value,
+  onSave,
+  kind = "text",
+  error,
+  hint,
+  maxLength,
+  children,
+  className,
+}: AutosaveFieldProps) {
   const id = useId();
   const [draft, setDraft] = useState<string | null>(null);
   const shown = draft ?? value;
@@ -60,7 +70,12 @@ export function AutosaveField({ label, value, onSave, kind = "text", error, hint
       {kind === "multiline" ? (
         <textarea {...common} rows={5} dir="auto" onChange={(event) => setDraft(event.currentTarget.value)} />
       ) : (
-        <input {...common} type={kind} dir={kind === "text" ? "auto" : "ltr"} onChange={(event) => setDraft(event.currentTarget.value)} />
+        <input
+          {...common}
+          type={kind}
+          dir={kind === "text" ? "auto" : "ltr"}
+          onChange={(event) => setDraft(event.currentTarget.value)}
+        />
       )}
       {children}
       {hint && (

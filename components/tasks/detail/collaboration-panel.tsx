@@ -32,7 +32,16 @@ interface CollaborationPanelProps {
   announce: Announce;
 }
 
-export function CollaborationPanel({ taskId, meId, can, requests, now, timeZone, onRequestChanged, announce }: CollaborationPanelProps) {
+export function CollaborationPanel({
+  taskId,
+  meId,
+  can,
+  requests,
+  now,
+  timeZone,
+  onRequestChanged,
+  announce,
+}: CollaborationPanelProps) {
   const t = useTranslations("TaskDetail");
   const id = useId();
   const failure = useFailureMessage();
@@ -40,7 +49,10 @@ export function CollaborationPanel({ taskId, meId, can, requests, now, timeZone,
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [formError, setFormError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const kinds: Kind[] = [...(can.share ? (["collaborate", "assign"] as const) : []), ...(can.transfer ? (["transfer"] as const) : [])];
+  const kinds: Kind[] = [
+    ...(can.share ? (["collaborate", "assign"] as const) : []),
+    ...(can.transfer ? (["transfer"] as const) : []),
+  ];
 
   async function send(data: FormData) {
     const email = String(data.get("email") ?? "").trim();
@@ -61,7 +73,11 @@ export function CollaborationPanel({ taskId, meId, can, requests, now, timeZone,
       return onRequestChanged(answer.body);
     }
     if (answer.status === 400) {
-      const named = fieldErrors(answer.body, { email: t("errorRecipient"), message: t("errorMessage", { max: MESSAGE_MAX }), kind: t("errorInvalid") });
+      const named = fieldErrors(answer.body, {
+        email: t("errorRecipient"),
+        message: t("errorMessage", { max: MESSAGE_MAX }),
+        kind: t("errorInvalid"),
+      });
       setErrors(named);
       return setFormError(Object.keys(named).length ? undefined : t("errorInvalid"));
     }

@@ -23,9 +23,7 @@ function Icon({ size = 18, children }: IconProps & { children: React.ReactNode }
 /** Six dots: "grab here". */
 export function GripIcon(props: IconProps) {
   return (
-    <Icon {...props}>
-      {[6, 12, 18].flatMap((y) => [9, 15].map((x) => <circle key={`${x}-${y}`} cx={x} cy={y} r="1" />))}
-    </Icon>
+    <Icon {...props}>{[6, 12, 18].flatMap((y) => [9, 15].map((x) => <circle key={`${x}-${y}`} cx={x} cy={y} r="1" />))}</Icon>
   );
 }
 

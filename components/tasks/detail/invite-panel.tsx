@@ -18,7 +18,8 @@ import { request, useFailureMessage } from "./task-api";
 type Field = "name" | "email" | "phone";
 
 /** iPhones and iPads expect `sms:&body=`; everything else the RFC 5724 form (see lib/invitations/links.ts). */
-const usesIosSms = () => /iPhone|iPad|iPod/.test(navigator.userAgent) || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1);
+const usesIosSms = () =>
+  /iPhone|iPad|iPod/.test(navigator.userAgent) || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1);
 
 export function InvitePanel({ taskId }: { taskId: string }) {
   const t = useTranslations("TaskDetail");
@@ -52,7 +53,11 @@ export function InvitePanel({ taskId }: { taskId: string }) {
       return setCreated(answer.body);
     }
     if (answer.status === 400) {
-      const named = fieldErrors(answer.body, { name: t("errorInviteeName"), email: t("errorInviteeEmail"), phone: t("errorInviteePhone") });
+      const named = fieldErrors(answer.body, {
+        name: t("errorInviteeName"),
+        email: t("errorInviteeEmail"),
+        phone: t("errorInviteePhone"),
+      });
       setErrors(named);
       return setFormError(Object.keys(named).length ? undefined : t("errorInvalid"));
     }
@@ -136,12 +141,23 @@ export function InvitePanel({ taskId }: { taskId: string }) {
           <div className="auth-field">
             <label htmlFor={`${id}-link`}>{t("inviteLinkLabel")}</label>
             <div className="task-input-row">
-              <input ref={linkField} id={`${id}-link`} readOnly value={created.links.copy} dir="ltr" onFocus={(event) => event.currentTarget.select()} />
+              <input
+                ref={linkField}
+                id={`${id}-link`}
+                readOnly
+                value={created.links.copy}
+                dir="ltr"
+                onFocus={(event) => event.currentTarget.select()}
+              />
               <button type="button" className="button" onClick={() => void copy(created.links.copy)}>
                 <CopyIcon /> {t("copyLink")}
               </button>
             </div>
-            <p className="auth-hint">{t("inviteExpires", { date: format.dateTime(new Date(created.invitation.expiresAt), { dateStyle: "long", timeStyle: "short" }) })}</p>
+            <p className="auth-hint">
+              {t("inviteExpires", {
+                date: format.dateTime(new Date(created.invitation.expiresAt), { dateStyle: "long", timeStyle: "short" }),
+              })}
+            </p>
           </div>
           <p className="auth-status" role="status">
             {copied}

@@ -34,7 +34,10 @@ export function NotificationPrefs({ taskId, initial, announce }: { taskId: strin
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [formError, setFormError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const leadTimes = prefs.remind_before === null || LEAD_TIMES.includes(prefs.remind_before) ? LEAD_TIMES : [...LEAD_TIMES, prefs.remind_before].sort((a, b) => a - b);
+  const leadTimes =
+    prefs.remind_before === null || LEAD_TIMES.includes(prefs.remind_before)
+      ? LEAD_TIMES
+      : [...LEAD_TIMES, prefs.remind_before].sort((a, b) => a - b);
 
   async function save(data: FormData) {
     const lead = String(data.get("remind_before"));
@@ -114,7 +117,13 @@ export function NotificationPrefs({ taskId, initial, announce }: { taskId: strin
           <legend>{t("channelsLegend")}</legend>
           {CHANNELS.map((channel) => (
             <label key={channel.value}>
-              <input type="checkbox" name="channels" value={channel.value} defaultChecked={prefs.channels.includes(channel.value)} /> {t(channel.label)}
+              <input
+                type="checkbox"
+                name="channels"
+                value={channel.value}
+                defaultChecked={prefs.channels.includes(channel.value)}
+              />{" "}
+              {t(channel.label)}
             </label>
           ))}
           {errors.channels && (

@@ -109,7 +109,12 @@ export function PeoplePanel({ task, people, meId, can, saveTask, onChanged, onCl
             )}
             <div className="task-buttons">
               {can.manage && !amAssignee && (
-                <button type="button" className="button" disabled={busy} onClick={() => void setAssignees([...task.assigneeIds, meId])}>
+                <button
+                  type="button"
+                  className="button"
+                  disabled={busy}
+                  onClick={() => void setAssignees([...task.assigneeIds, meId])}
+                >
                   {t("assignMe")}
                 </button>
               )}

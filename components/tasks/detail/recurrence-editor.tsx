@@ -64,12 +64,20 @@ export function RecurrenceEditor({ task, canManage, saveTask }: RecurrenceEditor
     const steps = Number(every);
     const times = Number(count);
     const problems: typeof errors = {};
-    if (!Number.isInteger(steps) || steps < 1 || steps > INTERVAL_MAX) problems.interval = t("errorInterval", { max: INTERVAL_MAX });
+    if (!Number.isInteger(steps) || steps < 1 || steps > INTERVAL_MAX)
+      problems.interval = t("errorInterval", { max: INTERVAL_MAX });
     if (ending === "until" && !/^\d{4}-\d{2}-\d{2}$/.test(until)) problems.until = t("errorUntil");
-    if (ending === "count" && (!Number.isInteger(times) || times < 1 || times > COUNT_MAX)) problems.count = t("errorCount", { max: COUNT_MAX });
+    if (ending === "count" && (!Number.isInteger(times) || times < 1 || times > COUNT_MAX))
+      problems.count = t("errorCount", { max: COUNT_MAX });
     setErrors(problems);
     if (Object.keys(problems).length) return;
-    void save({ frequency, interval: steps, anchor, until: ending === "until" ? until : null, count: ending === "count" ? times : null });
+    void save({
+      frequency,
+      interval: steps,
+      anchor,
+      until: ending === "until" ? until : null,
+      count: ending === "count" ? times : null,
+    });
   }
 
   const error = (field: keyof typeof errors) =>
@@ -100,7 +108,11 @@ export function RecurrenceEditor({ task, canManage, saveTask }: RecurrenceEditor
           <div className="task-field-pair">
             <div className="auth-field">
               <label htmlFor={`${id}-frequency`}>{t("frequencyLabel")}</label>
-              <select id={`${id}-frequency`} value={frequency} onChange={(event) => setFrequency(event.currentTarget.value as Recurrence["frequency"])}>
+              <select
+                id={`${id}-frequency`}
+                value={frequency}
+                onChange={(event) => setFrequency(event.currentTarget.value as Recurrence["frequency"])}
+              >
                 <option value="daily">{t("frequencyDaily")}</option>
                 <option value="weekly">{t("frequencyWeekly")}</option>
                 <option value="monthly">{t("frequencyMonthly")}</option>
@@ -125,7 +137,13 @@ export function RecurrenceEditor({ task, canManage, saveTask }: RecurrenceEditor
             <legend>{t("anchorLegend")}</legend>
             {(["scheduled", "completion"] as const).map((value) => (
               <label key={value}>
-                <input type="radio" name={`${id}-anchor`} value={value} checked={anchor === value} onChange={() => setAnchor(value)} />{" "}
+                <input
+                  type="radio"
+                  name={`${id}-anchor`}
+                  value={value}
+                  checked={anchor === value}
+                  onChange={() => setAnchor(value)}
+                />{" "}
                 {t(value === "scheduled" ? "anchorScheduled" : "anchorCompletion")}
               </label>
             ))}
@@ -133,20 +151,30 @@ export function RecurrenceEditor({ task, canManage, saveTask }: RecurrenceEditor
           <fieldset className="auth-field task-choices">
             <legend>{t("endLegend")}</legend>
             <label>
-              <input type="radio" name={`${id}-end`} checked={ending === "never"} onChange={() => setEnding("never")} /> {t("endNever")}
+              <input type="radio" name={`${id}-end`} checked={ending === "never"} onChange={() => setEnding("never")} />{" "}
+              {t("endNever")}
             </label>
             <label>
-              <input type="radio" name={`${id}-end`} checked={ending === "until"} onChange={() => setEnding("until")} /> {t("endUntil")}
+              <input type="radio" name={`${id}-end`} checked={ending === "until"} onChange={() => setEnding("until")} />{" "}
+              {t("endUntil")}
             </label>
             {ending === "until" && (
               <div className="auth-field task-nested">
                 <label htmlFor={`${id}-until`}>{t("untilLabel")}</label>
-                <input id={`${id}-until`} type="date" dir="ltr" value={until} onChange={(event) => setUntil(event.currentTarget.value)} {...invalid("until")} />
+                <input
+                  id={`${id}-until`}
+                  type="date"
+                  dir="ltr"
+                  value={until}
+                  onChange={(event) => setUntil(event.currentTarget.value)}
+                  {...invalid("until")}
+                />
                 {error("until")}
               </div>
             )}
             <label>
-              <input type="radio" name={`${id}-end`} checked={ending === "count"} onChange={() => setEnding("count")} /> {t("endCount")}
+              <input type="radio" name={`${id}-end`} checked={ending === "count"} onChange={() => setEnding("count")} />{" "}
+              {t("endCount")}
             </label>
             {ending === "count" && (
               <div className="auth-field task-nested">
@@ -192,7 +220,11 @@ function RecurrenceSummary({ recurrence }: { recurrence: Recurrence }) {
     t(recurrence.anchor === "scheduled" ? "fromSchedule" : "fromCompletion"),
   ];
   if (recurrence.until) {
-    parts.push(t("repeatsUntil", { date: format.dateTime(new Date(`${recurrence.until}T12:00:00Z`), { dateStyle: "long", timeZone: "UTC" }) }));
+    parts.push(
+      t("repeatsUntil", {
+        date: format.dateTime(new Date(`${recurrence.until}T12:00:00Z`), { dateStyle: "long", timeZone: "UTC" }),
+      }),
+    );
   }
   if (recurrence.count) parts.push(t("repeatsTimes", { count: recurrence.count }));
   return <>{format.list(parts, { type: "unit", style: "short" })}</>;

@@ -11,7 +11,13 @@ import {
   type DragEndEvent,
   type UniqueIdentifier,
 } from "@dnd-kit/core";
-import { arrayMove, SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
+import {
+  arrayMove,
+  SortableContext,
+  sortableKeyboardCoordinates,
+  useSortable,
+  verticalListSortingStrategy,
+} from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState } from "react";
@@ -80,7 +86,9 @@ export function SubtaskList({ taskId, subtasks, setSubtasks, canEdit, onChanged,
       return t("dragOver", { title: titleOf(active.id), position: positionOf(over.id), total: subtasks.length });
     },
     onDragEnd: ({ active, over }) =>
-      over ? t("dragEnd", { title: titleOf(active.id), position: positionOf(over.id), total: subtasks.length }) : t("dragCancel", { title: titleOf(active.id) }),
+      over
+        ? t("dragEnd", { title: titleOf(active.id), position: positionOf(over.id), total: subtasks.length })
+        : t("dragCancel", { title: titleOf(active.id) }),
     onDragCancel: ({ active }) => t("dragCancel", { title: titleOf(active.id) }),
   };
 
@@ -104,7 +112,8 @@ export function SubtaskList({ taskId, subtasks, setSubtasks, canEdit, onChanged,
   }
 
   async function change(subtask: SubtaskOutput, patch: { title?: string; done?: boolean }): Promise<boolean> {
-    const replace = (next: SubtaskOutput) => setSubtasks((current) => current.map((other) => (other.id === next.id ? next : other)));
+    const replace = (next: SubtaskOutput) =>
+      setSubtasks((current) => current.map((other) => (other.id === next.id ? next : other)));
     // A ticked box shows ticked at once; it goes back if the API refuses.
     if (patch.done !== undefined) replace({ ...subtask, done: patch.done });
     const answer = await request<SubtaskOutput>("PATCH", `${base}/${subtask.id}`, patch);
@@ -170,7 +179,11 @@ export function SubtaskList({ taskId, subtasks, setSubtasks, canEdit, onChanged,
           onDragEnd={onDragEnd}
           accessibility={{ announcements, screenReaderInstructions: { draggable: t("dragInstructions") } }}
         >
-          <SortableContext items={subtasks.map((subtask) => subtask.id)} strategy={verticalListSortingStrategy} disabled={!canEdit}>
+          <SortableContext
+            items={subtasks.map((subtask) => subtask.id)}
+            strategy={verticalListSortingStrategy}
+            disabled={!canEdit}
+          >
             <ol ref={list} className="subtasks" aria-labelledby={`${id}-title`}>
               {subtasks.map((subtask, index) => (
                 <SubtaskRow
@@ -257,9 +270,21 @@ function SubtaskRow({ subtask, index, total, canEdit, onChange, onRemove, onMove
   }
 
   return (
-    <li ref={setNodeRef} style={style} className={`subtask${subtask.done ? " subtask-done" : ""}${isDragging ? " subtask-dragging" : ""}`} data-subtask={subtask.id}>
+    <li
+      ref={setNodeRef}
+      style={style}
+      className={`subtask${subtask.done ? " subtask-done" : ""}${isDragging ? " subtask-dragging" : ""}`}
+      data-subtask={subtask.id}
+    >
       {canEdit && (
-        <button type="button" ref={setActivatorNodeRef} className="icon-button subtask-handle" {...attributes} {...listeners} aria-label={t("dragHandle", { title })}>
+        <button
+          type="button"
+          ref={setActivatorNodeRef}
+          className="icon-button subtask-handle"
+          {...attributes}
+          {...listeners}
+          aria-label={t("dragHandle", { title })}
+        >
           <GripIcon />
         </button>
       )}
@@ -297,7 +322,14 @@ function SubtaskRow({ subtask, index, total, canEdit, onChange, onRemove, onMove
       )}
       {canEdit && (
         <span className="subtask-actions">
-          <button type="button" className="icon-button" data-move="up" disabled={index === 0} aria-label={t("moveUp", { title })} onClick={() => onMove("up")}>
+          <button
+            type="button"
+            className="icon-button"
+            data-move="up"
+            disabled={index === 0}
+            aria-label={t("moveUp", { title })}
+            onClick={() => onMove("up")}
+          >
             <ArrowUpIcon />
           </button>
           <button

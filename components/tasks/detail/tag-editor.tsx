@@ -61,7 +61,13 @@ export function TagEditor({ tags, onSave, error }: TagEditorProps) {
           {tags.map((tag) => (
             <li key={tag} className="task-tag">
               <span dir="auto">{tag}</span>
-              <button type="button" className="task-tag-remove" disabled={busy} aria-label={t("removeTag", { tag })} onClick={() => void remove(tag)}>
+              <button
+                type="button"
+                className="task-tag-remove"
+                disabled={busy}
+                aria-label={t("removeTag", { tag })}
+                onClick={() => void remove(tag)}
+              >
                 <CloseIcon size={14} />
               </button>
             </li>

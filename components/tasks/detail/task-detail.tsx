@@ -57,7 +57,8 @@ type Gone = "deleted" | "unshared";
 const partiesOf = (task: TaskOutput) =>
   JSON.stringify([task.ownerId, task.assigneeIds, task.collaboratorIds, task.userGroupId, task.projectId, task.groupId]);
 /** The ids behind the names of the people panel. */
-const peopleIdsOf = (task: TaskOutput) => JSON.stringify([task.ownerId, task.assigneeIds, task.collaboratorIds, task.userGroupId]);
+const peopleIdsOf = (task: TaskOutput) =>
+  JSON.stringify([task.ownerId, task.assigneeIds, task.collaboratorIds, task.userGroupId]);
 
 export function TaskDetail(props: TaskDetailProps) {
   const t = useTranslations("TaskDetail");
@@ -138,7 +139,8 @@ export function TaskDetail(props: TaskDetailProps) {
       // Subtask changes come as task updates without the subtasks: read them when someone else made the change
       // or the counts disagree with the list shown.
       const shown = { total: subtasks.length, done: subtasks.filter((subtask) => subtask.done).length };
-      if (event.actorId !== me.id || changed.subtasks.total !== shown.total || changed.subtasks.done !== shown.done) void readSubtasks();
+      if (event.actorId !== me.id || changed.subtasks.total !== shown.total || changed.subtasks.done !== shown.done)
+        void readSubtasks();
     },
     onResync() {
       void Promise.all([readTask(), readSubtasks(), readRequests()]);
@@ -193,7 +195,11 @@ export function TaskDetail(props: TaskDetailProps) {
           <StatusBadge status={task.status} />
           <PriorityBadge priority={task.priority} />
           {task.dueAt && <DueDate dueAt={task.dueAt} now={now} timeZone={me.timeZone} finished={finished} />}
-          {task.subtasks.total > 0 && <span className="task-progress">{t("subtaskProgress", { done: task.subtasks.done, total: task.subtasks.total })}</span>}
+          {task.subtasks.total > 0 && (
+            <span className="task-progress">
+              {t("subtaskProgress", { done: task.subtasks.done, total: task.subtasks.total })}
+            </span>
+          )}
           <span className={`task-live task-live-${live}`}>{t(`live.${live}`)}</span>
         </p>
         {incomingPending > 0 && <p className="task-notice">{t("incomingNotice", { count: incomingPending })}</p>}
@@ -213,7 +219,14 @@ export function TaskDetail(props: TaskDetailProps) {
         <div className="task-detail-grid">
           <div className="task-main">
             <TaskEditor task={task} can={can} choices={props.choices} timeZone={me.timeZone} saveTask={saveTask} />
-            <SubtaskList taskId={taskId} subtasks={subtasks} setSubtasks={setSubtasks} canEdit={can.edit} onChanged={readTask} announce={announce} />
+            <SubtaskList
+              taskId={taskId}
+              subtasks={subtasks}
+              setSubtasks={setSubtasks}
+              canEdit={can.edit}
+              onChanged={readTask}
+              announce={announce}
+            />
             <RecurrenceEditor key={JSON.stringify(task.recurrence)} task={task} canManage={can.manage} saveTask={saveTask} />
             {props.media && (
               <AttachmentsPanel

@@ -18,7 +18,8 @@ import { instantOfWallInput, wallInputValue } from "./zoned-input";
  * task sees every field as text.
  */
 
-type Field = "title" | "description" | "status" | "priority" | "dueAt" | "startDate" | "groupId" | "projectId" | "userGroupId" | "tags";
+type Field =
+  "title" | "description" | "status" | "priority" | "dueAt" | "startDate" | "groupId" | "projectId" | "userGroupId" | "tags";
 
 export interface TaskChoices {
   groups: Choice[];
@@ -90,11 +91,17 @@ export function TaskEditor({ task, can, choices, timeZone, saveTask }: TaskEdito
   /** A repeating task keeps its due date: the API refuses to remove it (400 at /dueAt), and says why here. */
   async function removeDue(): Promise<boolean> {
     const removed = await save("dueAt", { dueAt: null });
-    if (!removed && task.recurrence) setErrors((current) => (current.dueAt ? { ...current, dueAt: t("errorDueRequired") } : current));
+    if (!removed && task.recurrence)
+      setErrors((current) => (current.dueAt ? { ...current, dueAt: t("errorDueRequired") } : current));
     return removed;
   }
 
-  const select = (field: "status" | "priority" | "groupId" | "projectId" | "userGroupId", label: string, value: string, options: readonly { value: string; label: string }[]) => (
+  const select = (
+    field: "status" | "priority" | "groupId" | "projectId" | "userGroupId",
+    label: string,
+    value: string,
+    options: readonly { value: string; label: string }[],
+  ) => (
     <div className="auth-field">
       <label htmlFor={`${id}-${field}`}>{label}</label>
       <select
@@ -128,7 +135,13 @@ export function TaskEditor({ task, can, choices, timeZone, saveTask }: TaskEdito
     <section className="task-card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{t("detailsTitle")}</h2>
       <FormError id={`${id}-form-error`} message={formError} />
-      <AutosaveField label={t("titleLabel")} value={task.title} maxLength={500} error={errors.title} onSave={(title) => save("title", { title })} />
+      <AutosaveField
+        label={t("titleLabel")}
+        value={task.title}
+        maxLength={500}
+        error={errors.title}
+        onSave={(title) => save("title", { title })}
+      />
       <AutosaveField
         label={t("descriptionLabel")}
         kind="multiline"
@@ -138,8 +151,18 @@ export function TaskEditor({ task, can, choices, timeZone, saveTask }: TaskEdito
         onSave={(description) => save("description", { description })}
       />
       <div className="task-field-pair">
-        {select("status", t("statusLabel"), task.status, TASK_STATUSES.map((status) => ({ value: status, label: fields(`status.${status}`) })))}
-        {select("priority", t("priorityLabel"), task.priority, PRIORITIES.map((priority) => ({ value: priority, label: fields(`priority.${priority}`) })))}
+        {select(
+          "status",
+          t("statusLabel"),
+          task.status,
+          TASK_STATUSES.map((status) => ({ value: status, label: fields(`status.${status}`) })),
+        )}
+        {select(
+          "priority",
+          t("priorityLabel"),
+          task.priority,
+          PRIORITIES.map((priority) => ({ value: priority, label: fields(`priority.${priority}`) })),
+        )}
       </div>
       <div className="task-field-pair">
         <AutosaveField
@@ -173,7 +196,12 @@ export function TaskEditor({ task, can, choices, timeZone, saveTask }: TaskEdito
       {can.manage ? (
         <div className="task-field-pair">
           {choices.groups.some((group) => group.id === task.groupId) &&
-            select("groupId", t("groupLabel"), task.groupId, choices.groups.map((group) => ({ value: group.id, label: group.name })))}
+            select(
+              "groupId",
+              t("groupLabel"),
+              task.groupId,
+              choices.groups.map((group) => ({ value: group.id, label: group.name })),
+            )}
           {(choices.projects.length > 0 || task.projectId) &&
             select("projectId", t("projectLabel"), task.projectId ?? "", [
               { value: "", label: t("noProject") },
@@ -248,7 +276,11 @@ function TaskFieldsText({ task, choices }: { task: TaskOutput; choices: TaskChoi
         </div>
         <div>
           <dt>{t("startLabel")}</dt>
-          <dd>{task.startDate ? format.dateTime(new Date(`${task.startDate}T12:00:00Z`), { dateStyle: "long", timeZone: "UTC" }) : t("noStart")}</dd>
+          <dd>
+            {task.startDate
+              ? format.dateTime(new Date(`${task.startDate}T12:00:00Z`), { dateStyle: "long", timeZone: "UTC" })
+              : t("noStart")}
+          </dd>
         </div>
         <div className="task-facts-wide">
           <dt>{t("tagsLabel")}</dt>

@@ -34,7 +34,8 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const TAG_MAX = 50;
 const QUERY_MAX = 200;
 
-const all = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+const all = (value: string | string[] | undefined): string[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 const first = (value: string | string[] | undefined): string | undefined => all(value)[0]?.trim() || undefined;
 
 function isDay(value: string | undefined): value is string {
@@ -48,7 +49,11 @@ function isDay(value: string | undefined): value is string {
  * hand-edited or outdated link still shows a list. `groupIds` are the user's groups; any other group is ignored.
  */
 export function parseFilters(params: SearchParams, groupIds: readonly string[]): TaskFilters {
-  const statuses = TASK_STATUSES.filter((status) => all(params.status).flatMap((value) => value.split(",")).includes(status));
+  const statuses = TASK_STATUSES.filter((status) =>
+    all(params.status)
+      .flatMap((value) => value.split(","))
+      .includes(status),
+  );
   const groupId = first(params.group);
   const tag = first(params.tag);
   const q = first(params.q);
@@ -89,7 +94,9 @@ export function listHref(locale: string, filters: TaskFilters): string {
 
 /** How many filters narrow the list, the group and the sort not counted (they are choices of view). */
 export function narrowingFilterCount(filters: TaskFilters): number {
-  return [filters.statuses.length > 0, filters.assignedToMe, filters.dueFrom, filters.dueUntil, filters.tag, filters.q].filter(Boolean).length;
+  return [filters.statuses.length > 0, filters.assignedToMe, filters.dueFrom, filters.dueUntil, filters.tag, filters.q].filter(
+    Boolean,
+  ).length;
 }
 
 /** The same view (group and sort) without the filters that narrow it: what "Clear filters" leads to. */

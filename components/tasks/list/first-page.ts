@@ -47,7 +47,12 @@ export async function loadFirstPage(actor: Actor, queryString: string): Promise<
   const cached = await cachedTaskList(actor, queryString);
   const body = cached.hit
     ? cached.body
-    : await listTasks(actor, listTasksQuery.parse(Object.fromEntries(new URLSearchParams(queryString))), queryString, cached.generation);
+    : await listTasks(
+        actor,
+        listTasksQuery.parse(Object.fromEntries(new URLSearchParams(queryString))),
+        queryString,
+        cached.generation,
+      );
   const page = JSON.parse(body.toString("utf8")) as TaskListOutput;
   return { items: page.items.map(({ description: _, ...task }) => task), nextCursor: page.nextCursor };
 }

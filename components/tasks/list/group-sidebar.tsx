@@ -7,7 +7,15 @@ import { listHref, type TaskFilters } from "./filters";
  * filters kept. On phones it gives way to the group field of the filter form (task-list.css). Links to lists are
  * not prefetched: every list is rendered for its request, and a page would otherwise ask for all of them.
  */
-export function GroupSidebar({ locale, groups, filters }: { locale: string; groups: readonly { id: string; name: string }[]; filters: TaskFilters }) {
+export function GroupSidebar({
+  locale,
+  groups,
+  filters,
+}: {
+  locale: string;
+  groups: readonly { id: string; name: string }[];
+  filters: TaskFilters;
+}) {
   const t = useTranslations("TaskList");
   const entries = [{ id: undefined, name: t("allTasks") }, ...groups];
   return (

@@ -101,7 +101,12 @@ export function TaskFiltersForm({ locale, filters, groups, onNavigate }: Props) 
         </div>
         <div className="task-filter task-filter-group">
           <label htmlFor={`${id}-group`}>{t("groupLabel")}</label>
-          <select id={`${id}-group`} name="group" value={values.groupId ?? ""} onChange={(event) => change({ groupId: event.currentTarget.value || undefined })}>
+          <select
+            id={`${id}-group`}
+            name="group"
+            value={values.groupId ?? ""}
+            onChange={(event) => change({ groupId: event.currentTarget.value || undefined })}
+          >
             <option value="">{t("allTasks")}</option>
             {groups.map((group) => (
               <option key={group.id} value={group.id}>
@@ -112,7 +117,12 @@ export function TaskFiltersForm({ locale, filters, groups, onNavigate }: Props) 
         </div>
         <div className="task-filter">
           <label htmlFor={`${id}-sort`}>{t("sortLabel")}</label>
-          <select id={`${id}-sort`} name="sort" value={values.sort} onChange={(event) => change({ sort: event.currentTarget.value as ListSort })}>
+          <select
+            id={`${id}-sort`}
+            name="sort"
+            value={values.sort}
+            onChange={(event) => change({ sort: event.currentTarget.value as ListSort })}
+          >
             {LIST_SORTS.map((sort) => (
               <option key={sort} value={sort}>
                 {t(SORT_LABELS[sort])}
@@ -135,7 +145,9 @@ export function TaskFiltersForm({ locale, filters, groups, onNavigate }: Props) 
                   checked={values.statuses.includes(status)}
                   onChange={(event) => {
                     const checked = event.currentTarget.checked;
-                    change({ statuses: TASK_STATUSES.filter((value) => (value === status ? checked : values.statuses.includes(value))) });
+                    change({
+                      statuses: TASK_STATUSES.filter((value) => (value === status ? checked : values.statuses.includes(value))),
+                    });
                   }}
                 />{" "}
                 {fields(`status.${status}`)}

@@ -92,7 +92,13 @@ export function TaskListView({ locale, userId, timeZone, now, filters, groups, d
         <EmptyState locale={locale} filters={filters} groupName={shownGroup} />
       )}
       {list.nextCursor && (
-        <button className="button tasks-more" type="button" onClick={loadMore} disabled={list.loadingMore} aria-busy={list.loadingMore || undefined}>
+        <button
+          className="button tasks-more"
+          type="button"
+          onClick={loadMore}
+          disabled={list.loadingMore}
+          aria-busy={list.loadingMore || undefined}
+        >
           {list.loadingMore ? t("loadingMore") : t("loadMore")}
         </button>
       )}

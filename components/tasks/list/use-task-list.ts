@@ -92,7 +92,11 @@ function withTask(state: ListState, task: ListTask): ListState {
 }
 
 function withoutTask(state: ListState, taskId: string): ListState {
-  return { ...state, items: state.items.filter((task) => task.id !== taskId), added: state.added.filter((task) => task.id !== taskId) };
+  return {
+    ...state,
+    items: state.items.filter((task) => task.id !== taskId),
+    added: state.added.filter((task) => task.id !== taskId),
+  };
 }
 
 /** A refetched page in place of the shown one, except rows this tab knows in a newer version. */
@@ -167,7 +171,11 @@ export function useTaskList({ initial, queryString, renderedAt, userId, defaultG
       return;
     }
     const page = answer.body;
-    setState((current) => ({ ...current, items: reconcile([...current.items, ...current.added], page.items), nextCursor: page.nextCursor }));
+    setState((current) => ({
+      ...current,
+      items: reconcile([...current.items, ...current.added], page.items),
+      nextCursor: page.nextCursor,
+    }));
   }, []);
 
   const requestRefetch = useCallback(() => {
@@ -239,7 +247,11 @@ export function useTaskList({ initial, queryString, renderedAt, userId, defaultG
         // A refetch replaced the rows meanwhile: this page no longer follows them.
         if (latest.current.queryString !== query || current.nextCursor !== cursor) return current;
         const ids = new Set(current.items.map((task) => task.id));
-        return { ...current, items: [...current.items, ...page.items.filter((task) => !ids.has(task.id))], nextCursor: page.nextCursor };
+        return {
+          ...current,
+          items: [...current.items, ...page.items.filter((task) => !ids.has(task.id))],
+          nextCursor: page.nextCursor,
+        };
       });
       return true;
     } finally {
@@ -250,7 +262,10 @@ export function useTaskList({ initial, queryString, renderedAt, userId, defaultG
   const addTask = useCallback(
     async (title: string, groupId: string | undefined): Promise<WriteResult> => {
       const draftId = `${DRAFT_PREFIX}${(tokens.current += 1)}`;
-      setState((current) => ({ ...current, added: [draftTask(draftId, title, groupId ?? defaultGroupId, userId), ...current.added] }));
+      setState((current) => ({
+        ...current,
+        added: [draftTask(draftId, title, groupId ?? defaultGroupId, userId), ...current.added],
+      }));
       const answer = await write(() => callApi<TaskOutput>("POST", API, groupId ? { title, groupId } : { title }));
       if (answer?.status === 201 && answer.body) {
         const task = answer.body;

@@ -4,7 +4,15 @@ import { clip, htmlToText } from "./text";
 
 describe("phpFormFields", () => {
   test("writes arrays and nested structures in PHP's bracket syntax, booleans as 1 and 0, and leaves out absent values", () => {
-    expect(phpFormFields({ courseids: [3, 5], userid: 7, returnusercount: false, options: [{ name: "a", value: true }], none: undefined })).toEqual([
+    expect(
+      phpFormFields({
+        courseids: [3, 5],
+        userid: 7,
+        returnusercount: false,
+        options: [{ name: "a", value: true }],
+        none: undefined,
+      }),
+    ).toEqual([
       ["courseids[0]", "3"],
       ["courseids[1]", "5"],
       ["userid", "7"],
@@ -17,9 +25,11 @@ describe("phpFormFields", () => {
 
 describe("htmlToText", () => {
   test("keeps the text of Moodle's HTML: paragraphs, line breaks, list items, entities; drops tags and scripts", () => {
-    expect(htmlToText('<p>Read <a href="x">chapter&nbsp;3</a> &amp; take notes.</p><ul><li>one</li><li>two</li></ul><script>alert(1)</script>x<br/>y &#8211; &#x2713;')).toBe(
-      "Read chapter 3 & take notes.\n\n- one\n- two\nx\ny – ✓",
-    );
+    expect(
+      htmlToText(
+        '<p>Read <a href="x">chapter&nbsp;3</a> &amp; take notes.</p><ul><li>one</li><li>two</li></ul><script>alert(1)</script>x<br/>y &#8211; &#x2713;',
+      ),
+    ).toBe("Read chapter 3 & take notes.\n\n- one\n- two\nx\ny – ✓");
     expect(htmlToText(null)).toBe("");
   });
 

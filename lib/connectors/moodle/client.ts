@@ -54,7 +54,8 @@ export function phpFormFields(params: MoodleParams, prefix = ""): [string, strin
   for (const [key, value] of Object.entries(params)) {
     const name = prefix ? `${prefix}[${key}]` : key;
     if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) fields.push(...phpFormFields(Object.fromEntries(value.map((each, index) => [String(index), each])), name));
+    if (Array.isArray(value))
+      fields.push(...phpFormFields(Object.fromEntries(value.map((each, index) => [String(index), each])), name));
     else if (typeof value === "object") fields.push(...phpFormFields(value as MoodleParams, name));
     else if (typeof value === "boolean") fields.push([name, value ? "1" : "0"]);
     else fields.push([name, String(value)]);
@@ -67,7 +68,11 @@ export function restUrl(baseUrl: string): string {
 }
 
 /** Calls one web service function and answers its JSON result; throws MoodleException for Moodle's error object. */
-export async function callMoodle<T>(context: SyncContext<{ token: string }, unknown>, wsfunction: string, params: MoodleParams = {}): Promise<T> {
+export async function callMoodle<T>(
+  context: SyncContext<{ token: string }, unknown>,
+  wsfunction: string,
+  params: MoodleParams = {},
+): Promise<T> {
   const body = new URLSearchParams([
     ["wstoken", context.connection.credentials.token],
     ["wsfunction", wsfunction],

@@ -38,7 +38,16 @@ const NO_COURSE_COMPLETION = new Set(["nocriteriaset", "notenroled", "usernotenr
 
 const id = z.coerce.number().int();
 const seconds = z.coerce.number().int().nullish();
-const warnings = z.array(z.object({ item: z.string().optional(), itemid: z.union([z.number(), z.string()]).optional(), warningcode: z.string().optional(), message: z.string().optional() })).optional();
+const warnings = z
+  .array(
+    z.object({
+      item: z.string().optional(),
+      itemid: z.union([z.number(), z.string()]).optional(),
+      warningcode: z.string().optional(),
+      message: z.string().optional(),
+    }),
+  )
+  .optional();
 
 const siteInfoAnswer = z.object({
   sitename: z.string().optional(),
@@ -67,7 +76,10 @@ const assignmentAnswer = z.object({ id, cmid: id, course: id, name: z.string(), 
 type MoodleAssignment = z.infer<typeof assignmentAnswer>;
 const assignmentsAnswer = z.object({ courses: z.array(z.object({ id, assignments: z.array(assignmentAnswer) })), warnings });
 
-const activitiesAnswer = z.object({ statuses: z.array(z.object({ cmid: id, modname: z.string().optional(), instance: id.optional(), state: id })), warnings });
+const activitiesAnswer = z.object({
+  statuses: z.array(z.object({ cmid: id, modname: z.string().optional(), instance: id.optional(), state: id })),
+  warnings,
+});
 const courseCompletionAnswer = z.object({ completionstatus: z.object({ completed: z.boolean() }), warnings });
 
 const gradeItemAnswer = z.object({
@@ -86,12 +98,20 @@ const gradeItemAnswer = z.object({
 });
 const gradesAnswer = z.object({ usergrades: z.array(z.object({ userid: id, gradeitems: z.array(gradeItemAnswer) })), warnings });
 
-async function call<T extends z.ZodType>(context: Context, wsfunction: string, params: Record<string, unknown>, schema: T): Promise<z.infer<T>> {
+async function call<T extends z.ZodType>(
+  context: Context,
+  wsfunction: string,
+  params: Record<string, unknown>,
+  schema: T,
+): Promise<z.infer<T>> {
   const answer = await callMoodle(context, wsfunction, params);
   const parsed = schema.safeParse(answer);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ConnectorError(`Moodle's answer to ${wsfunction} is not as documented (${issue?.path.join(".") || "answer"}: ${issue?.message})`, false);
+    throw new ConnectorError(
+      `Moodle's answer to ${wsfunction} is not as documented (${issue?.path.join(".") || "answer"}: ${issue?.message})`,
+      false,
+    );
   }
   return parsed.data;
 }
@@ -124,19 +144,37 @@ interface CourseData {
   notes: string[];
 }
 
-async function fetchCourse(context: Context, userId: number, course: MoodleCourse, assignments: MoodleAssignment[], notes: string[]): Promise<CourseData> {
+async function fetchCourse(
+  context: Context,
+  userId: number,
+  course: MoodleCourse,
+  assignments: MoodleAssignment[],
+  notes: string[],
+): Promise<CourseData> {
   const courseid = course.id;
-  const activities = await call(context, "core_completion_get_activities_completion_status", { courseid, userid: userId }, activitiesAnswer);
+  const activities = await call(
+    context,
+    "core_completion_get_activities_completion_status",
+    { courseid, userid: userId },
+    activitiesAnswer,
+  );
   let completed = course.completed ?? false;
   try {
-    const completion = await call(context, "core_completion_get_course_completion_status", { courseid, userid: userId }, courseCompletionAnswer);
+    const completion = await call(
+      context,
+      "core_completion_get_course_completion_status",
+      { courseid, userid: userId },
+      courseCompletionAnswer,
+    );
     completed = completion.completionstatus.completed;
     notes.push(...[warningText(completion.warnings)].filter((note) => note !== undefined));
   } catch (error) {
     if (!(error instanceof MoodleException && NO_COURSE_COMPLETION.has(error.errorcode))) throw error;
   }
   const report = await call(context, "gradereport_user_get_grade_items", { courseid, userid: userId }, gradesAnswer);
-  const own = report.usergrades.find((grades) => grades.userid === userId) ?? (report.usergrades.length === 1 ? report.usergrades[0] : undefined);
+  const own =
+    report.usergrades.find((grades) => grades.userid === userId) ??
+    (report.usergrades.length === 1 ? report.usergrades[0] : undefined);
   const grades: NewGrade[] = (own?.gradeitems ?? []).map((item) => ({
     itemId: String(item.id),
     itemName: item.itemname ?? (item.itemtype === "course" ? "Course total" : ""),
@@ -155,7 +193,14 @@ async function fetchCourse(context: Context, userId: number, course: MoodleCours
     const note = warningText(answer);
     if (note) notes.push(note);
   }
-  return { course, assignments, states: new Map(activities.statuses.map((status) => [status.cmid, status.state])), completed, grades, notes };
+  return {
+    course,
+    assignments,
+    states: new Map(activities.statuses.map((status) => [status.cmid, status.state])),
+    completed,
+    grades,
+    notes,
+  };
 }
 
 /** The course as a goal: created once, updated when Moodle's side changed; answers the goal's id (null: deleted here). */
@@ -183,12 +228,24 @@ async function importGoal(context: Context, data: CourseData): Promise<string | 
       return goal.id;
     } catch (error) {
       if (!isNotFound(error)) throw error;
-      context.item({ entity: "course", externalId, localId: null, action: "skipped", note: "its goal was deleted here: not created again" });
+      context.item({
+        entity: "course",
+        externalId,
+        localId: null,
+        action: "skipped",
+        note: "its goal was deleted here: not created again",
+      });
       return null;
     }
   }
   if (link) {
-    context.item({ entity: "course", externalId, localId: null, action: "skipped", note: "its goal was deleted here: not created again" });
+    context.item({
+      entity: "course",
+      externalId,
+      localId: null,
+      action: "skipped",
+      note: "its goal was deleted here: not created again",
+    });
     return null;
   }
   const goal = await createGoal(actor, { ...fields, status: completed ? "achieved" : "active" });
@@ -197,7 +254,12 @@ async function importGoal(context: Context, data: CourseData): Promise<string | 
   return goal.id;
 }
 
-async function importAssignment(context: Context, assignment: MoodleAssignment, state: number, goalId: string | null): Promise<string | null> {
+async function importAssignment(
+  context: Context,
+  assignment: MoodleAssignment,
+  state: number,
+  goalId: string | null,
+): Promise<string | null> {
   const actor = context.connection.actor;
   const externalId = String(assignment.id);
   const intro = htmlToText(assignment.intro);
@@ -215,19 +277,34 @@ async function importAssignment(context: Context, assignment: MoodleAssignment, 
     return link.localId;
   }
   if (link && !link.localId) {
-    context.item({ entity: "assignment", externalId, localId: null, action: "skipped", note: "its task was deleted here: not created again" });
+    context.item({
+      entity: "assignment",
+      externalId,
+      localId: null,
+      action: "skipped",
+      note: "its task was deleted here: not created again",
+    });
     return null;
   }
   let taskId: string;
   if (link?.localId) {
     try {
       const current = await getTask(actor, link.localId);
-      const task = await updateTask(actor, link.localId, { ...fields, ...(complete && current.status !== "done" && { status: "done" as const }) });
+      const task = await updateTask(actor, link.localId, {
+        ...fields,
+        ...(complete && current.status !== "done" && { status: "done" as const }),
+      });
       taskId = task.id;
     } catch (error) {
       if (!isNotFound(error)) throw error;
       await context.links.save("assignment", externalId, null, null);
-      context.item({ entity: "assignment", externalId, localId: null, action: "skipped", note: "its task was deleted here: not created again" });
+      context.item({
+        entity: "assignment",
+        externalId,
+        localId: null,
+        action: "skipped",
+        note: "its task was deleted here: not created again",
+      });
       return null;
     }
   } else {
@@ -253,7 +330,13 @@ async function writeCourse(context: Context, data: CourseData): Promise<void> {
       await importAssignment(context, assignment, data.states.get(assignment.cmid) ?? 0, goalId);
     } catch (error) {
       if (error instanceof ConnectorError) throw error;
-      context.item({ entity: "assignment", externalId: String(assignment.id), localId: null, action: "failed", error: error instanceof Error ? error.message : String(error) });
+      context.item({
+        entity: "assignment",
+        externalId: String(assignment.id),
+        localId: null,
+        action: "failed",
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
   await replaceCourseGrades(context.connection.id, String(data.course.id), data.grades);
@@ -265,11 +348,18 @@ async function writeCourse(context: Context, data: CourseData): Promise<void> {
  */
 async function importCourses(context: Context, userId: number, courses: readonly MoodleCourse[]): Promise<void> {
   if (courses.length === 0) return;
-  const answer = await call(context, "mod_assign_get_assignments", { courseids: courses.map((course) => course.id) }, assignmentsAnswer);
+  const answer = await call(
+    context,
+    "mod_assign_get_assignments",
+    { courseids: courses.map((course) => course.id) },
+    assignmentsAnswer,
+  );
   const byCourse = new Map(answer.courses.map((course) => [course.id, course.assignments]));
   const courseWarnings = (answer.warnings ?? []) as MoodleWarning[];
   for (const course of courses) {
-    const notes = [warningText(courseWarnings.filter((warning) => warning.item === "course" && Number(warning.itemid) === course.id))].filter((note) => note !== undefined);
+    const notes = [
+      warningText(courseWarnings.filter((warning) => warning.item === "course" && Number(warning.itemid) === course.id)),
+    ].filter((note) => note !== undefined);
     let data: CourseData;
     try {
       data = await fetchCourse(context, userId, course, byCourse.get(course.id) ?? [], notes);
@@ -283,7 +373,13 @@ async function importCourses(context: Context, userId: number, courses: readonly
     } catch (error) {
       if (error instanceof ConnectorError) throw error;
       // A local refusal (too many goals, a goal's linked-task limit): this course fails, the others go on.
-      context.item({ entity: "course", externalId: String(course.id), localId: null, action: "failed", error: error instanceof Error ? error.message : String(error) });
+      context.item({
+        entity: "course",
+        externalId: String(course.id),
+        localId: null,
+        action: "failed",
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 }
@@ -320,7 +416,12 @@ export const moodleDriver: ConnectorDriver<MoodleCredentials, MoodleSettings> = 
     try {
       info = await siteInfo(context);
     } catch (error) {
-      if (error instanceof MoodleException) return { reachable: true, authenticated: false, error: `Authentication failed: ${error.moodleMessage || error.errorcode} (${error.errorcode})` };
+      if (error instanceof MoodleException)
+        return {
+          reachable: true,
+          authenticated: false,
+          error: `Authentication failed: ${error.moodleMessage || error.errorcode} (${error.errorcode})`,
+        };
       throw error;
     }
     const offered = new Set((info.functions ?? []).map((fn) => fn.name));
@@ -336,7 +437,9 @@ export const moodleDriver: ConnectorDriver<MoodleCredentials, MoodleSettings> = 
         syncedUserId: context.connection.settings.userId ?? info.userid,
         missingFunctions,
       },
-      error: missingFunctions.length ? `The token's external service lacks ${missingFunctions.join(", ")}: add them, or the import fails` : null,
+      error: missingFunctions.length
+        ? `The token's external service lacks ${missingFunctions.join(", ")}: add them, or the import fails`
+        : null,
     };
   },
 
@@ -355,12 +458,24 @@ export const moodleDriver: ConnectorDriver<MoodleCredentials, MoodleSettings> = 
     const userId = await syncedUserId(context);
     const eventUser = event.relateduserid ?? event.userid;
     if (eventUser !== undefined && eventUser !== 0 && eventUser !== userId) {
-      context.item({ entity: "course", externalId: String(event.courseid), localId: null, action: "skipped", note: `${event.eventname} concerns another Moodle user` });
+      context.item({
+        entity: "course",
+        externalId: String(event.courseid),
+        localId: null,
+        action: "skipped",
+        note: `${event.eventname} concerns another Moodle user`,
+      });
       return;
     }
     const course = (await enrolledCourses(context, userId)).find((each) => each.id === event.courseid);
     if (!course) {
-      context.item({ entity: "course", externalId: String(event.courseid), localId: null, action: "skipped", note: "the synced user is not enrolled in this course" });
+      context.item({
+        entity: "course",
+        externalId: String(event.courseid),
+        localId: null,
+        action: "skipped",
+        note: "the synced user is not enrolled in this course",
+      });
       return;
     }
     await importCourses(context, userId, [course]);

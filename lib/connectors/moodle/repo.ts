@@ -11,8 +11,11 @@ export type NewGrade = Omit<typeof learningGrades.$inferInsert, "connectionId" |
 export async function replaceCourseGrades(connectionId: string, courseId: string, grades: readonly NewGrade[]): Promise<void> {
   const syncedAt = nowDate();
   await db().transaction(async (tx) => {
-    await tx.delete(learningGrades).where(and(eq(learningGrades.connectionId, connectionId), eq(learningGrades.courseId, courseId)));
-    if (grades.length) await tx.insert(learningGrades).values(grades.map((grade) => ({ ...grade, connectionId, courseId, syncedAt })));
+    await tx
+      .delete(learningGrades)
+      .where(and(eq(learningGrades.connectionId, connectionId), eq(learningGrades.courseId, courseId)));
+    if (grades.length)
+      await tx.insert(learningGrades).values(grades.map((grade) => ({ ...grade, connectionId, courseId, syncedAt })));
   });
 }
 
@@ -20,7 +23,12 @@ export async function listGrades(connectionId: string, courseId?: string): Promi
   return db()
     .select()
     .from(learningGrades)
-    .where(and(eq(learningGrades.connectionId, connectionId), courseId === undefined ? undefined : eq(learningGrades.courseId, courseId)))
+    .where(
+      and(
+        eq(learningGrades.connectionId, connectionId),
+        courseId === undefined ? undefined : eq(learningGrades.courseId, courseId),
+      ),
+    )
     .orderBy(asc(learningGrades.courseId), asc(learningGrades.itemId));
 }
 

@@ -28,7 +28,11 @@ const statusRoute = apiRoute({
   access: "user",
   module: "learning",
   request: { query: learningQuery },
-  responses: { 200: jsonContent(statusOutput, "What Moodle answered"), 400: problemResponse(AMBIGUOUS), 404: problemResponse(NOT_FOUND) },
+  responses: {
+    200: jsonContent(statusOutput, "What Moodle answered"),
+    400: problemResponse(AMBIGUOUS),
+    404: problemResponse(NOT_FOUND),
+  },
 });
 
 const coursesRoute = apiRoute({
@@ -66,7 +70,11 @@ const gradesRoute = apiRoute({
   access: "user",
   module: "learning",
   request: { query: gradesQuery },
-  responses: { 200: jsonContent(gradeListOutput, "The stored grades"), 400: problemResponse(AMBIGUOUS), 404: problemResponse(NOT_FOUND) },
+  responses: {
+    200: jsonContent(gradeListOutput, "The stored grades"),
+    400: problemResponse(AMBIGUOUS),
+    404: problemResponse(NOT_FOUND),
+  },
 });
 
 export const learningRoutes = createRouter()

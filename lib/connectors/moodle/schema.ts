@@ -27,9 +27,15 @@ export const courseOutput = z
     url: z.string().openapi({ description: "The course's page on the Moodle site" }),
     startDate: z.iso.datetime().nullable(),
     endDate: z.iso.datetime().nullable(),
-    progress: z.number().nullable().openapi({ description: "Moodle's completion progress in percent, when the course tracks completion" }),
+    progress: z
+      .number()
+      .nullable()
+      .openapi({ description: "Moodle's completion progress in percent, when the course tracks completion" }),
     completed: z.boolean().nullable(),
-    goalId: z.uuid().nullable().openapi({ description: "The goal the course was imported to; null: not imported yet (or its goal was deleted)" }),
+    goalId: z
+      .uuid()
+      .nullable()
+      .openapi({ description: "The goal the course was imported to; null: not imported yet (or its goal was deleted)" }),
   })
   .openapi("LearningCourse");
 

@@ -49,7 +49,8 @@ export class OdooError extends ConnectorError {
 const shortName = (name: string) => name.split(".").pop() ?? name;
 
 /** Names of failures worth trying again: the database was busy, a serialization conflict, a worker timeout. */
-const TRANSIENT_NAMES = /(SerializationFailure|LockNotAvailable|OperationalError|ConcurrentUpdate|TooManyRequests|ServiceUnavailable)$/;
+const TRANSIENT_NAMES =
+  /(SerializationFailure|LockNotAvailable|OperationalError|ConcurrentUpdate|TooManyRequests|ServiceUnavailable)$/;
 
 /** The first number of a version part: 17, "17", "saas~17" all give 17. */
 export function majorOf(part: unknown): number | null {
@@ -94,7 +95,12 @@ export class OdooClient {
     return this.context.connection.settings.database;
   }
 
-  private async post(path: string, body: unknown, headers: Record<string, string> = {}, options: CallOptions = {}): Promise<ConnectorResponse> {
+  private async post(
+    path: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+    options: CallOptions = {},
+  ): Promise<ConnectorResponse> {
     return this.context.request({
       method: "POST",
       url: `${this.base}${path}`,
@@ -204,7 +210,12 @@ export class OdooClient {
     }
     if (error && typeof error.name === "string") {
       const transient = response.status >= 500 || response.status === 429 || TRANSIENT_NAMES.test(error.name);
-      throw new OdooError(error.name, typeof error.message === "string" ? error.message : `HTTP ${response.status}`, transient, response.status);
+      throw new OdooError(
+        error.name,
+        typeof error.message === "string" ? error.message : `HTTP ${response.status}`,
+        transient,
+        response.status,
+      );
     }
     throw httpFailure(response, "Odoo's JSON-2 API");
   }
@@ -225,8 +236,18 @@ export class OdooClient {
     );
   }
 
-  async searchRead<T>(model: string, domain: unknown[], fields: string[], page: { limit?: number; offset?: number; order?: string } = {}): Promise<T[]> {
-    const result = await this.call({ model, method: "search_read", args: [{ name: "domain", value: domain }], kwargs: { fields, ...page } });
+  async searchRead<T>(
+    model: string,
+    domain: unknown[],
+    fields: string[],
+    page: { limit?: number; offset?: number; order?: string } = {},
+  ): Promise<T[]> {
+    const result = await this.call({
+      model,
+      method: "search_read",
+      args: [{ name: "domain", value: domain }],
+      kwargs: { fields, ...page },
+    });
     if (!Array.isArray(result)) throw new ConnectorError(`Odoo's ${model}.search_read did not answer a list`, false);
     return result as T[];
   }
@@ -234,7 +255,11 @@ export class OdooClient {
   /** Creates one record; answers its id (JSON-RPC answers the id of a single dict, JSON-2 the list of ids). */
   async create(model: string, values: Record<string, unknown>): Promise<number> {
     const flavour = await this.signIn();
-    const result = await this.call({ model, method: "create", args: [{ name: "vals_list", value: flavour === "json2" ? [values] : values }] });
+    const result = await this.call({
+      model,
+      method: "create",
+      args: [{ name: "vals_list", value: flavour === "json2" ? [values] : values }],
+    });
     const id = Array.isArray(result) ? result[0] : result;
     if (typeof id !== "number") throw new ConnectorError(`Odoo's ${model}.create did not answer an id`, false);
     return id;

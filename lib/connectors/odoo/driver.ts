@@ -88,13 +88,24 @@ async function importRecords(context: Context, client: OdooClient, records: Odoo
         current = await getTask(actor, link.localId);
       } catch (error) {
         if (error instanceof AppError && error.code === "not_found") {
-          context.item({ entity: ENTITY, externalId, localId: link.localId, action: "skipped", error: "deleted here; not imported again" });
+          context.item({
+            entity: ENTITY,
+            externalId,
+            localId: link.localId,
+            action: "skipped",
+            error: "deleted here; not imported again",
+          });
           continue;
         }
         throw error;
       }
       await updateTask(actor, link.localId, toUpdateInput(synced, fields, current, actor.timeZone));
-      await context.links.save(ENTITY, externalId, link.localId, encodeFingerprint({ ...decodeFingerprint(link.fingerprint), ...fingerprintOf(synced) }));
+      await context.links.save(
+        ENTITY,
+        externalId,
+        link.localId,
+        encodeFingerprint({ ...decodeFingerprint(link.fingerprint), ...fingerprintOf(synced) }),
+      );
       context.item({ entity: ENTITY, externalId, localId: link.localId, action: "updated" });
     } catch (error) {
       if (error instanceof ConnectorError && !(error instanceof OdooError)) throw error;
@@ -123,7 +134,13 @@ async function exportLinked(context: Context, client: OdooClient, major: number)
         task = await getTask(actor, link.localId);
       } catch (error) {
         if (error instanceof AppError && error.code === "not_found") {
-          context.item({ entity: ENTITY, externalId: link.externalId, localId: link.localId, action: "skipped", error: "deleted here" });
+          context.item({
+            entity: ENTITY,
+            externalId: link.externalId,
+            localId: link.localId,
+            action: "skipped",
+            error: "deleted here",
+          });
           continue;
         }
         throw error;
@@ -142,7 +159,13 @@ async function exportLinked(context: Context, client: OdooClient, major: number)
       context.item({ entity: ENTITY, externalId: link.externalId, localId: task.id, action: "updated" });
     } catch (error) {
       if (error instanceof ConnectorError && !(error instanceof OdooError)) throw error;
-      context.item({ entity: ENTITY, externalId: link.externalId, localId: link.localId, action: "failed", error: failed(error) });
+      context.item({
+        entity: ENTITY,
+        externalId: link.externalId,
+        localId: link.localId,
+        action: "failed",
+        error: failed(error),
+      });
     }
   }
 }
@@ -184,7 +207,8 @@ export const odooDriver: ConnectorDriver<OdooCredentials, OdooSettings> = {
     try {
       version = await client.serverVersion();
     } catch (error) {
-      if (error instanceof ConnectorError) return { reachable: false, authenticated: false, error: error.message, details: { apiFlavour: null } };
+      if (error instanceof ConnectorError)
+        return { reachable: false, authenticated: false, error: error.message, details: { apiFlavour: null } };
       throw error;
     }
     const details = { apiFlavour: await client.flavour(), database: context.connection.settings.database };
@@ -192,7 +216,8 @@ export const odooDriver: ConnectorDriver<OdooCredentials, OdooSettings> = {
       await client.signIn();
       return { reachable: true, authenticated: true, version: version.serverVersion, details };
     } catch (error) {
-      if (error instanceof ConnectorError) return { reachable: true, authenticated: false, version: version.serverVersion, details, error: error.message };
+      if (error instanceof ConnectorError)
+        return { reachable: true, authenticated: false, version: version.serverVersion, details, error: error.message };
       throw error;
     }
   },
@@ -203,7 +228,11 @@ export const odooDriver: ConnectorDriver<OdooCredentials, OdooSettings> = {
     const { major } = await client.serverVersion();
     const domain = await importDomain(context, client);
     for (let offset = 0; ; offset += PAGE) {
-      const records = await client.searchRead<OdooTaskRecord>("project.task", domain, taskFields(major), { limit: PAGE, offset, order: "id" });
+      const records = await client.searchRead<OdooTaskRecord>("project.task", domain, taskFields(major), {
+        limit: PAGE,
+        offset,
+        order: "id",
+      });
       await importRecords(context, client, records);
       if (records.length < PAGE) break;
     }
@@ -219,10 +248,13 @@ export const odooDriver: ConnectorDriver<OdooCredentials, OdooSettings> = {
 
   async webhook(context, payload) {
     const parsed = webhookPayload.safeParse(payload);
-    if (!parsed.success) throw new ConnectorError(`The webhook's body is not an Odoo record event: ${parsed.error.issues[0]?.message}`, false);
+    if (!parsed.success)
+      throw new ConnectorError(`The webhook's body is not an Odoo record event: ${parsed.error.issues[0]?.message}`, false);
     const model = parsed.data.model ?? parsed.data._model ?? "project.task";
     if (model !== "project.task") throw new ConnectorError(`Only project.task events are handled, not ${model}`, false);
-    const ids = [...new Set(parsed.data.ids ?? [parsed.data.id ?? parsed.data._id].filter((id): id is number => id !== undefined))];
+    const ids = [
+      ...new Set(parsed.data.ids ?? [parsed.data.id ?? parsed.data._id].filter((id): id is number => id !== undefined)),
+    ];
     if (!ids.length) throw new ConnectorError("The webhook's body names no record (`id` or `ids`)", false);
     const client = new OdooClient(context);
     await client.signIn();
@@ -231,7 +263,13 @@ export const odooDriver: ConnectorDriver<OdooCredentials, OdooSettings> = {
     await importRecords(context, client, records);
     const found = new Set(records.map((record) => record.id));
     for (const id of ids.filter((each) => !found.has(each))) {
-      context.item({ entity: ENTITY, externalId: String(id), localId: null, action: "skipped", error: "not in Odoo (deleted, archived or not visible to the login)" });
+      context.item({
+        entity: ENTITY,
+        externalId: String(id),
+        localId: null,
+        action: "skipped",
+        error: "not in Odoo (deleted, archived or not visible to the login)",
+      });
     }
   },
 };

@@ -1,6 +1,13 @@
 import { apiRoute, jsonBody, jsonContent, problemResponse } from "../../api/route";
 import { createRouter } from "../../api/router";
-import { erpModuleListOutput, erpModulesQuery, erpStatusOutput, erpStatusQuery, installModuleInput, installModuleOutput } from "./schema";
+import {
+  erpModuleListOutput,
+  erpModulesQuery,
+  erpStatusOutput,
+  erpStatusQuery,
+  installModuleInput,
+  installModuleOutput,
+} from "./schema";
 import { erpStatus, installErpModule, listErpModules } from "./service";
 
 const TAGS = ["ERP"];

@@ -14,9 +14,12 @@ export const ODOO_FLAVOURS = ["auto", "jsonrpc", "json2"] as const;
 
 export const odooSettings = z.strictObject({
   database: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters"),
-  apiFlavour: z.enum(ODOO_FLAVOURS, { message: `must be one of ${ODOO_FLAVOURS.join(", ")}` }).optional().openapi({
-    description: "`auto` (default): JSON-2 on Odoo 19 and later, JSON-RPC before; or force one",
-  }),
+  apiFlavour: z
+    .enum(ODOO_FLAVOURS, { message: `must be one of ${ODOO_FLAVOURS.join(", ")}` })
+    .optional()
+    .openapi({
+      description: "`auto` (default): JSON-2 on Odoo 19 and later, JSON-RPC before; or force one",
+    }),
   projectId: z.number().int("must be a whole number").positive("must be an Odoo project id").optional().openapi({
     description: "The Odoo project (project.project id) to import tasks from and create exported tasks in",
   }),

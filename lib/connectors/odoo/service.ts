@@ -73,14 +73,21 @@ export async function listErpModules(
  * Installs a module now (`button_immediate_install`). Spolu administrators only (the route's access), on a
  * connection they manage; Odoo also checks its user (administrators only: AccessDenied otherwise).
  */
-export async function installErpModule(actor: Actor, input: { connectionId?: string; name: string }): Promise<InstallModuleOutput> {
+export async function installErpModule(
+  actor: Actor,
+  input: { connectionId?: string; name: string },
+): Promise<InstallModuleOutput> {
   const client = await clientFor(await connectionOfKind(actor, "erp", input.connectionId, true));
   try {
-    const find = () => client.searchRead<ModuleRecord>("ir.module.module", [["name", "=", input.name]], ["id", "state"], { limit: 1 });
+    const find = () =>
+      client.searchRead<ModuleRecord>("ir.module.module", [["name", "=", input.name]], ["id", "state"], { limit: 1 });
     const [found] = await find();
     if (!found) throw new AppError("not_found", `Odoo has no module named ${input.name} (refresh its app list?)`);
     if (found.state === "installed") return { name: input.name, previousState: found.state, state: found.state, changed: false };
-    await client.call({ model: "ir.module.module", method: "button_immediate_install", ids: [found.id] }, { timeoutMs: INSTALL_TIMEOUT_MS });
+    await client.call(
+      { model: "ir.module.module", method: "button_immediate_install", ids: [found.id] },
+      { timeoutMs: INSTALL_TIMEOUT_MS },
+    );
     const [after] = await find();
     return { name: input.name, previousState: found.state, state: after?.state ?? found.state, changed: true };
   } catch (error) {

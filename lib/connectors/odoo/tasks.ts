@@ -55,7 +55,17 @@ const ODOO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The fields read from project.task in a version: `user_ids` since 16 (`user_id` before), `state` since 17. */
 export function taskFields(major: number): string[] {
-  return ["name", "project_id", "stage_id", major >= 16 ? "user_ids" : "user_id", "date_deadline", "description", "priority", ...(major >= 17 ? ["state"] : []), "write_date"];
+  return [
+    "name",
+    "project_id",
+    "stage_id",
+    major >= 16 ? "user_ids" : "user_id",
+    "date_deadline",
+    "description",
+    "priority",
+    ...(major >= 17 ? ["state"] : []),
+    "write_date",
+  ];
 }
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " ", "#39": "'" };
@@ -79,7 +89,12 @@ export function htmlToText(html: string): string {
 
 /** Plain text as Odoo HTML: one paragraph per line. */
 export function textToHtml(text: string): string {
-  return text ? text.split(/\r?\n/).map((line) => `<p>${escapeHtml(line) || "<br>"}</p>`).join("") : "";
+  return text
+    ? text
+        .split(/\r?\n/)
+        .map((line) => `<p>${escapeHtml(line) || "<br>"}</p>`)
+        .join("")
+    : "";
 }
 
 /** The record's synced content; throws (an item failure) for a deadline that is not a valid date. */
@@ -93,7 +108,11 @@ export function fromOdoo(record: OdooTaskRecord, major: number, foldedStages: Re
     const instant = datetime ? new Date(`${datetime[1]}T${datetime[2]}Z`) : null;
     if (datetime && instant && !Number.isNaN(instant.getTime()) && instant.toISOString().startsWith(datetime[1]!)) {
       due = major >= 17 ? instant.toISOString().replace(".000Z", "Z") : datetime[1]!;
-    } else if (ODOO_DATE.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)) {
+    } else if (
+      ODOO_DATE.test(value) &&
+      !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
+      new Date(`${value}T00:00:00Z`).toISOString().startsWith(value)
+    ) {
       due = major >= 17 ? `${value}T00:00:00Z` : value;
     } else {
       throw new Error(`date_deadline "${value}" is not a date`);
@@ -114,7 +133,9 @@ export function fromOdoo(record: OdooTaskRecord, major: number, foldedStages: Re
 /** A local task's synced content, in the version's terms. */
 export function fromLocal(task: TaskOutput, major: number, timeZone: string): SyncedTask {
   let due: string | null = null;
-  if (task.dueAt) due = major >= 17 ? new Date(task.dueAt).toISOString().replace(/\.\d{3}Z$/, "Z") : localDateOf(new Date(task.dueAt), timeZone);
+  if (task.dueAt)
+    due =
+      major >= 17 ? new Date(task.dueAt).toISOString().replace(/\.\d{3}Z$/, "Z") : localDateOf(new Date(task.dueAt), timeZone);
   return {
     title: task.title,
     description: task.description,
@@ -124,7 +145,8 @@ export function fromLocal(task: TaskOutput, major: number, timeZone: string): Sy
   };
 }
 
-const dueAtOf = (due: string | null, timeZone: string) => (due === null ? null : ODOO_DATE.test(due) ? startOfLocalDay(due, timeZone).toISOString() : due);
+const dueAtOf = (due: string | null, timeZone: string) =>
+  due === null ? null : ODOO_DATE.test(due) ? startOfLocalDay(due, timeZone).toISOString() : due;
 
 export function toCreateInput(synced: SyncedTask, timeZone: string): CreateTaskInput {
   return {
@@ -137,7 +159,12 @@ export function toCreateInput(synced: SyncedTask, timeZone: string): CreateTaskI
 }
 
 /** The local change for the fields that changed in Odoo; an open state leaves `in_progress` alone. */
-export function toUpdateInput(synced: SyncedTask, fields: readonly SyncedField[], current: TaskOutput | null, timeZone: string): UpdateTaskInput {
+export function toUpdateInput(
+  synced: SyncedTask,
+  fields: readonly SyncedField[],
+  current: TaskOutput | null,
+  timeZone: string,
+): UpdateTaskInput {
   const input: UpdateTaskInput = {};
   if (fields.includes("title")) input.title = synced.title;
   if (fields.includes("description")) input.description = synced.description;
@@ -155,9 +182,11 @@ export function toOdooValues(synced: SyncedTask, fields: readonly SyncedField[],
   const values: Record<string, unknown> = {};
   if (fields.includes("title")) values.name = synced.title;
   if (fields.includes("description")) values.description = textToHtml(synced.description);
-  if (fields.includes("due")) values.date_deadline = synced.due === null ? false : major >= 17 ? synced.due.replace("T", " ").replace("Z", "") : synced.due;
+  if (fields.includes("due"))
+    values.date_deadline = synced.due === null ? false : major >= 17 ? synced.due.replace("T", " ").replace("Z", "") : synced.due;
   if (fields.includes("priority")) values.priority = synced.priority;
-  if (fields.includes("state") && major >= 17) values.state = synced.state === "done" ? "1_done" : synced.state === "cancelled" ? "1_canceled" : "01_in_progress";
+  if (fields.includes("state") && major >= 17)
+    values.state = synced.state === "done" ? "1_done" : synced.state === "cancelled" ? "1_canceled" : "01_in_progress";
   return values;
 }
 
@@ -185,7 +214,11 @@ export function decodeFingerprint(text: string | null): Fingerprint {
 }
 
 /** The fields whose content differs from what the fingerprint recorded. */
-export function changedFields(synced: SyncedTask, recorded: Fingerprint, only: readonly SyncedField[] = SYNCED_FIELDS): SyncedField[] {
+export function changedFields(
+  synced: SyncedTask,
+  recorded: Fingerprint,
+  only: readonly SyncedField[] = SYNCED_FIELDS,
+): SyncedField[] {
   const now = fingerprintOf(synced);
   return only.filter((field) => now[field] !== recorded[field]);
 }

@@ -77,21 +77,31 @@ async function post(context: Context, xml: string): Promise<string> {
     body: encodeWindows1250(xml),
   });
   if (response.status === 401 || response.status === 403) {
-    throw new ConnectorError(`POHODA did not accept the user name or password (HTTP ${response.status}): not authenticated`, false, response.status);
+    throw new ConnectorError(
+      `POHODA did not accept the user name or password (HTTP ${response.status}): not authenticated`,
+      false,
+      response.status,
+    );
   }
   expectSuccess(response, "POHODA mServer");
   return decodeWindows1250(response.body);
 }
 
 function unreadable(error: unknown): ConnectorError {
-  return new ConnectorError(`POHODA's answer is not a responsePack: ${error instanceof Error ? error.message : String(error)}`, false);
+  return new ConnectorError(
+    `POHODA's answer is not a responsePack: ${error instanceof Error ? error.message : String(error)}`,
+    false,
+  );
 }
 
 const packId = () => `spolu-${randomUUID()}`;
 
 /** Sends invoices (none: an empty pack) and reads every item of the responsePack. */
 async function exchange(context: Context, invoices: readonly InvoiceOutput[]): Promise<ResponsePack> {
-  const answer = await post(context, invoiceDataPack({ id: packId(), ico: context.connection.settings.ico, application: application(context), invoices }));
+  const answer = await post(
+    context,
+    invoiceDataPack({ id: packId(), ico: context.connection.settings.ico, application: application(context), invoices }),
+  );
   try {
     return parseResponsePack(answer);
   } catch (error) {
@@ -110,7 +120,10 @@ function fingerprint(invoice: InvoiceOutput): string {
 
 function itemError(item: ResponseItem): string {
   const details = item.details.filter((detail) => detail.state !== "ok");
-  const described = details.map((detail) => `${detail.errno ? `errno ${detail.errno}: ` : ""}${detail.note ?? "no note"}${detail.xpath ? ` (${detail.xpath})` : ""}`);
+  const described = details.map(
+    (detail) =>
+      `${detail.errno ? `errno ${detail.errno}: ` : ""}${detail.note ?? "no note"}${detail.xpath ? ` (${detail.xpath})` : ""}`,
+  );
   return `POHODA refused it: ${described.join("; ") || item.note || "no reason given"}`;
 }
 
@@ -121,7 +134,8 @@ async function exportInvoices(context: Context): Promise<void> {
     const print = fingerprint(invoice);
     const link = await context.links.findByLocal("invoice", invoice.id);
     if (!link) toSend.push({ invoice, fingerprint: print });
-    else if (link.fingerprint === print) context.item({ entity: "invoice", externalId: link.externalId, localId: invoice.id, action: "unchanged" });
+    else if (link.fingerprint === print)
+      context.item({ entity: "invoice", externalId: link.externalId, localId: invoice.id, action: "unchanged" });
     else {
       context.item({
         entity: "invoice",
@@ -133,20 +147,36 @@ async function exportInvoices(context: Context): Promise<void> {
     }
   }
   if (toSend.length === 0) return;
-  const pack = await exchange(context, toSend.map((each) => each.invoice));
-  if (pack.state === "error" && pack.items.length === 0) throw new ConnectorError(packRefusal(pack, context.connection.settings.ico), false);
+  const pack = await exchange(
+    context,
+    toSend.map((each) => each.invoice),
+  );
+  if (pack.state === "error" && pack.items.length === 0)
+    throw new ConnectorError(packRefusal(pack, context.connection.settings.ico), false);
   const answers = new Map(pack.items.map((item) => [item.id, item]));
   for (const { invoice, fingerprint: print } of toSend) {
     const answer = answers.get(invoice.id);
     if (!answer) {
-      context.item({ entity: "invoice", externalId: null, localId: invoice.id, action: "failed", error: "POHODA's answer has no item for it" });
+      context.item({
+        entity: "invoice",
+        externalId: null,
+        localId: invoice.id,
+        action: "failed",
+        error: "POHODA's answer has no item for it",
+      });
     } else if (answer.state === "error" || !answer.producedId) {
       context.item({ entity: "invoice", externalId: null, localId: invoice.id, action: "failed", error: itemError(answer) });
     } else {
       await context.links.save("invoice", answer.producedId, invoice.id, print);
       if (answer.producedNumber) await context.links.save("invoice-number", answer.producedNumber, invoice.id, null);
       const warnings = answer.state === "warning" ? itemError(answer).replace("POHODA refused it", "POHODA warned") : undefined;
-      context.item({ entity: "invoice", externalId: answer.producedId, localId: invoice.id, action: "created", ...(warnings && { error: warnings }) });
+      context.item({
+        entity: "invoice",
+        externalId: answer.producedId,
+        localId: invoice.id,
+        action: "created",
+        ...(warnings && { error: warnings }),
+      });
     }
   }
 }
@@ -175,17 +205,27 @@ function localInput(listed: ListedInvoice) {
 
 /** Brings POHODA's issued invoices in: those not linked yet become local invoices (linked, so never twice). */
 async function importInvoices(context: Context): Promise<void> {
-  const answer = await post(context, listInvoicesDataPack({ id: packId(), ico: context.connection.settings.ico, application: application(context) }));
+  const answer = await post(
+    context,
+    listInvoicesDataPack({ id: packId(), ico: context.connection.settings.ico, application: application(context) }),
+  );
   let list;
   try {
     list = parseInvoiceList(answer);
   } catch (error) {
     throw unreadable(error);
   }
-  if (list.state === "error") throw new ConnectorError(packRefusal({ state: "error", note: list.note, items: [] }, context.connection.settings.ico), false);
+  if (list.state === "error")
+    throw new ConnectorError(packRefusal({ state: "error", note: list.note, items: [] }, context.connection.settings.ico), false);
   for (const listed of list.invoices) {
     if (!listed.id) {
-      context.item({ entity: "invoice", externalId: null, localId: null, action: "failed", error: "POHODA listed an invoice without its id" });
+      context.item({
+        entity: "invoice",
+        externalId: null,
+        localId: null,
+        action: "failed",
+        error: "POHODA listed an invoice without its id",
+      });
       continue;
     }
     const link = await context.links.find("invoice", listed.id);
@@ -214,13 +254,22 @@ export const pohodaDriver: ConnectorDriver<Credentials, Settings> = {
   describeCredentials: (stored) => `POHODA user ${stored.username}`,
 
   async check(context) {
-    const response = await context.request({ method: "GET", url: `${context.connection.baseUrl}/status`, headers: headers(context) });
+    const response = await context.request({
+      method: "GET",
+      url: `${context.connection.baseUrl}/status`,
+      headers: headers(context),
+    });
     expectSuccess(response, "POHODA mServer /status");
     const status = parseStatus(decodeWindows1250(response.body));
-    const details = { company: status.company ?? null, state: status.status ?? status.state ?? null, server: status.name ?? null };
+    const details = {
+      company: status.company ?? null,
+      state: status.status ?? status.state ?? null,
+      server: status.name ?? null,
+    };
     try {
       const pack = await exchange(context, []);
-      if (pack.state === "error") return { reachable: true, authenticated: false, details, error: packRefusal(pack, context.connection.settings.ico) };
+      if (pack.state === "error")
+        return { reachable: true, authenticated: false, details, error: packRefusal(pack, context.connection.settings.ico) };
     } catch (error) {
       if (error instanceof ConnectorError && (error.status === 401 || error.status === 403)) {
         return { reachable: true, authenticated: false, details, error: error.message };
@@ -235,12 +284,22 @@ export const pohodaDriver: ConnectorDriver<Credentials, Settings> = {
 
   async webhook(context, payload) {
     const parsed = webhookPayload.safeParse(payload);
-    if (!parsed.success) throw new ConnectorError(`The webhook's body is not a POHODA invoice event: ${parsed.error.issues[0]?.message ?? "invalid"}`, false);
+    if (!parsed.success)
+      throw new ConnectorError(
+        `The webhook's body is not a POHODA invoice event: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+        false,
+      );
     const { event, number, id } = parsed.data;
     const externalId = id ?? number!;
     const link = id ? await context.links.find("invoice", id) : await context.links.find("invoice-number", number!);
     if (!link?.localId) {
-      context.item({ entity: "invoice", externalId, localId: null, action: "failed", error: `no exported invoice with POHODA ${id ? "id" : "number"} ${externalId}` });
+      context.item({
+        entity: "invoice",
+        externalId,
+        localId: null,
+        action: "failed",
+        error: `no exported invoice with POHODA ${id ? "id" : "number"} ${externalId}`,
+      });
       return;
     }
     try {
@@ -248,7 +307,13 @@ export const pohodaDriver: ConnectorDriver<Credentials, Settings> = {
       context.item({ entity: "invoice", externalId, localId: link.localId, action: changed ? "updated" : "unchanged" });
     } catch (error) {
       if (!(error instanceof AppError && error.code === "not_found")) throw error;
-      context.item({ entity: "invoice", externalId, localId: link.localId, action: "failed", error: "the invoice was deleted here" });
+      context.item({
+        entity: "invoice",
+        externalId,
+        localId: link.localId,
+        action: "failed",
+        error: "the invoice was deleted here",
+      });
     }
   },
 };

@@ -25,7 +25,8 @@ const amount = (value: number) => value.toFixed(2);
 /** One invoice as `inv:invoice` (issued invoice, CZK, POHODA computes VAT from its rate classes). */
 function invoiceElement(invoice: InvoiceOutput) {
   const sums = { none: 0, low: 0, high: 0, third: 0 };
-  for (const item of invoice.items) sums[item.rateVat] = Math.round((sums[item.rateVat] + lineTotal(item.quantity, item.unitPrice)) * 100) / 100;
+  for (const item of invoice.items)
+    sums[item.rateVat] = Math.round((sums[item.rateVat] + lineTotal(item.quantity, item.unitPrice)) * 100) / 100;
   // The variable symbol is digits only (up to 10): the number's digits, when it has some.
   const symVar = invoice.number?.replace(/\D/g, "").slice(0, 10);
   return {
@@ -40,7 +41,10 @@ function invoiceElement(invoice: InvoiceOutput) {
       ...(invoice.text && { "inv:text": invoice.text }),
       ...(invoice.partner && {
         "inv:partnerIdentity": {
-          "typ:address": { "typ:company": invoice.partner.company, ...(invoice.partner.ico && { "typ:ico": invoice.partner.ico }) },
+          "typ:address": {
+            "typ:company": invoice.partner.company,
+            ...(invoice.partner.ico && { "typ:ico": invoice.partner.ico }),
+          },
         },
       }),
     },
@@ -65,7 +69,12 @@ function invoiceElement(invoice: InvoiceOutput) {
 }
 
 /** A dataPack of invoices (none: an empty pack, which POHODA answers to check the IČO and the credentials). */
-export function invoiceDataPack(pack: { id: string; ico: string; application: string; invoices: readonly InvoiceOutput[] }): string {
+export function invoiceDataPack(pack: {
+  id: string;
+  ico: string;
+  application: string;
+  invoices: readonly InvoiceOutput[];
+}): string {
   const root = {
     "dat:dataPack": {
       "@_xmlns:dat": NAMESPACES.dat,
@@ -77,7 +86,11 @@ export function invoiceDataPack(pack: { id: string; ico: string; application: st
       "@_application": pack.application,
       "@_note": "Spolu: issued invoices",
       ...(pack.invoices.length && {
-        "dat:dataPackItem": pack.invoices.map((invoice) => ({ "@_version": "2.0", "@_id": invoice.id, "inv:invoice": invoiceElement(invoice) })),
+        "dat:dataPackItem": pack.invoices.map((invoice) => ({
+          "@_version": "2.0",
+          "@_id": invoice.id,
+          "inv:invoice": invoiceElement(invoice),
+        })),
       }),
     },
   };
@@ -111,7 +124,12 @@ export function listInvoicesDataPack(pack: { id: string; ico: string; applicatio
 }
 
 // An empty element (`<lst:requestInvoice/>`: no filter, every issued invoice) must stay in the request.
-const listBuilder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: "@_", format: true, suppressEmptyNode: false });
+const listBuilder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@_",
+  format: true,
+  suppressEmptyNode: false,
+});
 
 /** An issued invoice as POHODA lists it. */
 export interface ListedInvoice {
@@ -122,7 +140,13 @@ export interface ListedInvoice {
   dueDate: string | null;
   text: string | null;
   partner: { company: string; ico: string | null } | null;
-  items: { text: string | null; quantity: string | null; unit: string | null; rateVat: string | null; unitPrice: string | null }[];
+  items: {
+    text: string | null;
+    quantity: string | null;
+    unit: string | null;
+    rateVat: string | null;
+    unitPrice: string | null;
+  }[];
 }
 
 const listParser = new XMLParser({
@@ -134,7 +158,11 @@ const listParser = new XMLParser({
 });
 
 /** Reads the answer to `listInvoicesDataPack`: the pack's and the list's state, and every invoice listed. */
-export function parseInvoiceList(xml: string): { state: "ok" | "warning" | "error"; note: string | null; invoices: ListedInvoice[] } {
+export function parseInvoiceList(xml: string): {
+  state: "ok" | "warning" | "error";
+  note: string | null;
+  invoices: ListedInvoice[];
+} {
   const pack = (listParser.parse(xml) as Node).responsePack as Node | undefined;
   if (!pack || typeof pack !== "object") throw new Error("the answer is not a responsePack");
   const item = ((pack.responsePackItem as Node[] | undefined) ?? [])[0];
@@ -144,7 +172,7 @@ export function parseInvoiceList(xml: string): { state: "ok" | "warning" | "erro
     const header = (invoice.invoiceHeader ?? {}) as Node;
     const numbers = (header.number ?? {}) as Node;
     const address = ((header.partnerIdentity as Node | undefined)?.address ?? {}) as Node;
-    const lines = (((invoice.invoiceDetail as Node | undefined)?.invoiceItem as Node[] | undefined) ?? []);
+    const lines = ((invoice.invoiceDetail as Node | undefined)?.invoiceItem as Node[] | undefined) ?? [];
     return {
       id: text(header.id) ?? "",
       number: text(numbers.numberRequested) ?? text(numbers.ids),
@@ -162,7 +190,11 @@ export function parseInvoiceList(xml: string): { state: "ok" | "warning" | "erro
       })),
     };
   });
-  return { state: item ? listState : state(pack["@_state"]), note: (item?.["@_note"] ?? pack["@_note"] ?? null) as string | null, invoices };
+  return {
+    state: item ? listState : state(pack["@_state"]),
+    note: (item?.["@_note"] ?? pack["@_note"] ?? null) as string | null,
+    invoices,
+  };
 }
 
 export interface ImportDetail {
@@ -197,7 +229,10 @@ const parser = new XMLParser({
 });
 
 type Node = Record<string, unknown>;
-const text = (value: unknown): string | null => (typeof value === "string" || typeof value === "number" ? String(value) : ((value as Node | undefined)?.["#text"] as string | undefined) ?? null);
+const text = (value: unknown): string | null =>
+  typeof value === "string" || typeof value === "number"
+    ? String(value)
+    : (((value as Node | undefined)?.["#text"] as string | undefined) ?? null);
 const state = (value: unknown): "ok" | "warning" | "error" => (value === "ok" || value === "warning" ? value : "error");
 
 /** Reads a responsePack and every item in it; throws when the text is not one. */
@@ -207,7 +242,8 @@ export function parseResponsePack(xml: string): ResponsePack {
   if (!pack || typeof pack !== "object") throw new Error("the answer is not a responsePack");
   const items = ((pack.responsePackItem as Node[] | undefined) ?? []).map((item): ResponseItem => {
     // The document's own response (inv:invoiceResponse...) holds what was produced and what went wrong.
-    const response = (Object.entries(item).find(([key, value]) => key.endsWith("Response") && typeof value === "object")?.[1] ?? {}) as Node;
+    const response = (Object.entries(item).find(([key, value]) => key.endsWith("Response") && typeof value === "object")?.[1] ??
+      {}) as Node;
     const produced = (response.producedDetails ?? {}) as Node;
     const details = (((response.importDetails ?? item.importDetails) as Node | undefined)?.detail as Node[] | undefined) ?? [];
     return {
@@ -216,7 +252,12 @@ export function parseResponsePack(xml: string): ResponsePack {
       note: (item["@_note"] as string | undefined) ?? null,
       producedId: text(produced.id),
       producedNumber: text(produced.number),
-      details: details.map((detail) => ({ state: text(detail.state) ?? "error", errno: text(detail.errno), note: text(detail.note), xpath: text(detail.XPath) })),
+      details: details.map((detail) => ({
+        state: text(detail.state) ?? "error",
+        errno: text(detail.errno),
+        note: text(detail.note),
+        xpath: text(detail.XPath),
+      })),
     };
   });
   return { state: state(pack["@_state"]), note: (pack["@_note"] as string | undefined) ?? null, items };
@@ -225,7 +266,9 @@ export function parseResponsePack(xml: string): ResponsePack {
 /** The mServer's `GET /status` answer: the company open and whether it is idle or busy (read leniently). */
 export function parseStatus(xml: string): Record<string, string> {
   const document = parser.parse(xml) as Node;
-  const root = Object.entries(document).find(([key, value]) => !key.startsWith("?") && value && typeof value === "object")?.[1] as Node | undefined;
+  const root = Object.entries(document).find(
+    ([key, value]) => !key.startsWith("?") && value && typeof value === "object",
+  )?.[1] as Node | undefined;
   const fields: Record<string, string> = {};
   for (const [key, value] of Object.entries(root ?? {})) {
     const kept = text(value);

@@ -17,7 +17,10 @@ export const webauthnCredentials = pgTable(
     /** The signature counter last seen: a lower one means a cloned authenticator. */
     counter: integer("counter").notNull().default(0),
     /** `usb`, `nfc`, `ble`, `internal`, `hybrid`... as the browser reported them. */
-    transports: text("transports").array().notNull().default(sql`'{}'::text[]`),
+    transports: text("transports")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** `platform` or `cross-platform`, when the browser said. */
     attachment: text("attachment"),
     /** The authenticator model's AAGUID (all zeros when it does not say). */
@@ -96,7 +99,10 @@ export const userIdentities = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
   },
-  (table) => [uniqueIndex("user_identities_provider_subject_key").on(table.provider, table.subject), index("user_identities_user_idx").on(table.userId)],
+  (table) => [
+    uniqueIndex("user_identities_provider_subject_key").on(table.provider, table.subject),
+    index("user_identities_user_idx").on(table.userId),
+  ],
 );
 
 export type UserIdentityRow = typeof userIdentities.$inferSelect;

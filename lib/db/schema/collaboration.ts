@@ -54,7 +54,9 @@ export const taskCollaboration = pgTable(
     index("task_collaboration_recipient_idx").on(table.recipientId, table.createdAt),
     index("task_collaboration_requester_idx").on(table.requesterId, table.createdAt),
     index("task_collaboration_task_idx").on(table.taskId),
-    index("task_collaboration_pending_expiry_idx").on(table.expiresAt).where(sql`${table.state} = 'pending'`),
+    index("task_collaboration_pending_expiry_idx")
+      .on(table.expiresAt)
+      .where(sql`${table.state} = 'pending'`),
     // One open request of a kind per task and person: asking twice is a 409, not a second request.
     uniqueIndex("task_collaboration_pending_key")
       .on(table.taskId, table.kind, table.recipientId)

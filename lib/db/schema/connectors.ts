@@ -121,7 +121,10 @@ export const connectorRuns = pgTable(
     deliveryId: text("delivery_id"),
     /** The incoming webhook's payload, kept until the run succeeded (for a retry). */
     payload: jsonb("payload"),
-    counts: jsonb("counts").$type<ConnectorRunCounts>().notNull().default({ created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0 }),
+    counts: jsonb("counts")
+      .$type<ConnectorRunCounts>()
+      .notNull()
+      .default({ created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0 }),
     /** The first items (up to 200), failures first. */
     items: jsonb("items").$type<ConnectorRunItem[]>().notNull().default([]),
     error: text("error"),
@@ -130,10 +133,14 @@ export const connectorRuns = pgTable(
   },
   (table) => [
     index("connector_runs_connection_idx").on(table.connectionId, table.startedAt),
-    index("connector_runs_retry_idx").on(table.nextAttemptAt).where(sql`${table.nextAttemptAt} is not null`),
+    index("connector_runs_retry_idx")
+      .on(table.nextAttemptAt)
+      .where(sql`${table.nextAttemptAt} is not null`),
     uniqueIndex("connector_runs_delivery_key").on(table.connectionId, table.deliveryId),
     // One run at a time per connection: a second start while one is running fails on this index.
-    uniqueIndex("connector_runs_running_key").on(table.connectionId).where(sql`${table.status} = 'running'`),
+    uniqueIndex("connector_runs_running_key")
+      .on(table.connectionId)
+      .where(sql`${table.status} = 'running'`),
     check("connector_runs_operation", sql`${table.operation} in ('import', 'export', 'webhook')`),
     check("connector_runs_trigger", sql`${table.trigger} in ('user', 'webhook', 'retry')`),
     check("connector_runs_status", sql`${table.status} in ('queued', 'running', 'succeeded', 'partial', 'failed')`),

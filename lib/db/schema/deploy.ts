@@ -34,7 +34,9 @@ export const deployRuns = pgTable(
     uniqueIndex("deploy_runs_delivery_key").on(table.deliveryId),
     index("deploy_runs_received_idx").on(table.receivedAt),
     // One command at a time across every process: a second row cannot become `running` while one is.
-    uniqueIndex("deploy_runs_one_running_key").on(table.status).where(sql`${table.status} = 'running'`),
+    uniqueIndex("deploy_runs_one_running_key")
+      .on(table.status)
+      .where(sql`${table.status} = 'running'`),
     check("deploy_runs_status", sql`${table.status} in ('queued', 'running', 'succeeded', 'failed', 'skipped')`),
   ],
 );

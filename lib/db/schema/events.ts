@@ -19,7 +19,10 @@ export const domainEvents = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("domain_events_audience_idx").using("gin", table.audience), index("domain_events_created_idx").on(table.createdAt)],
+  (table) => [
+    index("domain_events_audience_idx").using("gin", table.audience),
+    index("domain_events_created_idx").on(table.createdAt),
+  ],
 );
 
 export type DomainEventRow = typeof domainEvents.$inferSelect;

@@ -1,5 +1,18 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, check, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { tasks } from "./tasks";
 import { users } from "./users";
 
@@ -23,7 +36,11 @@ export const gamificationProfiles = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("gamification_profiles_opt_in_idx").on(table.points).where(sql`${table.leaderboardOptIn}`)],
+  (table) => [
+    index("gamification_profiles_opt_in_idx")
+      .on(table.points)
+      .where(sql`${table.leaderboardOptIn}`),
+  ],
 );
 
 export type GamificationProfileRow = typeof gamificationProfiles.$inferSelect;

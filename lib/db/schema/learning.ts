@@ -32,7 +32,10 @@ export const learningGrades = pgTable(
     gradedAt: timestamp("graded_at", { withTimezone: true }),
     syncedAt: timestamp("synced_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [primaryKey({ columns: [table.connectionId, table.itemId] }), index("learning_grades_course_idx").on(table.connectionId, table.courseId)],
+  (table) => [
+    primaryKey({ columns: [table.connectionId, table.itemId] }),
+    index("learning_grades_course_idx").on(table.connectionId, table.courseId),
+  ],
 );
 
 export type LearningGradeRow = typeof learningGrades.$inferSelect;

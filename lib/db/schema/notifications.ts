@@ -1,5 +1,20 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { tasks } from "./tasks";
 import { users } from "./users";
 
@@ -26,7 +41,9 @@ export const notifications = pgTable(
   },
   (table) => [
     index("notifications_user_idx").on(table.userId, table.createdAt, table.id),
-    index("notifications_unread_idx").on(table.userId).where(sql`${table.readAt} is null`),
+    index("notifications_unread_idx")
+      .on(table.userId)
+      .where(sql`${table.readAt} is null`),
   ],
 );
 

@@ -55,7 +55,9 @@ export const taskGroups = pgTable(
   },
   (table) => [
     index("task_groups_owner_idx").on(table.ownerId, table.position),
-    index("task_groups_family_idx").on(table.familyId).where(sql`${table.familyId} is not null`),
+    index("task_groups_family_idx")
+      .on(table.familyId)
+      .where(sql`${table.familyId} is not null`),
     uniqueIndex("task_groups_owner_key_key").on(table.ownerId, table.key),
   ],
 );
@@ -104,7 +106,10 @@ export const tasks = pgTable(
     priority: smallint("priority").notNull().default(1),
     dueAt: timestamp("due_at", { withTimezone: true }),
     startDate: date("start_date", { mode: "string" }),
-    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    tags: text("tags")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     position: bytewiseText("position").notNull(),
     recurrence: jsonb("recurrence").$type<Recurrence>(),
     /** Every occurrence of a recurring task shares the series id; `occurrence` counts from 1. */
@@ -123,9 +128,15 @@ export const tasks = pgTable(
     // task list reads them with the task instead of looking up two tables for every task on the page.
     // Never written by the application.
     /** The assignees' user ids, in the order they were assigned. */
-    assigneeIds: uuid("assignee_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    assigneeIds: uuid("assignee_ids")
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     /** The collaborators' user ids (task_collaborators), in the order they joined (migration 0006). */
-    collaboratorIds: uuid("collaborator_ids").array().notNull().default(sql`'{}'::uuid[]`),
+    collaboratorIds: uuid("collaborator_ids")
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     subtaskTotal: integer("subtask_total").notNull().default(0),
     subtaskDone: integer("subtask_done").notNull().default(0),
     /**

@@ -26,7 +26,9 @@ export const timeEntries = pgTable(
   (table) => [
     index("time_entries_user_idx").on(table.userId, table.startedAt),
     index("time_entries_task_idx").on(table.taskId, table.startedAt),
-    uniqueIndex("time_entries_one_running_idx").on(table.userId).where(sql`${table.endedAt} is null`),
+    uniqueIndex("time_entries_one_running_idx")
+      .on(table.userId)
+      .where(sql`${table.endedAt} is null`),
     check("time_entries_order", sql`${table.endedAt} is null or ${table.endedAt} >= ${table.startedAt}`),
   ],
 );

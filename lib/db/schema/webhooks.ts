@@ -1,5 +1,18 @@
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { users } from "./users";
 
 /** An outgoing webhook endpoint a user registered: where to send which events, signed with its secret. */
@@ -13,7 +26,10 @@ export const webhookEndpoints = pgTable(
     url: text("url").notNull(),
     description: text("description").notNull().default(""),
     /** Event types (lib/events/types.ts) to send; empty: all the user may receive. */
-    events: text("events").array().notNull().default(sql`'{}'::text[]`),
+    events: text("events")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** `whsec_` + base64 of the signing key (Standard Webhooks). */
     secret: text("secret").notNull(),
     /** After a rotation, the old secret still signs (a second signature) until this time. */
@@ -58,9 +74,13 @@ export const webhookDeliveries = pgTable(
   },
   (table) => [
     index("webhook_deliveries_endpoint_idx").on(table.endpointId, table.createdAt),
-    index("webhook_deliveries_due_idx").on(table.nextAttemptAt).where(sql`${table.status} = 'pending'`),
+    index("webhook_deliveries_due_idx")
+      .on(table.nextAttemptAt)
+      .where(sql`${table.status} = 'pending'`),
     // One delivery per event and endpoint (replays and tests carry no event id).
-    uniqueIndex("webhook_deliveries_event_key").on(table.endpointId, table.eventId).where(sql`${table.eventId} is not null`),
+    uniqueIndex("webhook_deliveries_event_key")
+      .on(table.endpointId, table.eventId)
+      .where(sql`${table.eventId} is not null`),
     check("webhook_deliveries_status", sql`${table.status} in ('pending', 'succeeded', 'failed')`),
   ],
 );

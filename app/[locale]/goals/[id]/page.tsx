@@ -44,7 +44,10 @@ async function loadGoal(actor: Actor, id: string) {
   const goal = UUID.test(id) ? await orNull(getGoal(actor, id)) : null;
   if (!goal) return null;
   // Study plans belong to the `ai` module: while it is off the page has no plan section.
-  const [reports, plan] = await Promise.all([listGoalReports(actor, id), isModuleEnabled("ai") ? orNull(getStudyPlan(actor, id)) : null]);
+  const [reports, plan] = await Promise.all([
+    listGoalReports(actor, id),
+    isModuleEnabled("ai") ? orNull(getStudyPlan(actor, id)) : null,
+  ]);
   return { goal, reports: reports.items, plan };
 }
 
@@ -61,7 +64,11 @@ export default async function GoalPage({ params }: Props) {
   const messages = await getMessages({ locale: tag });
   return (
     <div className="goals-page">
-      <NextIntlClientProvider locale={tag} messages={{ Goals: messages.Goals, TaskFields: messages.TaskFields }} timeZone={actor.timeZone}>
+      <NextIntlClientProvider
+        locale={tag}
+        messages={{ Goals: messages.Goals, TaskFields: messages.TaskFields }}
+        timeZone={actor.timeZone}
+      >
         <GoalDetail
           locale={locale}
           goal={loaded.goal}

@@ -38,9 +38,15 @@ export default async function ConnectionSettingsPage({ params }: Props) {
   const actor = await pageActor();
   if (!actor) redirect(signInPath(locale, `/${locale}/settings/connections`));
 
-  const kinds = CONNECTOR_KIND_FIELDS.filter((definition) => isModuleEnabled(definition.module)).map((definition) => definition.kind);
+  const kinds = CONNECTOR_KIND_FIELDS.filter((definition) => isModuleEnabled(definition.module)).map(
+    (definition) => definition.kind,
+  );
   const { items } = await listConnections(actor);
-  const teams = (await listUserGroups(actor)).items.map((team) => ({ id: team.id, name: team.name, canAdd: team.role === "owner" || team.role === "admin" }));
+  const teams = (await listUserGroups(actor)).items.map((team) => ({
+    id: team.id,
+    name: team.name,
+    canAdd: team.role === "owner" || team.role === "admin",
+  }));
   const t = await getTranslations({ locale: tag, namespace: "ConnectionSettings" });
   const messages = await getMessages({ locale: tag });
   return (

@@ -40,7 +40,11 @@ export default async function NotificationSettingsPage({ params }: Props) {
   return (
     <div className="auth security">
       <SettingsHeader locale={locale} tag={tag} title={t("title")} lead={t("lead")} />
-      <NextIntlClientProvider locale={tag} messages={{ NotificationSettings: messages.NotificationSettings }} timeZone={actor.timeZone}>
+      <NextIntlClientProvider
+        locale={tag}
+        messages={{ NotificationSettings: messages.NotificationSettings }}
+        timeZone={actor.timeZone}
+      >
         <NotificationSettingsForm
           initial={{
             dailySummaryTime: settings.dailySummaryTime,

@@ -39,7 +39,9 @@ export default async function SecurityPage({ params }: Props) {
     <div className="auth security">
       <header className="security-header">
         <h1>{t("title")}</h1>
-        <p className="auth-lead">{t.rich("signedInAs", { email: actor.email, strong: (chunks) => <strong dir="ltr">{chunks}</strong> })}</p>
+        <p className="auth-lead">
+          {t.rich("signedInAs", { email: actor.email, strong: (chunks) => <strong dir="ltr">{chunks}</strong> })}
+        </p>
       </header>
       <NextIntlClientProvider locale={tag} messages={{ Security: messages.Security }} timeZone={actor.timeZone}>
         <PasskeyManager signInHref={signInHref} />

@@ -84,7 +84,13 @@ export default async function TaskPage({ params }: Props) {
   return (
     <NextIntlClientProvider
       locale={tag}
-      messages={{ TaskDetail: messages.TaskDetail, TaskFields: messages.TaskFields, Requests: messages.Requests, Media: messages.Media, TimeTracking: messages.TimeTracking }}
+      messages={{
+        TaskDetail: messages.TaskDetail,
+        TaskFields: messages.TaskFields,
+        Requests: messages.Requests,
+        Media: messages.Media,
+        TimeTracking: messages.TimeTracking,
+      }}
       timeZone={actor.timeZone}
     >
       <TaskDetail
@@ -108,8 +114,12 @@ export default async function TaskPage({ params }: Props) {
         }}
         choices={{
           // Archived groups and projects the user only views are no place to move a task to, unless it is there.
-          groups: groups.items.filter((group) => !group.archived || group.id === task.groupId).map(({ id, name }) => ({ id, name })),
-          projects: projects.items.filter((project) => project.role !== "viewer" || project.id === task.projectId).map(({ id, name }) => ({ id, name })),
+          groups: groups.items
+            .filter((group) => !group.archived || group.id === task.groupId)
+            .map(({ id, name }) => ({ id, name })),
+          projects: projects.items
+            .filter((project) => project.role !== "viewer" || project.id === task.projectId)
+            .map(({ id, name }) => ({ id, name })),
           userGroups: userGroups.items.map(({ id, name }) => ({ id, name })),
         }}
       />
