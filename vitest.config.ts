@@ -25,6 +25,20 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        extends: true,
+        test: {
+          // The production topology (tests/topology): server.ts in child processes on PostgreSQL and Redis, every
+          // setting at its default. Not part of `npm test` (it needs both servers and a build): `npm run test:topology`.
+          name: "topology",
+          include: ["tests/topology/**/*.test.ts"],
+          globalSetup: ["tests/topology/global-setup.ts"],
+          // One cluster at a time: each file runs two or three full processes on a 2-core machine.
+          fileParallelism: false,
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+        },
+      },
     ],
   },
 });
