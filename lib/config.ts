@@ -26,10 +26,22 @@ export const configSchema = z
       .default(3000),
     APP_URL: z.url({ protocol: /^https?$/ }).optional(),
     DATA_DIR: z.string().min(1).default("./data"),
+    /** The embedded database's page cache (PostgreSQL's shared_buffers), held in the process's memory. */
+    EMBEDDED_DB_CACHE_MB: positiveInt.min(1).max(4096).default(32),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
     DATABASE_POOL_MAX: positiveInt.max(1000).default(10),
+    // PostgreSQL's time limits (lib/db/client.ts): how long a request waits for a pooled connection (or for a new
+    // one to open) before it gets a 503, and how long one statement may run (the server cancels it; the client
+    // gives up a second later, which also bounds a server that went silent).
+    DATABASE_ACQUIRE_TIMEOUT_MS: positiveInt.max(60_000).default(5_000),
+    DATABASE_STATEMENT_TIMEOUT_MS: positiveInt.max(600_000).default(5_000),
+    /** Without Redis: the memory that holds the task lists' cached answers (each about 30 KB for 50 tasks). */
+    TASK_LIST_CACHE_MB: positiveInt.max(4096).default(16),
     REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
     REDIS_PREFIX: z.string().max(64).default("spolu:"),
+    // Redis's time limits (lib/redis/client.ts): one connection attempt, and one command's answer.
+    REDIS_CONNECT_TIMEOUT_MS: positiveInt.max(60_000).default(2_000),
+    REDIS_COMMAND_TIMEOUT_MS: positiveInt.max(60_000).default(1_000),
     JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     JWT_TTL_SECONDS: positiveInt.max(90 * 24 * 3600).default(7 * 24 * 3600),
     ADMIN_EMAILS: z
@@ -61,6 +73,8 @@ export const configSchema = z
     SERVE_PAGES: flag.default(true),
     RUN_JOBS: flag.default(true),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    /** One `info` line per request (method, route pattern, status, duration, request id). */
+    ACCESS_LOG: flag.default(true),
     // Web push: a VAPID key pair (base64url, as `web-push generate-vapid-keys` prints it); generated and kept in
     // the database on first start when unset. The subject is a mailto: or https: contact for push services.
     VAPID_PUBLIC_KEY: z.string().min(1).optional(),

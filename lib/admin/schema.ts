@@ -71,7 +71,17 @@ export const jobStatusOutput = z
       .nullable()
       .openapi({ description: "The feature module the job belongs to; null for the core's jobs" }),
     paused: z.boolean().openapi({ description: "true while its module is switched off: the job does not run" }),
-    intervalMs: z.number().int().openapi({ description: "How often it runs (in one process at a time across the deployment)" }),
+    intervalMs: z
+      .number()
+      .int()
+      .openapi({ description: "How often it runs: once per interval across every process of the deployment" }),
+    nextRunAt: z.iso.datetime().nullable().openapi({
+      description: "When its next run is due (the first process to claim it then runs it); null before its first run",
+    }),
+    runningOn: z
+      .string()
+      .nullable()
+      .openapi({ description: "The process running it now (host name and process id); null when it is not running" }),
     lastStartedAt: z.iso
       .datetime()
       .nullable()

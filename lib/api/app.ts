@@ -7,6 +7,7 @@ import { adminRoutes } from "../admin/routes";
 import { assistantRoutes } from "../assistant/routes";
 import { collaborationRoutes } from "../collaboration/routes";
 import { config } from "../config";
+import { log } from "../log";
 import { learningRoutes } from "../connectors/moodle/routes";
 import { erpRoutes } from "../connectors/odoo/routes";
 import { connectorsRoutes } from "../connectors/routes";
@@ -34,6 +35,7 @@ import { templatesRoutes } from "../templates/routes";
 import { timeTrackingRoutes } from "../time-tracking/routes";
 import { webauthnRoutes } from "../webauthn/routes";
 import { webhooksRoutes } from "../webhooks/routes";
+import { noteRoutePattern } from "./access-log";
 import { AppError } from "./app-error";
 import type { ApiEnv } from "./env";
 import { jsonBodyOnly, rateLimit, responseHeaders } from "./middleware";
@@ -73,7 +75,7 @@ Answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset
 export function createApiApp() {
   const app = new OpenAPIHono<ApiEnv>();
 
-  app.use("*", responseHeaders);
+  app.use("*", noteRoutePattern, responseHeaders);
   // Liveness and readiness answer before the database and the rate limiter.
   app.route(API_PREFIX, healthRoutes);
   app.use("*", async (_c, next) => {
@@ -134,7 +136,14 @@ export function createApiApp() {
   app.notFound((c) => problemResponse(c, new AppError("not_found", `No API route ${c.req.method} ${c.req.path}`)));
   app.onError(async (error, c) => {
     const appError = toAppError(error);
-    if (appError.status >= 500) {
+    if (appError.code === "unavailable") {
+      // A dependency is down: the error log lives in the database, which may be the one that is down.
+      log.warn("Answered 503: a dependency is unavailable", {
+        route: c.req.routePath || c.req.path,
+        requestId: c.get("requestId"),
+        detail: appError.message,
+      });
+    } else if (appError.status >= 500) {
       await recordServerError(error, {
         method: c.req.method,
         route: c.req.routePath || c.req.path,

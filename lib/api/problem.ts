@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { z } from "@hono/zod-openapi";
+import { isDatabaseUnavailable } from "../db/client";
 import { AppError, ERROR_STATUS, type ErrorCode, type FieldError } from "./app-error";
 
 const TITLES: Record<ErrorCode, string> = {
@@ -73,9 +74,17 @@ export function validationError(error: z.ZodError, target: string): AppError {
   return new AppError("validation_failed", summary, { errors });
 }
 
+/** How long a client is asked to wait when the database is unreachable, silent or full (503). */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /** Any thrown value as the AppError the client may see. Unknown errors reveal nothing. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (isDatabaseUnavailable(error)) {
+    return new AppError("unavailable", "The database is not answering right now; try again in a few seconds", {
+      retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+    });
+  }
   if (error instanceof HTTPException) {
     if (error.status === 400) return new AppError("bad_request", error.message || "Bad request");
     if (error.status === 413) return new AppError("payload_too_large", "The request body is too large");

@@ -3,6 +3,8 @@ import { nowDate } from "../clock";
 import { config } from "../config";
 import { db, type Executor } from "../db/client";
 import { users } from "../db/schema/users";
+import { errorText, log } from "../log";
+import { MemoryCache, stringBytes } from "../memory-cache";
 import { redis } from "../redis/client";
 
 /** What deciding who is calling needs to know about a user. */
@@ -22,40 +24,51 @@ export interface SessionUser {
  * so that a revoked token stops working at once.
  */
 const TTL_MS = 60_000;
-const MEMORY_MAX = 10_000;
+/** About 10,000 users' entries (id, email, locale and zone as strings, plus the object). */
+const MEMORY_MAX_BYTES = 4 * 1024 * 1024;
 /**
  * One map per process, not per copy of this module: the pages (Next's bundle) and the API (loaded by server.ts)
  * each have their own copy, and a user forgotten by the API must be forgotten by the pages too.
  */
 const MEMORY = Symbol.for("spolu.session-users");
-type Holder = { [MEMORY]?: Map<string, { user: SessionUser; expiresAt: number }> };
-const memory = ((globalThis as Holder)[MEMORY] ??= new Map());
+type Holder = { [MEMORY]?: MemoryCache<SessionUser> };
+const memory = ((globalThis as Holder)[MEMORY] ??= new MemoryCache<SessionUser>(
+  MEMORY_MAX_BYTES,
+  (id, user) => stringBytes(id) + stringBytes(JSON.stringify(user)),
+  TTL_MS,
+));
 const redisKey = (id: string) => `${config().REDIS_PREFIX}session-user:${id}`;
 
 export async function findSessionUser(id: string): Promise<SessionUser | null> {
   const shared = redis();
   if (shared) {
-    const cached = await shared.get(redisKey(id));
+    // While Redis is down the user is read from the database on every request: slower, never stale.
+    const cached = await shared.get(redisKey(id)).catch(() => null);
     if (cached) return JSON.parse(cached) as SessionUser;
   } else {
     const cached = memory.get(id);
-    if (cached && cached.expiresAt > Date.now()) return cached.user;
+    if (cached) return cached;
   }
   const user = await readSessionUser(id);
   if (user) {
-    if (shared) await shared.set(redisKey(id), JSON.stringify(user), "PX", TTL_MS);
+    if (shared) await shared.set(redisKey(id), JSON.stringify(user), "PX", TTL_MS).catch(() => null);
     else {
-      if (memory.size >= MEMORY_MAX) memory.delete(memory.keys().next().value!);
-      memory.set(id, { user, expiresAt: Date.now() + TTL_MS });
+      memory.set(id, user);
     }
   }
   return user;
 }
 
-/** Call after any change to a user (password, email, locale, deletion). */
+/**
+ * Call after any change to a user (password, email, locale, deletion). While Redis is down nothing is cached there
+ * to forget; if Redis was unreachable from this process only (a partition), what the others cached expires within
+ * TTL_MS.
+ */
 export async function forgetSessionUser(id: string): Promise<void> {
   memory.delete(id);
-  await redis()?.del(redisKey(id));
+  await redis()
+    ?.del(redisKey(id))
+    .catch((error: unknown) => log.warn("Could not forget a signed-in user in Redis", { userId: id, error: errorText(error) }));
 }
 
 /** How stale `last_seen_at` may get: it is written when a session user is read and it is older than this. */

@@ -1,16 +1,15 @@
 import { createHash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { fillPlaceholders, is, Placeholder, sql, type SQL } from "drizzle-orm";
 import { PgDialect, type PgDatabase, type PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { config } from "../config";
 import { log } from "../log";
+import { MemoryCache, stringBytes } from "../memory-cache";
 import * as schema from "./schema/all";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -23,11 +22,6 @@ export interface Database {
   readonly db: Db;
   /** Throws when the database does not answer or the migrations have not all been applied. */
   check(): Promise<void>;
-  /**
-   * Runs `task` unless another process is already running the task of that name (a PostgreSQL
-   * advisory lock); answers whether it ran. PGlite has one process, so it always runs there.
-   */
-  runExclusive(name: string, task: () => Promise<void>): Promise<boolean>;
   /** Runs a compiled statement (see `statementRows`) and answers its raw rows. */
   preparedRows<T>(statement: CompiledStatement, params: unknown[]): Promise<T[]>;
   close(): Promise<void>;
@@ -111,16 +105,46 @@ export function maintainPglite(pglite: PGlite, analyzeEveryMs = ANALYZE_EVERY_MS
 }
 
 /**
+ * Creates a new PGlite data directory (initdb) in a short-lived child process. Creating one grows PGlite's
+ * WebAssembly memory and compiles initdb: about 100 MB that this process would otherwise keep for good (a
+ * WebAssembly instance never gives memory back, and a worker thread's freed memory stayed with the process).
+ */
+async function createPgliteDataDir(dataDir: string, options: object): Promise<void> {
+  const { execFile } = await import("node:child_process");
+  const script = `const { PGlite } = await import(process.argv[1]);
+    const created = new PGlite(process.argv[2], JSON.parse(process.argv[3]));
+    await created.waitReady;
+    await created.close();`;
+  await new Promise<void>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ["--input-type=module", "-e", script, import.meta.resolve("@electric-sql/pglite"), dataDir, JSON.stringify(options)],
+      (error, _stdout, stderr) =>
+        error ? reject(new Error(`Creating the embedded database failed: ${stderr || error.message}`)) : resolve(),
+    ),
+  );
+}
+
+/**
  * The embedded database. Pass `client` to use an existing PGlite (tests start from a migrated copy); `maintain`
  * runs the statistics and vacuum that autovacuum runs on a PostgreSQL server.
  */
 async function openPglite(client: PGlite | undefined, options: { maintain: boolean }): Promise<Database> {
+  // Loaded here, not at the top: PGlite costs about 40 MB of memory once imported, which a process on PostgreSQL
+  // has no use for.
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("drizzle-orm/pglite"),
+    import("drizzle-orm/pglite/migrator"),
+  ]);
   let unlock = () => {};
   if (!client) {
     const dataDir = path.resolve(config().DATA_DIR, "pglite");
     mkdirSync(dataDir, { recursive: true });
     unlock = lockDataDir(path.dirname(dataDir));
-    client = new PGlite(dataDir);
+    const options = { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${config().EMBEDDED_DB_CACHE_MB}MB`] };
+    if (!existsSync(path.join(dataDir, "PG_VERSION"))) await createPgliteDataDir(dataDir, options);
+    client = new PGlite(dataDir, options);
   }
   const pglite = client;
   const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
@@ -133,10 +157,6 @@ async function openPglite(client: PGlite | undefined, options: { maintain: boole
     },
     db,
     check: () => checkDb(db),
-    async runExclusive(_name, task) {
-      await task();
-      return true;
-    },
     async close() {
       stopMaintenance();
       await pglite.close();
@@ -145,28 +165,128 @@ async function openPglite(client: PGlite | undefined, options: { maintain: boole
   };
 }
 
+/**
+ * A pooled PostgreSQL connection that is dropped when a statement's answer does not come in time (`query_timeout`).
+ * pg then rejects the statement but keeps the connection, still waiting for that answer: the next statement on it
+ * would queue behind the lost one, and a transaction's ROLLBACK would never be sent. Dropping the socket makes the
+ * pool discard the connection instead (a network partition leaves no stuck connections behind).
+ */
+class BoundedClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const last = args.at(-1);
+    if (typeof last === "function") {
+      args[args.length - 1] = (error: Error | null, result: unknown) => {
+        this.dropIfTimedOut(error);
+        (last as (error: Error | null, result: unknown) => void)(error, result);
+      };
+      return (super.query as (...a: unknown[]) => never)(...args);
+    }
+    const result = (super.query as (...a: unknown[]) => unknown)(...args);
+    if (result instanceof Promise) result.then(undefined, (error: unknown) => this.dropIfTimedOut(error));
+    return result as never;
+  }
+
+  private dropIfTimedOut(error: unknown): void {
+    if (error instanceof Error && error.message === QUERY_READ_TIMEOUT) {
+      (this as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    }
+  }
+}
+
+/** pg's message for a statement whose answer did not come within `query_timeout`. */
+const QUERY_READ_TIMEOUT = "Query read timeout";
+
+/** PostgreSQL's error codes (SQLSTATE) that mean "not now" rather than "wrong": answered 503 with Retry-After. */
+const UNAVAILABLE_CODES = new Set([
+  "57014", // query_canceled: statement_timeout
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now (starting up, shutting down, recovering)
+  "53300", // too_many_connections
+  "53400", // configuration_limit_exceeded
+  "55P03", // lock_not_available: lock_timeout
+  "40P01", // deadlock_detected
+]);
+
+/** Failures of the driver itself (no SQLSTATE): no connection, a lost one, or no answer in time. */
+const UNAVAILABLE_MESSAGES = [
+  "timeout exceeded when trying to connect", // pg-pool: no free connection within connectionTimeoutMillis
+  "Connection terminated", // lost, or could not open within connectionTimeoutMillis
+  QUERY_READ_TIMEOUT,
+  "Client has encountered a connection error and is not queryable",
+  "Connection terminated unexpectedly",
+];
+const UNAVAILABLE_NETWORK = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+
+/**
+ * Whether an error (as thrown, or as the `cause` Drizzle wraps it in) means the database could not be reached or
+ * did not answer in time: the API answers 503 with Retry-After instead of 500 (lib/api/problem.ts).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === "string" && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_NETWORK.has(code))) return true;
+    if (typeof message === "string" && UNAVAILABLE_MESSAGES.some((known) => message.startsWith(known))) return true;
+  }
+  return false;
+}
+
+/**
+ * Applies pending migrations on a connection of its own, outside the pool and without the pool's time limits (a
+ * migration may rewrite a large table), under an advisory lock: two processes starting together wait for each
+ * other, and the second finds nothing left to apply.
+ */
+async function migratePostgres(url: string, options: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, options, connectionTimeoutMillis: config().DATABASE_ACQUIRE_TIMEOUT_MS });
+  client.on("error", (error) => log.debug("PostgreSQL migration connection closed", { error: error.message }));
+  await client.connect();
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+    await migratePg(drizzlePg({ client, schema }) as never, { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 async function openPostgres(url: string): Promise<Database> {
+  const settings = config();
   // JIT compilation off (kept: any `options` of the URL): Spolu's statements are short OLTP reads whose planned
   // cost can still pass jit_above_cost, as the task list's union does when a user's tasks share one task group;
   // PostgreSQL then spent 80-100 ms compiling for a query that runs in 1 ms (docs/performance.md, "Task list").
   const options = [new URL(url).searchParams.get("options"), "-c jit=off"].filter(Boolean).join(" ");
-  const pool = new pg.Pool({ connectionString: url, max: config().DATABASE_POOL_MAX, options });
-  pool.on("error", (error) => log.error("PostgreSQL pool error", { error: error.message }));
+  await migratePostgres(url, options);
+  // Every wait is bounded, so that a database that is down, full or silent gives a 503 in seconds, never a hang:
+  // waiting for a pooled connection or opening one (connectionTimeoutMillis), a statement on the server
+  // (statement_timeout, lock_timeout), its answer on the client (query_timeout, a second later: a server that
+  // stopped answering), and a transaction left open by a stuck caller (idle_in_transaction_session_timeout).
+  const pool = new pg.Pool({
+    Client: BoundedClient,
+    connectionString: url,
+    options,
+    max: settings.DATABASE_POOL_MAX,
+    connectionTimeoutMillis: settings.DATABASE_ACQUIRE_TIMEOUT_MS,
+    statement_timeout: settings.DATABASE_STATEMENT_TIMEOUT_MS,
+    lock_timeout: settings.DATABASE_STATEMENT_TIMEOUT_MS,
+    query_timeout: settings.DATABASE_STATEMENT_TIMEOUT_MS + 1000,
+    idle_in_transaction_session_timeout: Math.max(60_000, settings.DATABASE_STATEMENT_TIMEOUT_MS * 4),
+    keepAlive: true,
+  });
+  pool.on("error", (error) => log.warn("PostgreSQL connection lost", { error: error.message }));
   // A connection that fails while the pool is ending (pool.end() does not wait for the server to hang up) has no
   // pool listener left: without its own it would be an unhandled 'error' event.
   pool.on("connect", (client) =>
     client.on("error", (error) => log.debug("PostgreSQL connection closed", { error: error.message })),
   );
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-  // Two processes starting together: the second waits here, then finds nothing left to apply.
-  const lock = await pool.connect();
-  try {
-    await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
-    await migratePg(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
-  } finally {
-    await lock.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
-    lock.release();
-  }
   return {
     kind: "postgres",
     async preparedRows<T>(statement: CompiledStatement, params: unknown[]) {
@@ -174,22 +294,8 @@ async function openPostgres(url: string): Promise<Database> {
     },
     db,
     check: () => checkDb(db),
-    async runExclusive(name, task) {
-      const client = await pool.connect();
-      try {
-        const { rows } = await client.query("select pg_try_advisory_lock(hashtext($1)) as locked", [name]);
-        if (!rows[0]?.locked) return false;
-        try {
-          await task();
-        } finally {
-          await client.query("select pg_advisory_unlock(hashtext($1))", [name]);
-        }
-        return true;
-      } finally {
-        client.release();
-      }
-    },
-    close: () => pool.end(),
+    // pool.end() waits for every borrowed connection to come back: a job abandoned at shutdown may never return its.
+    close: () => Promise.race([pool.end(), new Promise<void>((resolve) => setTimeout(resolve, 2000).unref())]),
   };
 }
 
@@ -273,9 +379,12 @@ export interface CompiledStatement {
   readonly name: string;
 }
 
-const compiledStatements = new Map<string, CompiledStatement>();
 /** Shapes are few (a list query's filters and sort); the bound only guards against a caller's mistake. */
-const MAX_COMPILED_STATEMENTS = 1000;
+const compiledStatements = new MemoryCache<CompiledStatement>(
+  8 * 1024 * 1024,
+  (shape, statement) =>
+    stringBytes(shape) + stringBytes(statement.text) + stringBytes(statement.name) + 64 * statement.params.length,
+);
 
 function compile(build: () => SQL): CompiledStatement {
   const query = shareParameters(dialect.sqlToQuery(build()));
@@ -315,7 +424,6 @@ export function statementRows<T>(shape: string, build: () => SQL, values: Record
   if (!open) throw new Error("The database is not open: await openDatabase() first");
   let statement = compiledStatements.get(shape);
   if (!statement) {
-    if (compiledStatements.size >= MAX_COMPILED_STATEMENTS) compiledStatements.clear();
     statement = compile(build);
     compiledStatements.set(shape, statement);
   } else if (config().NODE_ENV === "test" && compile(build).text !== statement.text) {

@@ -1,5 +1,4 @@
 import { createTransport } from "nodemailer";
-import { Resend } from "resend";
 import { config, type Config } from "../config";
 import { log } from "../log";
 
@@ -95,11 +94,14 @@ function smtpTransport(url: string, from: string): EmailTransport {
 }
 
 function resendTransport(apiKey: string, baseUrl: string, from: string): EmailTransport {
-  const resend = new Resend(apiKey, { baseUrl: baseUrl.replace(/\/+$/, "") });
+  // The resend package costs about 8 MB of memory: loaded with the first email, and only with this transport.
+  const client = import("resend").then(({ Resend }) => new Resend(apiKey, { baseUrl: baseUrl.replace(/\/+$/, "") }));
   return {
     name: "resend",
     async send(email) {
-      const { data, error } = await resend.emails.send(
+      const { data, error } = await (
+        await client
+      ).emails.send(
         { from, to: email.to, subject: email.subject, text: email.text, ...(email.html !== undefined && { html: email.html }) },
         { idempotencyKey: email.id, signal: AbortSignal.timeout(RESEND_TIMEOUT_MS) },
       );

@@ -2,8 +2,8 @@ import { AppError } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
 import { config } from "../config";
-import { log } from "../log";
-import { redis } from "../redis/client";
+import { errorText, log } from "../log";
+import { redis, redisChannel, subscriberConnection } from "../redis/client";
 import { MODULE_CATALOG } from "./catalog";
 import { MODULE_IDS } from "./ids";
 import { adminSwitches, isModuleEnabled, isModuleId, type ModuleId } from "./registry";
@@ -17,7 +17,7 @@ import type { ModuleListOutput, ModuleOutput } from "./schema";
  * reads it before answering, so the administrator's next request sees it whichever way it goes.
  */
 
-const channel = () => `${config().REDIS_PREFIX}modules`;
+const channel = () => redisChannel("modules");
 
 /** Reads the administrators' switches into this process's registry (adminSwitches). */
 export async function refreshModuleSwitches(): Promise<void> {
@@ -62,19 +62,19 @@ export async function startModuleSync(intervalMs = config().MODULE_REFRESH_MS): 
   const timer = setInterval(() => void refresh(), intervalMs);
   timer.unref();
 
-  const client = redis();
-  const subscriber = client?.duplicate() ?? null;
+  // Not awaited: while Redis is down the subscription waits for it (and the timer above keeps the switches current).
+  const subscriber = subscriberConnection("module switches");
   if (subscriber) {
     subscriber.on("message", () => void refresh());
-    await subscriber
+    subscriber
       .subscribe(channel())
-      .catch((error: unknown) => log.warn("Could not subscribe to module switches", { error: String(error) }));
+      .catch((error: unknown) => log.warn("Could not subscribe to module switches", { error: errorText(error) }));
   }
   return {
     async stop() {
       stopped = true;
       clearInterval(timer);
-      if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect());
+      subscriber?.disconnect();
       await running;
     },
   };

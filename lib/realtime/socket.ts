@@ -3,7 +3,7 @@ import { createAdapter } from "@socket.io/redis-adapter";
 import { Server } from "socket.io";
 import { actorFromToken, tokenFromRequest, type Actor } from "../auth/actor";
 import { config } from "../config";
-import { redis } from "../redis/client";
+import { publisherConnection, redisChannel, subscriberConnection } from "../redis/client";
 import { replayMissedEvents } from "./events";
 
 export const SOCKET_PATH = "/ws";
@@ -37,10 +37,20 @@ export function attachSocket(httpServer: HttpServer): { io: Server; close(): Pro
     allowRequest: (request, callback) => callback(originAllowed(request) ? null : "origin not allowed", originAllowed(request)),
   });
 
-  const client = redis();
-  const adapterClients = client ? [client.duplicate(), client.duplicate()] : [];
-  if (adapterClients.length) {
-    io.adapter(createAdapter(adapterClients[0], adapterClients[1], { key: `${config().REDIS_PREFIX}io` }));
+  // With Redis, broadcasts reach the sockets of every process. While Redis is down each process still reaches its
+  // own sockets; what other processes sent meanwhile is lost to live delivery, so when the subscription is back
+  // every socket here is told to `resync` (clients reload what they show).
+  const publisher = publisherConnection("socket.io publish");
+  const subscriber = subscriberConnection("socket.io subscribe");
+  if (publisher && subscriber) {
+    io.adapter(createAdapter(publisher, subscriber, { key: redisChannel("io") }));
+    let interrupted = false;
+    subscriber.on("close", () => (interrupted = true));
+    subscriber.on("ready", () => {
+      if (!interrupted) return;
+      interrupted = false;
+      io.local.emit("resync", { reason: "live updates were interrupted" });
+    });
   }
 
   io.use(async (socket, next) => {
@@ -67,8 +77,8 @@ export function attachSocket(httpServer: HttpServer): { io: Server; close(): Pro
   return {
     io,
     async close() {
-      await io.close();
-      await Promise.all(adapterClients.map((c) => c.quit().catch(() => c.disconnect())));
+      // socket.io's close also unsubscribes the adapter, which waits for Redis: bounded, Redis may be down.
+      await Promise.race([io.close(), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
     },
   };
 }

@@ -26,11 +26,11 @@ export interface Store {
 }
 
 /**
- * The memory cache keeps answers' bytes in one ring of this size, allocated once. Answers stored as Buffers of
- * their own made V8 run a full garbage collection every few hundred milliseconds under load (each retained
- * Buffer counts as new external memory), pausing every request for 5-15 ms.
+ * The memory cache keeps answers' bytes in one ring of TASK_LIST_CACHE_MB, allocated once: its byte limit. Answers
+ * stored as Buffers of their own made V8 run a full garbage collection every few hundred milliseconds under load
+ * (each retained Buffer counts as new external memory), pausing every request for 5-15 ms.
  */
-const RING_BYTES = 64 * 1024 * 1024;
+const ringBytesSetting = () => config().TASK_LIST_CACHE_MB * 1024 * 1024;
 
 interface StoredAnswer {
   offset: number;
@@ -45,7 +45,7 @@ interface StoredAnswer {
  * about to be overwritten leaves from the map's front. A hit answers a copy: the ring's bytes may be overwritten
  * while a slow client is still being sent the answer.
  */
-export function memoryStore(ringBytes = RING_BYTES): Store {
+export function memoryStore(ringBytes = ringBytesSetting()): Store {
   const generations = new Map<string, number>();
   const answers = new Map<string, StoredAnswer>();
   let ring: Buffer | undefined;
@@ -91,6 +91,13 @@ export function memoryStore(ringBytes = RING_BYTES): Store {
   };
 }
 
+/**
+ * Redis unreachable: a lookup is a miss that must not be stored (generation -1), storing and invalidating do
+ * nothing. Every list then comes from the database, so nobody sees a stale one; what a partitioned process could not
+ * invalidate expires within TASK_LIST_TTL_MS.
+ */
+const UNSTORABLE = -1;
+
 function redisStore(): Store {
   const prefix = `${config().REDIS_PREFIX}tasks:`;
   const generationKey = (userId: string) => `${prefix}gen:${userId}`;
@@ -98,7 +105,11 @@ function redisStore(): Store {
     `${prefix}list:${userId}:${createHash("sha1").update(query).digest("base64url")}`;
   return {
     async get(userId, query) {
-      const [generationBytes, stored] = await redis()!.mgetBuffer(generationKey(userId), answerKey(userId, query));
+      const found = await redis()!
+        .mgetBuffer(generationKey(userId), answerKey(userId, query))
+        .catch(() => null);
+      if (!found) return { hit: false, generation: UNSTORABLE };
+      const [generationBytes, stored] = found;
       const generation = Number(generationBytes?.toString() ?? 0);
       if (stored) {
         // "<generation> <expires at ms> <body>": expiry is decided by our clock, Redis's TTL only collects garbage.
@@ -114,14 +125,17 @@ function redisStore(): Store {
       return { hit: false, generation };
     },
     async set(userId, query, generation, body) {
+      if (generation === UNSTORABLE) return;
       const value = Buffer.concat([Buffer.from(`${generation} ${now() + TASK_LIST_TTL_MS} `), body]);
-      await redis()!.set(answerKey(userId, query), value, "PX", TASK_LIST_TTL_MS);
+      await redis()!
+        .set(answerKey(userId, query), value, "PX", TASK_LIST_TTL_MS)
+        .catch(() => null);
     },
     async invalidate(userIds) {
       if (userIds.length === 0) return;
       const pipeline = redis()!.pipeline();
       for (const userId of userIds) pipeline.incr(generationKey(userId)).pexpire(generationKey(userId), 24 * 3600 * 1000);
-      await pipeline.exec();
+      await pipeline.exec().catch(() => null);
     },
   };
 }

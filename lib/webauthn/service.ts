@@ -1,11 +1,9 @@
 import { createHmac } from "node:crypto";
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  RegistrationResponseJSON,
+  VerifiedAuthenticationResponse,
+  VerifiedRegistrationResponse,
 } from "@simplewebauthn/server";
 import { AppError, invalidField } from "../api/app-error";
 import { findUserById } from "../accounts/repo";
@@ -58,6 +56,8 @@ export interface RelyingParty {
   origins: string[];
 }
 
+/** @simplewebauthn/server costs about 20 MB of memory once loaded: it is loaded at the first passkey ceremony. */
+const simpleWebAuthn = () => import("@simplewebauthn/server");
 /**
  * The relying party from the configuration: the id is WEBAUTHN_RP_ID, else APP_URL's host name, else `localhost`;
  * the accepted origins are WEBAUTHN_ORIGINS, else APP_URL's origin, else http://localhost:PORT. A request's own
@@ -132,6 +132,7 @@ export async function startRegistration(actor: Actor) {
   if (!user) throw new AppError("unauthenticated", "This account no longer exists");
   const rp = relyingParty();
   const existing = await listUserCredentials(user.id);
+  const { generateRegistrationOptions } = await simpleWebAuthn();
   const options = await generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
@@ -169,8 +170,9 @@ export async function finishRegistration(actor: Actor, input: RegisterVerifyInpu
   }
   const attachment = attachmentOf(response.authenticatorAttachment);
   const rp = relyingParty();
-  let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  let verification: VerifiedRegistrationResponse;
   try {
+    const { verifyRegistrationResponse } = await simpleWebAuthn();
     verification = await verifyRegistrationResponse({
       response: {
         ...response,
@@ -222,6 +224,7 @@ export async function startSignIn(input: AuthOptionsInput) {
   const allowCredentials = credentials.length
     ? credentials.map((credential) => ({ id: credential.credentialId, transports: credential.transports }))
     : decoyCredentials(input.email);
+  const { generateAuthenticationOptions } = await simpleWebAuthn();
   const options = await generateAuthenticationOptions({
     rpID: relyingParty().id,
     allowCredentials,
@@ -263,8 +266,9 @@ export async function signInWithPasskey(input: AuthVerifyInput): Promise<AuthRes
       throw new Refusal("user handle of another account");
     }
     const rp = relyingParty();
-    let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+    let verification: VerifiedAuthenticationResponse;
     try {
+      const { verifyAuthenticationResponse } = await simpleWebAuthn();
       verification = await verifyAuthenticationResponse({
         response: {
           ...response,

@@ -4,7 +4,7 @@ import { ADMIN_EMAIL, expectProblem, registerUser, startTestServer, type TestSer
 let server: TestServer;
 beforeAll(async () => {
   // Debug logging on, so that the test below sees everything the server would log.
-  server = await startTestServer({ BODY_LIMIT_BYTES: "65536", LOG_LEVEL: "debug" });
+  server = await startTestServer({ BODY_LIMIT_BYTES: "65536", LOG_LEVEL: "debug", ACCESS_LOG: "false" });
 });
 afterAll(() => server.close());
 

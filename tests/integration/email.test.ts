@@ -474,7 +474,7 @@ describe("with no EMAIL_TRANSPORT (the log transport)", () => {
   beforeAll(async () => {
     sink = await startSmtpSink();
     // An SMTP server configured but not chosen: the default transport still only logs.
-    server = await startTestServer({ SMTP_URL: sink.url, LOG_LEVEL: "info" });
+    server = await startTestServer({ SMTP_URL: sink.url, LOG_LEVEL: "info", ACCESS_LOG: "false" });
     admin = await registerAdmin();
   });
   afterAll(async () => {

@@ -96,7 +96,7 @@ describe("the prune-error-logs job", () => {
     );
     await backgroundJobs()
       .find((job) => job.name === "prune-error-logs")!
-      .run();
+      .run(AbortSignal.timeout(30_000));
     const left = await server.sql<{ message: string }>("select message from error_logs where message in ('ancient', 'recent')");
     expect(left).toEqual([{ message: "recent" }]);
   });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { jobStatusListOutput } from "../../lib/admin/schema";
 import { onEvent } from "../../lib/events/publish";
-import { databaseJobRecorder } from "../../lib/jobs/repo";
+import { databaseJobSchedule } from "../../lib/jobs/repo";
 import { startJobRunner } from "../../lib/jobs/runner";
 import { MODULE_IDS } from "../../lib/modules/ids";
 import { moduleListOutput, moduleOutput } from "../../lib/modules/schema";
@@ -55,10 +55,6 @@ const expectModuleOff = (response: Awaited<ReturnType<typeof api>>, id: string) 
   expect(problem.detail).toContain(`The ${id} module is switched off`);
 };
 /** The embedded database's runExclusive: no other process to wait for. */
-const runAlways = async (_name: string, task: () => Promise<void>) => {
-  await task();
-  return true;
-};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function eventually(check: () => Promise<boolean>, timeoutMs = 5000): Promise<number> {
   const started = Date.now();
@@ -299,7 +295,7 @@ describe("jobs and event handlers of a switched-off module", () => {
     await switchModule("activity", false);
     const runner = startJobRunner(
       [{ name: "activity-test-job", module: "activity", intervalMs: 50, initialDelayMs: 0, run: async () => void runs++ }],
-      runAlways,
+      databaseJobSchedule,
     );
     try {
       await sleep(300);
@@ -307,7 +303,7 @@ describe("jobs and event handlers of a switched-off module", () => {
       await resetModule("activity");
       await eventually(async () => runs > 0);
     } finally {
-      await runner.stop();
+      await runner.stop(5000);
       await resetModule("activity");
     }
   });
@@ -353,9 +349,11 @@ describe("GET /admin/jobs", () => {
       let began!: () => void;
       const started = new Promise<void>((resolve) => (began = resolve));
       const job = { name: "oauth-states-purge", intervalMs: 3_600_000, initialDelayMs: 0, run: () => (began(), run()) };
-      const runner = startJobRunner([job], runAlways, databaseJobRecorder);
+      // Due now (the schedule would otherwise wait the job's hour after the previous run).
+      await server.sql("update job_runs set next_run_at = now() where name = $1", [job.name]);
+      const runner = startJobRunner([job], databaseJobSchedule);
       await started;
-      await runner.stop(); // waits for the run, and its record
+      await runner.stop(5000); // waits for the run, and its record
     };
     const purge = async () =>
       expectShape(jobStatusListOutput, (await api("/admin/jobs", { token: admin.token })).body).items.find(

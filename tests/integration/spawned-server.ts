@@ -27,7 +27,7 @@ export function spawnServer(env: Record<string, string | undefined>): Spawned {
   const ready = new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const url = output.match(/"msg":"Spolu is listening","url":"([^"]+)"/)?.[1];
+      const url = output.match(/"msg":"Spolu is listening"[^\n]*?"url":"([^"]+)"/)?.[1];
       if (url) resolve(url);
     };
     child.stdout!.on("data", onData);

@@ -15,13 +15,23 @@ export const moduleSettings = pgTable("module_settings", {
 
 export type ModuleSettingRow = typeof moduleSettings.$inferSelect;
 
-/** The last run of each background job across the deployment (lib/jobs/runner.ts writes it, whichever process ran it). */
+/**
+ * Each background job's schedule and last run, across the deployment (lib/jobs). A process runs a job only after
+ * claiming its row while the run is due and no lease is held (one statement: exactly one process wins); it renews
+ * the lease while the job runs, and a process that dies leaves its lease to expire.
+ */
 export const jobRuns = pgTable("job_runs", {
   name: text("name").primaryKey(),
-  lastStartedAt: timestamp("last_started_at", { withTimezone: true }).notNull(),
+  /** When the next run is due. */
+  nextRunAt: timestamp("next_run_at", { withTimezone: true }).notNull().defaultNow(),
+  /** The process running the job now (host name and process id), and until when its claim holds. */
+  leaseOwner: text("lease_owner"),
+  leaseUntil: timestamp("lease_until", { withTimezone: true }),
+  /** Null until the job first runs. */
+  lastStartedAt: timestamp("last_started_at", { withTimezone: true }),
   lastFinishedAt: timestamp("last_finished_at", { withTimezone: true }),
   lastDurationMs: integer("last_duration_ms"),
-  lastOutcome: text("last_outcome", { enum: ["running", "succeeded", "failed"] }).notNull(),
+  lastOutcome: text("last_outcome", { enum: ["running", "succeeded", "failed"] }),
   lastError: text("last_error"),
   /** Where the last run ran: host name and process id. */
   lastRunner: text("last_runner"),
