@@ -152,10 +152,22 @@ export function positive(name: string, value: string, zeroAllowed = false): numb
 }
 
 /**
- * The V8 flag `npm start` runs server.ts with (package.json): a 64 MiB young generation, so that the
- * garbage collector scavenges far less often under load. The floor runs with it too, to compare alike.
+ * The Node flags `npm start` runs server.ts with, read from package.json so that the two cannot drift apart. The
+ * floor runs with them too, to compare alike.
  */
-const NODE_FLAGS = ["--max-semi-space-size=64"];
+const NODE_FLAGS = nodeFlagsOfStart();
+
+function nodeFlagsOfStart(): string[] {
+  const script: string = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts.start;
+  const words = script
+    .trim()
+    .split(/\s+/)
+    .filter((word) => !word.includes("="));
+  const node = words.indexOf("node");
+  return words
+    .slice(node + 1)
+    .filter((word, index, all) => word.startsWith("--") && word !== "--import" && all[index - 1] !== "--import");
+}
 
 /**
  * Starts `node --import tsx <script>` and resolves once it prints the JSON line `{msg: ready, url}`. Notes when
@@ -224,15 +236,16 @@ export function startFloor(answer: Answer): Promise<Child> {
   return startChild("floor", "bench/floor-server.ts", { FLOOR_RESPONSE: JSON.stringify(answer) }, "Floor is listening");
 }
 
-/** The environment server.ts runs with in every benchmark, plus `extra` (the database, mostly). */
+/**
+ * The environment server.ts runs with in every benchmark, plus `extra` (the database, mostly): the defaults users
+ * run (jobs on, the access log on at `info`), but for the pages (the API benchmarks measure the API) and the rate
+ * limit, which still counts every request but never refuses one.
+ */
 export function serverEnv(extra: Record<string, string>): Record<string, string> {
   return {
     HOST: "127.0.0.1",
     PORT: "0",
     SERVE_PAGES: "false",
-    RUN_JOBS: "false",
-    // "info" only adds the start and stop lines (the ready signal); requests are not logged.
-    LOG_LEVEL: "info",
     RATE_LIMIT_POINTS: "100000000",
     ...extra,
   };
