@@ -50,6 +50,9 @@ export function chronoDates(
   const results = chrono.parse(text, { instant: reference, timezone: offsetMinutes }, { forwardDate: true });
   const hits: DateHit[] = [];
   for (const result of results) {
+    // chrono's word boundaries are ASCII ones: "квіт" (April) inside "квіти" (flowers) is no date.
+    const [before, after] = [text[result.index - 1] ?? " ", text[result.index + result.text.length] ?? " "];
+    if (/[\p{L}\p{N}]/u.test(before) || /[\p{L}\p{N}]/u.test(after)) continue;
     const components = result.start;
     // A zone written in the text ("21h" read as 21 plus zone "H"): people do not type zones; the grammar reads it.
     if (components.isCertain("timezoneOffset")) continue;

@@ -228,12 +228,12 @@ export class Grammar {
 
     // at 9, v 9:30, 21h, ב־21:00, в 9 утра, 9 pm, o 14.30
     this.timeRule = new RegExp(
-      `${START}(?:(?<at>${words([...L.at, ...L.on])})\\s*|(?<att>${words([...L.attached.on, ...L.attached.start])})-?\\s?)?(?<hour>\\d{1,2})(?:(?<sep>[:.])(?<minute>\\d{2}))?(?:\\s*(?<suffix>${amPm}|${hourWord}|h)(?![\\p{L}]))?`,
+      `${START}(?:(?<at>${words([...L.at, ...L.on])})\\s*|(?<att>${words([...L.attached.on, ...L.attached.start])})-?\\s?)?(?<hour>\\d{1,2})(?:(?<sep>[:.])(?<minute>\\d{2}))?(?:\\s*(?<hourWord>${hourWord}|h)(?![\\p{L}]))?(?:\\s*(?<suffix>${amPm})(?![\\p{L}]))?`,
       flags,
     );
     // A bare hour right after a date: "tomorrow 9", "zítra 14:30"
     this.bareHour = new RegExp(
-      `^[\\s,]+(?<hour>\\d{1,2})(?:(?<sep>[:.])(?<minute>\\d{2}))?(?:\\s*(?<suffix>${amPm}|${hourWord}|h)(?![\\p{L}]))?${END}(?!\\s*(?:${unit}|%|[.,]\\d))`,
+      `^[\\s,]+(?<hour>\\d{1,2})(?:(?<sep>[:.])(?<minute>\\d{2}))?(?:\\s*(?<hourWord>${hourWord}|h)(?![\\p{L}]))?(?:\\s*(?<suffix>${amPm})(?![\\p{L}]))?${END}(?!\\s*(?:${unit}|%|[.,]\\d))`,
       "iu",
     );
 
@@ -318,13 +318,13 @@ export class Grammar {
     const hits: DateHit[] = [];
     for (const match of text.matchAll(this.timeRule)) {
       const g = match.groups!;
-      const marked = g.at || g.att || g.sep === ":" || g.suffix;
+      const marked = g.at || g.att || g.sep === ":" || g.suffix || g.hourWord;
       if (!marked || (g.sep === "." && !g.at && !g.att)) continue;
       const time = this.clock(g.hour!, g.minute, g.suffix);
       if (!time) continue;
       // "v 5 dnech" or "at 3 days" is not a time.
       const after = text.slice(match.index + match[0].length);
-      if (!g.minute && !g.suffix && /^\s*[\p{L}]/u.test(after) && this.unitFollows(after)) continue;
+      if (!g.minute && !g.suffix && !g.hourWord && this.unitFollows(after)) continue;
       hits.push({ start: match.index, end: match.index + match[0].length, role: "due", time });
     }
     return hits;

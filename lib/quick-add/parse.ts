@@ -111,7 +111,7 @@ export function parseQuickAdd(text: string, options: QuickAddOptions): QuickAddR
   const spans: QuickAddSpan[] = [];
   const notes: QuickAddNote[] = [];
   const free = (range: Range) => !literal.some((kept) => overlaps(kept, range)) && !spans.some((span) => overlaps(span, range));
-  const addSpan = (range: Range, kind: SpanKind) => spans.push({ ...range, kind, text: text.slice(range.start, range.end) });
+  const addSpan = ({ start, end }: Range, kind: SpanKind) => spans.push({ start, end, kind, text: text.slice(start, end) });
   // Blanked: what later rules must not see again (recognised, undone, or noted).
   const blanked = (): Range[] => [...literal, ...spans, ...notes];
 
@@ -182,10 +182,10 @@ export function parseQuickAdd(text: string, options: QuickAddOptions): QuickAddR
   const foldedRest = masked(folded, blanked());
   for (const hit of chronoHits) withPreposition(hit, foldedRest, grammar);
   const ownHits = grammar.dates(foldedRest, { today, monthFirst: monthFirst(locale, options.timeZone) });
-  // Where both read the same words, the longer reading wins ("наступної п'ятниці" over chrono's "п'ятниці"),
-  // chrono's on a tie.
+  // Where both read the same words, the longer reading wins ("наступної п'ятниці" over chrono's "п'ятниці"); on a
+  // tie the grammar's, which places relative days in the user's zone (chrono counts some in the machine's).
   const hits: DateHit[] = [];
-  for (const hit of [...chronoHits, ...ownHits].sort((a, b) => b.end - b.start - (a.end - a.start))) {
+  for (const hit of [...ownHits, ...chronoHits].sort((a, b) => b.end - b.start - (a.end - a.start))) {
     if (free(hit) && !hits.some((taken) => overlaps(taken, hit))) hits.push(hit);
   }
   hits.sort((a, b) => a.start - b.start);
@@ -339,8 +339,9 @@ function titleWithout(text: string, spans: readonly Range[]): string {
   title += text.slice(from);
   return title
     .replace(/\s+/g, " ")
-    .replace(/\s+([,.;:!?])/g, "$1")
+    .replace(/\s+([,.;:!?])(?=\s|$)/g, "$1")
     .replace(/([,;:])(?:\s*[,;:])+/g, "$1")
+    .replace(/[,;:]+([.!?])/g, "$1")
     .replace(/^[\s,;:\-–—]+|[\s,;:\-–—]+$/g, "")
     .trim();
 }

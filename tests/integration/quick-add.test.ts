@@ -64,7 +64,10 @@ describe("POST /tasks/parse", () => {
     const parsed = await parse(user, { text });
     expect(parsed.title).toBe("לקנות חלב");
     expect(parsed.recurrence).toEqual({ frequency: "daily", interval: 1, anchor: "scheduled", until: null, count: null });
-    for (const span of parsed.spans) expect(text.slice(span.start, span.end)).toBe(span.text);
+    for (const span of parsed.spans) {
+      expect(text.slice(span.start, span.end)).toBe(span.text);
+      expect(Object.keys(span).sort()).toEqual(["end", "kind", "start", "text"]);
+    }
     expect(parsed.spans.map((span) => span.text)).toEqual(["מחר", "ב־21:00", "כל יום"]);
   });
 
