@@ -208,14 +208,14 @@ export function QuickAdd({ locale, timeZone, groupName, lists, listNames, onAdd 
                     undo(span);
                     input.current?.focus();
                   }}
-                  aria-label={t("quickAddUndo", { meaning: what, text: span.text })}
                 >
                   <span className="quick-add-token-text" dir="auto">
                     {span.text}
-                  </span>
+                  </span>{" "}
                   <span className="quick-add-token-meaning" dir="auto">
                     {what}
-                  </span>
+                  </span>{" "}
+                  <span className="visually-hidden">{t("quickAddUndo")}</span>
                   <span className="quick-add-token-undo" aria-hidden="true">
                     ×
                   </span>
