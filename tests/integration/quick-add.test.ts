@@ -129,6 +129,45 @@ describe("POST /tasks/parse", () => {
     );
   });
 
+  test("a group shared with the caller's family resolves (by its owner's name for it); it does not outside the family", async () => {
+    const parent = await registerUser(server, { locale: "en", timeZone: "Europe/Prague" });
+    const child = await registerUser(server, { locale: "cs", timeZone: "Europe/Prague" });
+    const neighbour = await registerUser(server, { locale: "en", timeZone: "Europe/Prague" });
+    expect((await api("/family", { token: parent.token, json: { name: "Home" } })).status).toBe(201);
+    const joined = await api("/family/members", { token: parent.token, json: { userId: child.user.id, role: "child" } });
+    expect(joined.status, JSON.stringify(joined.body)).toBe(201);
+    const chores = expectShape(
+      groupOutput,
+      (await api("/groups", { token: parent.token, json: { names: { en: "Chores" } } })).body,
+    );
+    expect((await api(`/family/groups/${chores.id}`, { method: "PUT", token: parent.token })).status).toBe(200);
+
+    const parsed = await parse(child, { text: "Vynést koš zítra +Chores" });
+    expect(parsed).toMatchObject({ title: "Vynést koš", groupId: chores.id });
+    const { spans: _spans, notes: _notes, startAt: _startAt, ...fields } = parsed;
+    const created = await api("/tasks", { token: child.token, json: fields });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect((await parse(neighbour, { text: "Take out the bin +Chores" })).groupId).toBeUndefined();
+  });
+
+  test("a project resolves for its members, not for someone who only views it (they could not add the task there)", async () => {
+    const owner = await registerUser(server, { locale: "en", timeZone: "Europe/Prague" });
+    const member = await registerUser(server, { locale: "en", timeZone: "Europe/Prague" });
+    const viewer = await registerUser(server, { locale: "en", timeZone: "Europe/Prague" });
+    const project = expectShape(projectOutput, (await api("/projects", { token: owner.token, json: { name: "Garden" } })).body);
+    for (const [who, role] of [
+      [member, "member"],
+      [viewer, "viewer"],
+    ] as const) {
+      const added = await api(`/projects/${project.id}/members`, { token: owner.token, json: { userId: who.user.id, role } });
+      expect(added.status, JSON.stringify(added.body)).toBe(201);
+    }
+    expect((await parse(member, { text: "Mow the lawn +Garden" })).projectId).toBe(project.id);
+    const refused = await parse(viewer, { text: "Mow the lawn +Garden" });
+    expect(refused.projectId).toBeUndefined();
+    expect(refused.notes.map((note) => note.code)).toEqual(["list_not_found"]);
+  });
+
   test("400 naming the field: empty, blank, too long, unknown locale, a backwards literal range", async () => {
     const user = await registerUser(server);
     const cases: [unknown, string][] = [
