@@ -29,6 +29,7 @@ import { oauthRoutes } from "../oauth/routes";
 import { projectsRoutes } from "../projects/routes";
 import { pushRoutes } from "../push/routes";
 import { reviewsRoutes } from "../reviews/routes";
+import { quickAddRoutes } from "../quick-add/routes";
 import { tasksRoutes } from "../tasks/routes";
 import { teamsRoutes } from "../teams/routes";
 import { templatesRoutes } from "../templates/routes";
@@ -90,6 +91,7 @@ export function createApiApp() {
   app.route(API_PREFIX, errorsRoutes);
   app.route(API_PREFIX, groupsRoutes);
   app.route(API_PREFIX, teamsRoutes);
+  app.route(API_PREFIX, quickAddRoutes);
   app.route(API_PREFIX, tasksRoutes);
   app.route(API_PREFIX, collaborationRoutes);
   app.route(API_PREFIX, projectsRoutes);

@@ -11,6 +11,9 @@ import { TaskListView } from "@/components/tasks/list/task-list-view";
 import { nowDate } from "@/lib/clock";
 import { listGroups } from "@/lib/groups/service";
 import { isLocale, tagOfSegment } from "@/lib/i18n/locales";
+import { isModuleEnabled } from "@/lib/modules/registry";
+import { listProjects } from "@/lib/projects/service";
+import { quickAddLists } from "@/lib/quick-add/service";
 import "@/components/tasks/list/task-list.css";
 
 /**
@@ -46,8 +49,14 @@ export default async function TasksPage({ params, searchParams }: Props) {
     groups.map((group) => group.id),
   );
   const queryString = taskListQueryString(filters, actor);
-  const [initial, messages] = await Promise.all([loadFirstPage(actor, queryString), getMessages({ locale: tag })]);
+  const [initial, messages, lists, projects] = await Promise.all([
+    loadFirstPage(actor, queryString),
+    getMessages({ locale: tag }),
+    quickAddLists(actor),
+    isModuleEnabled("projects") ? listProjects(actor, false) : { items: [] },
+  ]);
   const groupLinks = groups.map((group) => ({ id: group.id, name: group.name }));
+  const listNames = Object.fromEntries([...groupLinks, ...projects.items].map((item) => [item.id, item.name]));
   // Quick add without a group filter: the API puts the task in the first active group of the user's own.
   const defaultGroupId = groups.find((group) => group.own)?.id ?? "";
 
@@ -67,6 +76,8 @@ export default async function TasksPage({ params, searchParams }: Props) {
           filters={filters}
           groups={groupLinks}
           defaultGroupId={defaultGroupId}
+          lists={lists}
+          listNames={listNames}
           queryString={queryString}
           initial={initial}
         />

@@ -5,6 +5,8 @@ import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState, useTransition } from "react";
 import type { LiveState } from "@/components/realtime/use-live-events";
+import type { Locale } from "@/lib/i18n/locales";
+import type { QuickAddLists } from "@/lib/quick-add/parse";
 import { clearedFilters, listHref, narrowingFilterCount, type TaskFilters } from "./filters";
 import { QUICK_ADD_INPUT_ID, QuickAdd, writeFailure } from "./quick-add";
 import { TaskFiltersForm } from "./task-filters-form";
@@ -12,7 +14,7 @@ import { TaskRow } from "./task-row";
 import { useTaskList, type ListTask, type TaskPage } from "./use-task-list";
 
 interface Props {
-  locale: string;
+  locale: Locale;
   userId: string;
   timeZone: string;
   /** When the server rendered the page (ISO): due dates read "today" from it on the server and in the browser. */
@@ -21,6 +23,10 @@ interface Props {
   /** The user's groups in the page's language, in their order; the first of their own takes quick adds. */
   groups: readonly { id: string; name: string }[];
   defaultGroupId: string;
+  /** Quick add's `+name`: the groups and projects the user may add tasks to, by every name they have. */
+  lists: QuickAddLists;
+  /** Those groups' and projects' names in the page's language, by id. */
+  listNames: Readonly<Record<string, string>>;
   /** `GET /api/v1/tasks` query string of the filters. */
   queryString: string;
   initial: TaskPage;
@@ -30,7 +36,19 @@ interface Props {
  * The task list page's interactive part: heading and live state, quick add, filters, the list with "Load more",
  * and the empty states (a first run, an empty group, nothing matching the filters).
  */
-export function TaskListView({ locale, userId, timeZone, now, filters, groups, defaultGroupId, queryString, initial }: Props) {
+export function TaskListView({
+  locale,
+  userId,
+  timeZone,
+  now,
+  filters,
+  groups,
+  defaultGroupId,
+  lists,
+  listNames,
+  queryString,
+  initial,
+}: Props) {
   const t = useTranslations("TaskList");
   const router = useRouter();
   const [navigating, startNavigation] = useTransition();
@@ -62,7 +80,14 @@ export function TaskListView({ locale, userId, timeZone, now, filters, groups, d
         </h1>
         <LiveIndicator state={list.live} />
       </header>
-      <QuickAdd groupName={targetGroup} onAdd={(title) => list.addTask(title, filters.groupId)} />
+      <QuickAdd
+        locale={locale}
+        timeZone={timeZone}
+        groupName={targetGroup}
+        lists={lists}
+        listNames={listNames}
+        onAdd={(task) => list.addTask(task.groupId || !filters.groupId ? task : { ...task, groupId: filters.groupId })}
+      />
       <TaskFiltersForm
         locale={locale}
         filters={filters}

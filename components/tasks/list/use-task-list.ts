@@ -61,6 +61,15 @@ export interface ListRow {
 
 export type WriteResult = { ok: true } | { ok: false; answer: ApiAnswer<unknown> | null };
 
+/** What quick add creates: the fields `POST /tasks` takes (without a group: the user's first). */
+export type NewListTask = Pick<ListTask, "title" | "tags"> &
+  Partial<Pick<ListTask, "priority" | "groupId">> & {
+    dueAt?: string;
+    startDate?: string;
+    recurrence?: NonNullable<ListTask["recurrence"]>;
+    projectId?: string;
+  };
+
 interface Options {
   initial: TaskPage;
   /** `GET /api/v1/tasks` query string of these filters (with sort and the page size). */
@@ -115,24 +124,24 @@ function withLimit(queryString: string, limit: number, cursor?: string): string 
   return query.toString();
 }
 
-function draftTask(id: string, title: string, groupId: string, ownerId: string): ListTask {
+function draftTask(id: string, task: NewListTask, groupId: string, ownerId: string): ListTask {
   const now = new Date().toISOString();
   return {
     id,
     ownerId,
     groupId,
-    projectId: null,
+    projectId: task.projectId ?? null,
     userGroupId: null,
-    title,
+    title: task.title,
     status: "todo",
-    priority: "normal",
-    dueAt: null,
-    startDate: null,
-    tags: [],
+    priority: task.priority ?? "normal",
+    dueAt: task.dueAt ?? null,
+    startDate: task.startDate ?? null,
+    tags: task.tags,
     assigneeIds: [],
     collaboratorIds: [],
     position: "",
-    recurrence: null,
+    recurrence: task.recurrence ?? null,
     seriesId: null,
     occurrence: null,
     subtasks: { total: 0, done: 0 },
@@ -260,13 +269,13 @@ export function useTaskList({ initial, queryString, renderedAt, userId, defaultG
   }, []);
 
   const addTask = useCallback(
-    async (title: string, groupId: string | undefined): Promise<WriteResult> => {
+    async (task: NewListTask): Promise<WriteResult> => {
       const draftId = `${DRAFT_PREFIX}${(tokens.current += 1)}`;
       setState((current) => ({
         ...current,
-        added: [draftTask(draftId, title, groupId ?? defaultGroupId, userId), ...current.added],
+        added: [draftTask(draftId, task, task.groupId ?? defaultGroupId, userId), ...current.added],
       }));
-      const answer = await write(() => callApi<TaskOutput>("POST", API, groupId ? { title, groupId } : { title }));
+      const answer = await write(() => callApi<TaskOutput>("POST", API, task));
       if (answer?.status === 201 && answer.body) {
         const task = answer.body;
         setState((current) => ({ ...current, added: current.added.map((item) => (item.id === draftId ? task : item)) }));
