@@ -124,9 +124,15 @@ function debianRoot(work: string): string {
     throw new CheckFailed(`debootstrap failed (${result.status})`);
   }
   if (!cached) return target;
-  renameSync(target, cached);
-  writeFileSync(marker, `${mirror}\n`);
-  say(`Debian ${SUITE} made and cached in ${cached}`);
+  try {
+    renameSync(target, cached);
+    writeFileSync(marker, `${mirror}\n`);
+    say(`Debian ${SUITE} made and cached in ${cached}`);
+  } catch (error) {
+    // Another check cached one at the same time: use that one.
+    if (!existsSync(marker)) throw error;
+    rmSync(target, { recursive: true, force: true });
+  }
   return cached;
 }
 
