@@ -27,6 +27,11 @@ describe("parseConfig", () => {
     expect(parseConfig({ DATABASE_URL: "postgres://localhost/spolu", JWT_SECRET: "s".repeat(32) }).embedded).toBe(false);
   });
 
+  test("migrating on PostgreSQL needs no JWT_SECRET (it signs nothing), but other settings are still checked", () => {
+    expect(parseConfig({ DATABASE_URL: "postgres://localhost/spolu" }, "migrate").embedded).toBe(false);
+    expect(() => parseConfig({ DATABASE_URL: "postgres://localhost/spolu", PORT: "eighty" }, "migrate")).toThrow(/PORT: /);
+  });
+
   test("lists and numbers are parsed: ADMIN_EMAILS normalised, TRUST_PROXY as hops", () => {
     const config = parseConfig({ ADMIN_EMAILS: " Ana@Example.com, ,bo@example.com ", TRUST_PROXY: "2" });
     expect(config.ADMIN_EMAILS).toEqual(["ana@example.com", "bo@example.com"]);
@@ -47,6 +52,16 @@ describe("loadConfig", () => {
     expect(loadConfig({ DATA_DIR: dir }).JWT_SECRET).toBe(first);
     expect(readFileSync(path.join(dir, "jwt-secret"), "utf8")).toBe(first);
     expect(statSync(path.join(dir, "jwt-secret")).mode & 0o077).toBe(0);
+  });
+
+  test("to migrate, an unset JWT_SECRET is neither required nor generated, and reading it throws", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "spolu-config-"));
+    dirs.push(dir);
+    const loaded = loadConfig({ DATA_DIR: dir, DATABASE_URL: "postgres://localhost/spolu" }, "migrate");
+    expect(loaded.DATABASE_URL).toBe("postgres://localhost/spolu");
+    expect(() => loaded.JWT_SECRET).toThrow(ConfigError);
+    expect(() => statSync(path.join(dir, "jwt-secret"))).toThrow();
+    expect(loadConfig({ DATA_DIR: dir, JWT_SECRET: "m".repeat(40) }, "migrate").JWT_SECRET).toBe("m".repeat(40));
   });
 
   test("a configured JWT_SECRET wins and nothing is written", () => {

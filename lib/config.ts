@@ -182,13 +182,6 @@ export const configSchema = z
     if (env.EMAIL_TRANSPORT === "resend" && !env.RESEND_API_KEY) {
       ctx.addIssue({ code: "custom", path: ["RESEND_API_KEY"], message: "is required when EMAIL_TRANSPORT is resend" });
     }
-    if (env.DATABASE_URL && !env.JWT_SECRET) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["JWT_SECRET"],
-        message: "is required when DATABASE_URL is set, so that every process signs tokens with the same key",
-      });
-    }
   });
 
 export type Config = Omit<z.output<typeof configSchema>, "JWT_SECRET"> & {
@@ -202,15 +195,25 @@ export class ConfigError extends Error {}
 /** The variables to parse: process.env, or a test's own. */
 export type Environment = Record<string, string | undefined>;
 
+/**
+ * What the process is started for. `serve` signs tokens, so with DATABASE_URL every process needs the same
+ * JWT_SECRET; `migrate` (`npm run db:migrate`) signs nothing and runs without it.
+ */
+export type ConfigPurpose = "serve" | "migrate";
+
 /** Parses the environment; throws a ConfigError whose message names every bad variable. */
-export function parseConfig(env: Environment): Omit<Config, "JWT_SECRET"> & { JWT_SECRET?: string } {
+export function parseConfig(
+  env: Environment,
+  purpose: ConfigPurpose = "serve",
+): Omit<Config, "JWT_SECRET"> & { JWT_SECRET?: string } {
   // An empty variable (`JWT_SECRET=` in a .env file) means "not set".
   const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
   const result = configSchema.safeParse(given);
-  if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  const lines = result.success ? [] : result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+  if (purpose === "serve" && given.DATABASE_URL && !given.JWT_SECRET) {
+    lines.push("  JWT_SECRET: is required when DATABASE_URL is set, so that every process signs tokens with the same key");
   }
+  if (!result.success || lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   return { ...result.data, embedded: !result.data.DATABASE_URL };
 }
 
@@ -230,13 +233,23 @@ function embeddedSecret(dataDir: string): string {
 const CONFIG = Symbol.for("spolu.config");
 type Holder = { [CONFIG]?: Config };
 
-/** Loads and keeps the configuration for this process (shared by server.ts and Next's bundle). */
-export function loadConfig(env: Environment = process.env): Config {
-  const parsed = parseConfig(env);
-  const config: Config = {
-    ...parsed,
-    JWT_SECRET: parsed.JWT_SECRET ?? embeddedSecret(path.resolve(parsed.DATA_DIR)),
-  };
+/**
+ * Loads and keeps the configuration for this process (shared by server.ts and Next's bundle). For `migrate`
+ * an unset JWT_SECRET stays unset (nothing is generated) and reading it throws: migrating signs nothing.
+ */
+export function loadConfig(env: Environment = process.env, purpose: ConfigPurpose = "serve"): Config {
+  const { JWT_SECRET, ...parsed } = parseConfig(env, purpose);
+  const config = parsed as Config;
+  if (JWT_SECRET !== undefined || purpose === "serve") {
+    config.JWT_SECRET = JWT_SECRET ?? embeddedSecret(path.resolve(parsed.DATA_DIR));
+  } else {
+    Object.defineProperty(config, "JWT_SECRET", {
+      enumerable: true,
+      get() {
+        throw new ConfigError("JWT_SECRET is not set: this process was started to migrate, not to sign tokens");
+      },
+    });
+  }
   (globalThis as Holder)[CONFIG] = config;
   return config;
 }

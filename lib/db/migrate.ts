@@ -1,9 +1,12 @@
-/** `npm run db:migrate`: applies pending migrations to the configured database, then exits. */
+/**
+ * `npm run db:migrate`: applies pending migrations to the configured database, then exits. It signs nothing, so
+ * it needs no JWT_SECRET, even on PostgreSQL.
+ */
 import { ConfigError, config, loadConfig } from "../config";
 import { closeDatabase, openDatabase } from "./client";
 
 try {
-  loadConfig();
+  loadConfig(process.env, "migrate");
   await openDatabase();
   await closeDatabase();
   process.stdout.write(`Migrations applied (${config().embedded ? "embedded PGlite" : "PostgreSQL"}).\n`);
