@@ -15,7 +15,7 @@ import { apiApp } from "./lib/api/app";
 import { logWhenAnswered, markRoutePattern } from "./lib/api/access-log";
 import { requestIdFor } from "./lib/api/middleware";
 import { API_PREFIX, toApiPath } from "./lib/api/paths";
-import { ConfigError, config, loadConfig } from "./lib/config";
+import { ConfigError, config, loadConfig, readDotEnvFile } from "./lib/config";
 import { closeDatabase, openDatabase } from "./lib/db/client";
 import { registerEventHandlers } from "./lib/realtime/handlers";
 import { backgroundJobs } from "./lib/jobs/jobs";
@@ -196,6 +196,7 @@ function exit(code: number): never {
 
 async function main() {
   try {
+    readDotEnvFile();
     loadConfig();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

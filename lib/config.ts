@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { MODULE_IDS } from "./modules/ids";
@@ -232,6 +232,15 @@ function embeddedSecret(dataDir: string): string {
 
 const CONFIG = Symbol.for("spolu.config");
 type Holder = { [CONFIG]?: Config };
+
+/**
+ * Reads `.env` from the directory the process runs in, when there is one: its variables join the environment,
+ * where a variable already set wins. Read here rather than by `node --env-file-if-exists`, which prints a line
+ * that is not JSON when the file is missing.
+ */
+export function readDotEnvFile(file = path.resolve(".env")): void {
+  if (existsSync(file)) process.loadEnvFile(file);
+}
 
 /**
  * Loads and keeps the configuration for this process (shared by server.ts and Next's bundle). For `migrate`

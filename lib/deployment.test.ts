@@ -171,10 +171,10 @@ describe("Dockerfile", () => {
     const user = stageUser(image);
     expect(user).not.toMatch(/^(root|0)(:|$)/);
     const start = JSON.parse(read("package.json")).scripts.start as string;
-    // npm start: NODE_ENV=production node --env-file-if-exists=.env <the rest>; the image sets NODE_ENV itself and
-    // reads no .env (its environment is the configuration).
+    // npm start: NODE_ENV=production node <the rest>; the image sets NODE_ENV itself (and has no .env: its
+    // environment is the configuration).
     const [, startArgs] = /^NODE_ENV=production (node .*)$/.exec(start)!;
-    expect(image.command).toEqual(startArgs!.replace(" --env-file-if-exists=.env", "").split(" "));
+    expect(image.command).toEqual(startArgs!.split(" "));
     expect(imageEnvironment.NODE_ENV).toBe("production");
     const config = parseConfig(imageEnvironment);
     expect(image.volumes).toEqual([config.DATA_DIR]);

@@ -2,10 +2,11 @@
  * `npm run db:migrate`: applies pending migrations to the configured database, then exits. It signs nothing, so
  * it needs no JWT_SECRET, even on PostgreSQL.
  */
-import { ConfigError, config, loadConfig } from "../config";
+import { ConfigError, config, loadConfig, readDotEnvFile } from "../config";
 import { closeDatabase, openDatabase } from "./client";
 
 try {
+  readDotEnvFile();
   loadConfig(process.env, "migrate");
   await openDatabase();
   await closeDatabase();
