@@ -8,7 +8,7 @@ import type { ConnectorKind, ConnectorRunCounts, ConnectorRunItem } from "../db/
 import { log } from "../log";
 import { isModuleEnabled } from "../modules/registry";
 import { hubSignatureMatches } from "../net/hub-signature";
-import { TargetRefused } from "../net/outbound";
+import { TargetRefused } from "../net/addresses";
 import { findMemberRole } from "../teams/repo";
 import type { AnyDriver, SyncContext } from "./driver";
 import { driverOf } from "./drivers";

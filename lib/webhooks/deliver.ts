@@ -1,12 +1,10 @@
-import http from "node:http";
-import https from "node:https";
 import { performance } from "node:perf_hooks";
 import { nowDate } from "../clock";
 import { config } from "../config";
 import { db } from "../db/client";
 import { publish } from "../events/publish";
 import { log } from "../log";
-import { bareHost, pinnedLookup, resolveTarget, TargetRefused, type ResolvedTarget } from "../net/outbound";
+import { outboundRequest } from "../net/client";
 import { notifyUser } from "../notifications/service";
 import {
   claimDeliveries,
@@ -27,7 +25,7 @@ import { signatureHeader } from "./sign";
  * a failure. Every attempt is logged (webhook_attempts).
  *
  * Redirects are not followed blindly: up to MAX_REDIRECTS, each target is checked like the first (http or https,
- * its host resolved and every address public unless private targets are allowed: lib/net/outbound.ts) and gets the
+ * its host resolved and every address public unless private targets are allowed: lib/net/client.ts) and gets the
  * same POST, body and signature (a webhook is a POST: a 301/302/303 is not turned into a GET without the message).
  *
  * Retries: after the first attempt fails, the next ones come RETRY_DELAYS_MS later (30 s, 2 min, 10 min, 30 min,
@@ -58,110 +56,45 @@ export interface HttpOutcome {
   durationMs: number;
 }
 
-interface HopAnswer {
-  statusCode: number;
-  location: string | null;
-  excerpt: string;
-}
-
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-function postOnce(
-  url: URL,
-  target: ResolvedTarget,
-  body: string,
-  headers: Record<string, string>,
-  signal: AbortSignal,
-): Promise<HopAnswer> {
-  return new Promise((resolve, reject) => {
-    const request = (url.protocol === "https:" ? https : http).request(
-      {
-        protocol: url.protocol,
-        hostname: bareHost(url),
-        port: url.port || undefined,
-        path: `${url.pathname}${url.search}`,
-        method: "POST",
-        headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
-        agent: false,
-        lookup: pinnedLookup(target),
-        signal,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const finish = () =>
-          resolve({
-            statusCode: response.statusCode ?? 0,
-            location: typeof response.headers.location === "string" ? response.headers.location : null,
-            excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8"),
-          });
-        response.on("data", (chunk: Buffer) => {
-          chunks.push(chunk);
-          size += chunk.length;
-          // Enough for the log: stop reading (the rest of a large answer is never buffered).
-          if (size >= EXCERPT_BYTES) {
-            response.destroy();
-            finish();
-          }
-        });
-        response.on("end", finish);
-        response.on("error", reject);
-      },
-    );
-    request.on("error", reject);
-    request.end(body);
-  });
-}
-
 /**
- * POSTs `body` to `url`, following at most MAX_REDIRECTS redirects with every target checked; never throws.
- * `timeoutMs` bounds the whole attempt.
+ * POSTs `body` to `url` through the outbound client (lib/net/client.ts), following at most MAX_REDIRECTS redirects
+ * with every target checked; never throws. `timeoutMs` bounds the whole attempt.
  */
 export async function postWebhook(
   url: string,
   body: string,
   headers: Record<string, string>,
-  options: { timeoutMs: number; allowPrivate: boolean },
+  options: { timeoutMs: number },
 ): Promise<HttpOutcome> {
   const started = performance.now();
-  const signal = AbortSignal.timeout(options.timeoutMs);
   const done = (statusCode: number | null, error: string | null, responseExcerpt: string | null = null): HttpOutcome => ({
     statusCode,
     error,
     responseExcerpt,
     durationMs: Math.round(performance.now() - started),
   });
-  let target = new URL(url);
-  for (let hop = 0; ; hop++) {
-    const prefix = hop === 0 ? "" : `redirect to ${target.href} refused: `;
-    if (target.protocol !== "https:" && target.protocol !== "http:") return done(null, `${prefix}not an http(s) URL`);
-    if (target.username || target.password) return done(null, `${prefix}the URL carries a user name or password`);
-    let answer: HopAnswer;
-    try {
-      const aborted = new Promise<never>((_, reject) => {
-        signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-      });
-      aborted.catch(() => {});
-      const address = await Promise.race([resolveTarget(bareHost(target), options.allowPrivate), aborted]);
-      answer = await postOnce(target, address, body, headers, signal);
-    } catch (error) {
-      if (signal.aborted) return done(null, `timed out after ${options.timeoutMs} ms`);
-      if (error instanceof TargetRefused) return done(null, `${prefix}${error.message}`);
-      const code = (error as NodeJS.ErrnoException).code;
-      return done(null, `${code ? `${code}: ` : ""}${error instanceof Error ? error.message : String(error)}`);
-    }
-    if (REDIRECTS.has(answer.statusCode) && answer.location) {
-      if (hop >= MAX_REDIRECTS) return done(answer.statusCode, `more than ${MAX_REDIRECTS} redirects`, answer.excerpt);
-      try {
-        target = new URL(answer.location, target);
-      } catch {
-        return done(answer.statusCode, `redirect to an invalid URL: ${answer.location.slice(0, 200)}`, answer.excerpt);
-      }
-      continue;
-    }
-    const ok = answer.statusCode >= 200 && answer.statusCode < 300;
-    return done(answer.statusCode, ok ? null : `HTTP ${answer.statusCode} (a 2xx status is a success)`, answer.excerpt);
+  let answer;
+  try {
+    answer = await outboundRequest("webhooks", {
+      method: "POST",
+      url,
+      headers,
+      body,
+      timeoutMs: options.timeoutMs,
+      // Enough for the log: the rest of a large answer is never read.
+      maxBytes: EXCERPT_BYTES,
+      overflow: "truncate",
+      redirects: MAX_REDIRECTS,
+    });
+  } catch (error) {
+    return done(null, error instanceof Error ? error.message : String(error));
   }
+  const excerpt = answer.body.toString("utf8");
+  if ([301, 302, 303, 307, 308].includes(answer.status) && answer.headers.location) {
+    return done(answer.status, `more than ${MAX_REDIRECTS} redirects`, excerpt);
+  }
+  const ok = answer.status >= 200 && answer.status < 300;
+  return done(answer.status, ok ? null : `HTTP ${answer.status} (a 2xx status is a success)`, excerpt);
 }
 
 // Deliveries
@@ -217,7 +150,6 @@ async function attemptClaimed(delivery: ClaimedDelivery): Promise<void> {
   const body = JSON.stringify(delivery.payload);
   const outcome = await postWebhook(delivery.url, body, webhookHeaders(delivery, body, at), {
     timeoutMs: config().WEBHOOK_TIMEOUT_MS,
-    allowPrivate: config().ALLOW_PRIVATE_NETWORK_TARGETS,
   });
   const succeeded = outcome.error === null;
   const attempts = delivery.attempts + 1;

@@ -6,7 +6,7 @@ import { db } from "../db/client";
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from "../db/schema/webhooks";
 import type { StoredDomainEvent } from "../events/types";
 import { log } from "../log";
-import { TargetRefused } from "../net/outbound";
+import { TargetRefused } from "../net/addresses";
 import { attemptDeliveries, attemptDelivery, attemptDueDeliveries, inBackground } from "./deliver";
 import { checkWebhookUrl } from "./endpoint-url";
 import {

@@ -10,9 +10,11 @@ import { expectSuccess } from "../../lib/connectors/http";
 import { connectionOutput, createdConnectionOutput, runListOutput, runOutput, statusOutput } from "../../lib/connectors/schema";
 import { runConnectorRetries, RETRY_DELAYS_MS } from "../../lib/connectors/service";
 import { moduleOverrides } from "../../lib/modules/registry";
-import { setTestNetwork } from "../../lib/net/outbound";
 import { createTask, updateTask } from "../../lib/tasks/service";
 import { expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+
+/** The local system listens on 127.0.0.1: the deployment setting that lets connectors reach that one address. */
+const SYSTEM_ON_LOOPBACK = { ALLOW_PRIVATE_NETWORK_TARGETS: "127.0.0.1" };
 
 /*
  * The connector framework (lib/connectors) with a stand-in `erp` driver against a small local "system": records
@@ -159,17 +161,14 @@ async function postWebhook(id: string, body: string, headers: Record<string, str
 
 beforeAll(async () => {
   await startSystem();
-  server = await startTestServer({ CONNECTOR_TIMEOUT_MS: "400" });
+  server = await startTestServer({ ...SYSTEM_ON_LOOPBACK, CONNECTOR_TIMEOUT_MS: "400" });
   setTestDriver("erp", testDriver);
-  // The local system stands in for a public host.
-  setTestNetwork({ publicAddresses: ["127.0.0.1"] });
   alice = await registerUser(server);
   bob = await registerUser(server);
 });
 
 afterAll(async () => {
   setTestDriver("erp", null);
-  setTestNetwork(null);
   await server.close();
   await new Promise((resolve) => systemServer.close(resolve));
 });
