@@ -27,6 +27,7 @@ import { notificationsRoutes } from "../notifications/routes";
 import { oauthRoutes } from "../oauth/routes";
 import { projectsRoutes } from "../projects/routes";
 import { pushRoutes } from "../push/routes";
+import { queueRoutes } from "../queue/routes";
 import { reviewsRoutes } from "../reviews/routes";
 import { tasksRoutes } from "../tasks/routes";
 import { teamsRoutes } from "../teams/routes";
@@ -109,6 +110,7 @@ export function createApiApp() {
   app.route(API_PREFIX, timeTrackingRoutes);
   app.route(API_PREFIX, gamificationRoutes);
   app.route(API_PREFIX, accountingRoutes);
+  app.route(API_PREFIX, queueRoutes);
   app.route(API_PREFIX, deployRoutes);
   app.route(API_PREFIX, adminRoutes);
   app.route(API_PREFIX, modulesRoutes);
