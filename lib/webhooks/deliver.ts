@@ -1,19 +1,32 @@
 import { performance } from "node:perf_hooks";
 import { nowDate } from "../clock";
 import { config } from "../config";
-import { db } from "../db/client";
+import { db, type Executor } from "../db/client";
 import { publish } from "../events/publish";
 import { log } from "../log";
 import { outboundRequest } from "../net/client";
 import { notifyUser } from "../notifications/service";
 import {
-  claimDeliveries,
+  BACKOFF_MS,
+  cancelQueued,
+  defineQueue,
+  done,
+  enqueue,
+  fail,
+  retry,
+  runNow,
+  work,
+  type JobOutcome,
+  type QueueJob,
+} from "../queue/service";
+import {
   countEndpointOutcome,
   failPendingDeliveries,
+  findDeliveryToSend,
   insertAttempt,
   updateDeliveryResult,
   updateEndpointRow,
-  type ClaimedDelivery,
+  type DeliveryToSend,
 } from "./repo";
 import { signatureHeader } from "./sign";
 
@@ -28,22 +41,24 @@ import { signatureHeader } from "./sign";
  * its host resolved and every address public unless private targets are allowed: lib/net/client.ts) and gets the
  * same POST, body and signature (a webhook is a POST: a 301/302/303 is not turned into a GET without the message).
  *
- * Retries: after the first attempt fails, the next ones come RETRY_DELAYS_MS later (30 s, 2 min, 10 min, 30 min,
- * 1 h, 2 h, 4 h, 8 h: 9 attempts over about 15 h 53 min); after the last, the delivery is `failed`. An endpoint
+ * Retries: each delivery is an item of the work queue (lib/queue, kind `webhook.delivery`); after the first attempt
+ * fails, the next ones follow the queue's back-off table (1 min, 5 min, 30 min, 1 h, 2 h, 4 h, 8 h: 8 attempts over
+ * about 15 h 36 min); after the last, the delivery is `failed`. An endpoint
  * with DISABLE_AFTER_FAILED_DELIVERIES deliveries in a row `failed` is disabled, its pending deliveries end as
  * `failed`, and its owner is told (an in-app notification and a `webhook.disabled` event). A success resets the
  * count.
  */
 
-export const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000] as const;
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+/** Attempts of a delivery: the first, then one after each delay of the queue's back-off table. */
+export const MAX_ATTEMPTS = BACKOFF_MS.length + 1;
+export const RETRY_DELAYS_MS = BACKOFF_MS;
 export const DISABLE_AFTER_FAILED_DELIVERIES = 5;
 export const MAX_REDIRECTS = 3;
 export const EXCERPT_BYTES = 1024;
 const USER_AGENT = "Spolu-Webhooks/1.0 (+https://www.standardwebhooks.com)";
-/** How long a claimed attempt keeps its delivery from being claimed again (longer than any attempt can take). */
+/** How long an attempt holds its delivery's queue item (longer than any attempt can take). */
 const LEASE_MS = 5 * 60_000;
-/** Deliveries one job run claims at a time, and how many of them it sends at once. */
+/** Deliveries one job run takes at a time, and how many of them it sends at once. */
 const BATCH = 50;
 const CONCURRENCY = 8;
 
@@ -100,7 +115,7 @@ export async function postWebhook(
 // Deliveries
 
 /** The Standard Webhooks headers of one attempt. */
-export function webhookHeaders(delivery: ClaimedDelivery, body: string, at: Date): Record<string, string> {
+export function webhookHeaders(delivery: DeliveryToSend, body: string, at: Date): Record<string, string> {
   const timestamp = Math.floor(at.getTime() / 1000);
   const previousValid =
     delivery.previousSecret !== null && delivery.previousSecretExpiresAt !== null && delivery.previousSecretExpiresAt > at;
@@ -112,12 +127,6 @@ export function webhookHeaders(delivery: ClaimedDelivery, body: string, at: Date
     "webhook-timestamp": String(timestamp),
     "webhook-signature": signatureHeader(secrets, delivery.messageId, timestamp, body),
   };
-}
-
-/** When the attempt after `attempts` failed ones is due, or null when there are no attempts left. */
-export function nextAttemptAfter(attempts: number, failedAt: Date): Date | null {
-  const delay = RETRY_DELAYS_MS[attempts - 1];
-  return delay === undefined ? null : new Date(failedAt.getTime() + delay);
 }
 
 function disabledReason(lastError: string | null): string {
@@ -144,33 +153,39 @@ async function notifyDisabled(userId: string, endpoint: { id: string; url: strin
   }
 }
 
-/** Sends one claimed delivery and records the attempt, the delivery's new state and the endpoint's count. */
-async function attemptClaimed(delivery: ClaimedDelivery): Promise<void> {
-  const at = nowDate();
-  const body = JSON.stringify(delivery.payload);
-  const outcome = await postWebhook(delivery.url, body, webhookHeaders(delivery, body, at), {
-    timeoutMs: config().WEBHOOK_TIMEOUT_MS,
-  });
-  const succeeded = outcome.error === null;
-  const attempts = delivery.attempts + 1;
+/**
+ * Records how a delivery's attempt went: the attempt in the log, the delivery's state and, once it has finished,
+ * the endpoint's count of deliveries failed in a row (disabling it at DISABLE_AFTER_FAILED_DELIVERIES).
+ */
+async function recordOutcome(
+  delivery: Pick<DeliveryToSend, "id" | "endpointId">,
+  attempt: { number: number; at: Date; outcome: HttpOutcome | null; error: string | null; nextAttemptAt: Date | null },
+): Promise<void> {
+  const succeeded = attempt.error === null;
   const finishedAt = nowDate();
-  const nextAttemptAt = succeeded ? null : nextAttemptAfter(attempts, finishedAt);
-  const status = succeeded ? "succeeded" : nextAttemptAt ? "pending" : "failed";
-
+  const status = succeeded ? "succeeded" : attempt.nextAttemptAt ? "pending" : "failed";
   const disabled = await db().transaction(async (tx) => {
     const stored = await updateDeliveryResult(
       delivery.id,
-      { status, attempts, nextAttemptAt, lastStatusCode: outcome.statusCode, lastError: outcome.error, updatedAt: finishedAt },
+      {
+        status,
+        attempts: attempt.number,
+        nextAttemptAt: attempt.nextAttemptAt,
+        lastStatusCode: attempt.outcome?.statusCode ?? null,
+        lastError: attempt.error,
+        updatedAt: finishedAt,
+      },
       tx,
     );
     if (!stored) return null; // the endpoint was deleted meanwhile
-    await insertAttempt({ deliveryId: delivery.id, at, ...outcome }, tx);
+    if (attempt.outcome) await insertAttempt({ deliveryId: delivery.id, at: attempt.at, ...attempt.outcome }, tx);
     if (status === "pending") return null;
     const endpoint = await countEndpointOutcome(delivery.endpointId, succeeded, tx);
     if (!endpoint || !endpoint.enabled || endpoint.consecutiveFailures < DISABLE_AFTER_FAILED_DELIVERIES) return null;
-    const reason = disabledReason(outcome.error);
+    const reason = disabledReason(attempt.error);
     await updateEndpointRow(endpoint.id, { enabled: false, disabledReason: reason, updatedAt: finishedAt }, tx);
-    await failPendingDeliveries(endpoint.id, "The endpoint was disabled", finishedAt, tx);
+    const failed = await failPendingDeliveries(endpoint.id, "The endpoint was disabled", finishedAt, tx);
+    await cancelQueued(webhookDeliveryQueue, failed, "The endpoint was disabled", tx);
     await publish(tx, {
       type: "webhook.disabled",
       actorId: null,
@@ -185,46 +200,66 @@ async function attemptClaimed(delivery: ClaimedDelivery): Promise<void> {
   }
 }
 
-/** Claims and attempts one delivery now, if it is pending, due and not being attempted elsewhere. */
+/** One attempt of a queued delivery: sends it (unless it is no longer pending) and records how it went. */
+async function attemptQueued(job: QueueJob<Record<string, never>>): Promise<JobOutcome> {
+  const delivery = await findDeliveryToSend(job.key);
+  // Deleted with its endpoint, finished, or its endpoint disabled: nothing to send.
+  if (!delivery || delivery.status !== "pending" || !delivery.enabled) return done();
+  const at = nowDate();
+  const body = JSON.stringify(delivery.payload);
+  const outcome = await postWebhook(delivery.url, body, webhookHeaders(delivery, body, at), {
+    timeoutMs: config().WEBHOOK_TIMEOUT_MS,
+  });
+  const nextAttemptAt = outcome.error === null ? null : job.retryAt(nowDate());
+  await recordOutcome(delivery, { number: job.attempt, at, outcome, error: outcome.error, nextAttemptAt });
+  if (outcome.error === null) return done();
+  return nextAttemptAt ? retry(outcome.error, nextAttemptAt) : fail(outcome.error);
+}
+
+/**
+ * The deliveries' queue (lib/queue): one item per delivery, MAX_ATTEMPTS attempts on the queue's back-off. An
+ * attempt cut off on the last try (its process stopped) fails the delivery.
+ */
+export const webhookDeliveryQueue = defineQueue<Record<string, never>>({
+  kind: "webhook.delivery",
+  maxAttempts: MAX_ATTEMPTS,
+  leaseMs: () => LEASE_MS,
+  run: attemptQueued,
+  async onAbandoned(job, error) {
+    const delivery = await findDeliveryToSend(job.key);
+    if (delivery?.status === "pending") {
+      await recordOutcome(delivery, { number: job.attempt, at: nowDate(), outcome: null, error, nextAttemptAt: null });
+    }
+  },
+});
+
+/** Queues the first attempt of new deliveries (in their transaction, so that none is left without one). */
+export async function queueDeliveries(deliveryIds: readonly string[], executor: Executor): Promise<void> {
+  for (const id of deliveryIds) await enqueue(webhookDeliveryQueue, id, {}, { executor });
+}
+
+/** Attempts one delivery now, if it is pending, due and not being attempted elsewhere. */
 export async function attemptDelivery(deliveryId: string): Promise<boolean> {
-  const now = nowDate();
-  const [claimed] = await claimDeliveries(now, new Date(now.getTime() + LEASE_MS), 1, deliveryId);
-  if (!claimed) return false;
-  await attemptClaimed(claimed);
-  return true;
+  return runNow(webhookDeliveryQueue, deliveryId);
 }
 
 /** Attempts the given deliveries now (a few at a time), those still pending and due. */
 export async function attemptDeliveries(deliveryIds: readonly string[]): Promise<void> {
-  await inParallel(deliveryIds, CONCURRENCY, async (id) => {
-    await attemptDelivery(id);
-  });
-}
-
-async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      await work(item).catch((error: unknown) =>
+    while (next < deliveryIds.length) {
+      const id = deliveryIds[next++]!;
+      await attemptDelivery(id).catch((error: unknown) =>
         log.error("A webhook attempt failed to run", { error: error instanceof Error ? error.message : String(error) }),
       );
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, deliveryIds.length) }, worker));
 }
 
 /** The job's sending part: attempts every due delivery (a batch at a time); answers how many it attempted. */
-export async function attemptDueDeliveries(maxBatches = 20): Promise<number> {
-  let attempted = 0;
-  for (let batch = 0; batch < maxBatches; batch++) {
-    const now = nowDate();
-    const claimed = await claimDeliveries(now, new Date(now.getTime() + LEASE_MS), BATCH);
-    await inParallel(claimed, CONCURRENCY, attemptClaimed);
-    attempted += claimed.length;
-    if (claimed.length < BATCH) break;
-  }
-  return attempted;
+export async function attemptDueDeliveries(): Promise<number> {
+  return work(webhookDeliveryQueue, { batch: BATCH, concurrency: CONCURRENCY, rounds: 20 });
 }
 
 // First attempts run in the background of whatever queued them (an event's fan-out); tests await them.
