@@ -11,3 +11,10 @@ SELECT 'connector.run', r."id"::text, '{}'::jsonb,
   r."started_at", now()
 FROM "connector_runs" r
 WHERE r."status" IN ('queued', 'running') OR (r."status" = 'failed' AND r."next_attempt_at" IS NOT NULL);
+--> statement-breakpoint
+-- Deploys waiting `queued` (one attempt each, oldest first as before). One left `running` is failed by the deploy
+-- job once its time limit has passed, as before.
+INSERT INTO "queue_items" ("kind", "key", "payload", "state", "attempts", "max_attempts", "run_at", "created_at", "updated_at")
+SELECT 'deploy.run', r."id"::text, '{}'::jsonb, 'pending', 0, 1, r."received_at", r."received_at", now()
+FROM "deploy_runs" r
+WHERE r."status" = 'queued';
