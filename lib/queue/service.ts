@@ -101,7 +101,7 @@ export function defineQueue<P = Record<string, unknown>>(definition: QueueDefini
  * Adds work for the domain record `key`, due at `runAt` (now unless given); nothing when that record already has
  * active work of this kind. `attempts` counts attempts already made elsewhere. Answers whether it was added.
  */
-export async function enqueue<P extends Record<string, unknown>>(
+export async function enqueue<P extends object>(
   queue: QueueDefinition<P>,
   key: string,
   payload: P,
@@ -112,7 +112,7 @@ export async function enqueue<P extends Record<string, unknown>>(
     {
       kind: queue.kind,
       key,
-      payload,
+      payload: payload as Record<string, unknown>,
       maxAttempts: Math.max(queue.maxAttempts, (options.attempts ?? 0) + 1),
       attempts: options.attempts ?? 0,
       runAt: options.runAt ?? at,
