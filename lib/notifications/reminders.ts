@@ -13,6 +13,7 @@ import {
   dueReminderCandidates,
   findPrefs,
   firedOccurrences,
+  fireExists,
   insertDelivery,
   listTaskFires,
   loggedChannels,
@@ -170,6 +171,7 @@ async function fireReminder(candidate: ReminderCandidate, now: Date): Promise<Ou
 async function sendReminder(job: QueueJob<ReminderToSend>): Promise<JobOutcome> {
   const candidate = job.payload;
   const { fireId, userId, taskId, kind, dueAt, channels } = candidate;
+  if (!(await fireExists(fireId))) return done(); // its user or task was deleted meanwhile
   const logged = await loggedChannels(fireId);
   if (logged.size >= CHANNELS.length) return done();
   const text = reminderText(candidate);

@@ -276,6 +276,12 @@ export async function insertDelivery(delivery: typeof reminderDeliveries.$inferI
   await db().insert(reminderDeliveries).values(delivery);
 }
 
+/** Whether a fired reminder is still recorded (it goes with its user and task). */
+export async function fireExists(fireId: number): Promise<boolean> {
+  const [row] = await db().select({ id: reminderFires.id }).from(reminderFires).where(eq(reminderFires.id, fireId));
+  return Boolean(row);
+}
+
 /** The channels a fired reminder's deliveries were logged for already. */
 export async function loggedChannels(fireId: number): Promise<Set<string>> {
   const rows = await db()
