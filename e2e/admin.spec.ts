@@ -179,3 +179,26 @@ test("admin dashboard: switching the activity module off hides its menu entry an
   await theirs.close();
   expect(errors).toEqual([]);
 });
+
+test("admin dashboard: the work queue, in English and in Hebrew (right to left)", async ({ page }) => {
+  const errors = collectErrors(page);
+  const admin = new AdminPage(page);
+  await signInAsAdmin(page.request);
+
+  await admin.goto();
+  await expect(admin.queue.getByRole("heading", { name: "Work queue" })).toBeVisible();
+  // Every kind of queued work has its row, with its counts, whether or not anything was queued yet.
+  for (const kind of ["webhook.delivery", "connector.run", "deploy.run", "media.transcription", "reminder.send"]) {
+    await expect(admin.queue.getByRole("rowheader", { name: kind })).toBeVisible();
+  }
+  await expect(admin.queue.getByRole("columnheader", { name: "Dead" })).toBeVisible();
+  await expectAccessible(page);
+
+  await admin.goto("", "he");
+  await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+  await expect(admin.queue.getByRole("heading", { name: "תור העבודה" })).toBeVisible();
+  await expect(admin.queue.getByRole("rowheader", { name: "webhook.delivery" })).toBeVisible();
+  await expect(admin.queue.getByRole("columnheader", { name: "מתים" })).toBeVisible();
+  await expectAccessible(page);
+  expect(errors).toEqual([]);
+});

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { MODULE_IDS } from "./modules/ids";
 
@@ -9,6 +10,58 @@ import { MODULE_IDS } from "./modules/ids";
  * `.env.example` documents each variable; keep the two in step.
  */
 const flag = z.stringbool({ truthy: ["true", "1", "yes", "on"], falsy: ["false", "0", "no", "off", ""] });
+/** What goes out to addresses given by users or the operator (lib/net): each may be allowed private targets. */
+export const OUTBOUND_PURPOSES = ["webhooks", "push", "connectors", "ai"] as const;
+export type OutboundPurpose = (typeof OUTBOUND_PURPOSES)[number];
+
+/** Which private (loopback, link-local, RFC 1918...) targets outgoing calls may reach; nothing by default. */
+export interface PrivateTargets {
+  /** Every purpose may reach every address. */
+  all: boolean;
+  /** These purposes may reach every address. */
+  purposes: OutboundPurpose[];
+  /** Every purpose may reach these addresses and ranges (CIDR, or one address). */
+  ranges: string[];
+}
+
+const privateTargets = z
+  .string()
+  .default("false")
+  .transform((value, ctx): PrivateTargets => {
+    const asFlag = flag.safeParse(value.trim());
+    if (asFlag.success) return { all: asFlag.data, purposes: [], ranges: [] };
+    const targets: PrivateTargets = { all: false, purposes: [], ranges: [] };
+    for (const entry of value.split(/[\s,]+/).filter(Boolean)) {
+      if ((OUTBOUND_PURPOSES as readonly string[]).includes(entry)) targets.purposes.push(entry as OutboundPurpose);
+      else if (ipaddr.isValidCIDR(entry)) targets.ranges.push(entry);
+      else if (ipaddr.isValid(entry)) targets.ranges.push(`${entry}/${ipaddr.parse(entry).kind() === "ipv4" ? 32 : 128}`);
+      else {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be true, false, or a list of ${OUTBOUND_PURPOSES.join(", ")} and addresses or CIDR ranges: ${entry} is none of these`,
+        });
+        return z.NEVER;
+      }
+    }
+    return targets;
+  });
+
+/** DNS servers as `address` or `address:port` (IPv6 in brackets when a port follows). */
+const dnsServers = z
+  .string()
+  .default("")
+  .transform((list, ctx) => {
+    const servers = list.split(/[\s,]+/).filter(Boolean);
+    for (const server of servers) {
+      const address = server.replace(/^\[(.*)\](:\d+)?$/, "$1").replace(/^([^:]+):\d+$/, "$1");
+      if (!ipaddr.isValid(address)) {
+        ctx.addIssue({ code: "custom", message: `must list IP addresses (with an optional :port): ${server} is not one` });
+        return z.NEVER;
+      }
+    }
+    return servers;
+  });
+
 const positiveInt = z.coerce
   .number({ error: "must be a whole number" })
   .int("must be a whole number")
@@ -120,14 +173,21 @@ export const configSchema = z
       )
       .pipe(z.array(z.enum(MODULE_IDS))),
     // Connectors (lib/connectors): the key their credentials are encrypted with (default: derived from JWT_SECRET),
-    // each outgoing call's time limit, and whether they may reach private addresses (an ERP or POHODA on the LAN).
+    // each outgoing call's time limit, and whether they may reach private addresses (an ERP or POHODA on the LAN;
+    // the same as listing `connectors` in ALLOW_PRIVATE_NETWORK_TARGETS, kept for existing deployments).
     CONNECTOR_SECRET_KEY: z.string().min(32, "must be at least 32 characters").optional(),
     CONNECTOR_TIMEOUT_MS: positiveInt.max(600_000).default(30_000),
     CONNECTOR_ALLOW_PRIVATE_NETWORK: flag.default(false),
     /** How often each process reads the administrators' module switches (Redis tells the others at once as well). */
     MODULE_REFRESH_MS: positiveInt.min(100).max(60_000).default(2_000),
-    // Outgoing calls (webhooks, connectors) refuse private, loopback and link-local addresses unless this is on.
-    ALLOW_PRIVATE_NETWORK_TARGETS: flag.default(false),
+    // Outgoing calls (webhooks, push, connectors, the AI endpoint: lib/net) refuse private, loopback, link-local and
+    // other special addresses unless allowed here: `true` (everything), or a list of purposes (`webhooks`, `push`,
+    // `connectors`, `ai`: that one may reach any address) and addresses or CIDR ranges (every purpose may reach those).
+    ALLOW_PRIVATE_NETWORK_TARGETS: privateTargets,
+    /** The DNS servers outgoing calls resolve host names with (A and AAAA); unset: the system's resolver. */
+    OUTBOUND_DNS_SERVERS: dnsServers,
+    /** How long an outgoing call may take to connect (its whole exchange has the purpose's own limit). */
+    OUTBOUND_CONNECT_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
     WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
     // The deploy webhook (lib/deploy): GitHub's shared secret (unset: the route answers 404), the command line run
     // for each accepted push (split into words, started without a shell), its time limit, and the one ref deployed

@@ -1,6 +1,9 @@
 import type { Locator, Page, Response } from "@playwright/test";
 
-/** The administrators' dashboard (`/{locale}/admin`): users, feature modules, jobs, error statistics, recent errors. */
+/**
+ * The administrators' dashboard (`/{locale}/admin`): users, feature modules, jobs, the work queue, error statistics,
+ * recent errors.
+ */
 export class AdminPage {
   readonly heading: Locator;
   readonly users: Locator;
@@ -10,6 +13,7 @@ export class AdminPage {
   readonly recentErrors: Locator;
   readonly modules: Locator;
   readonly jobs: Locator;
+  readonly queue: Locator;
 
   constructor(readonly page: Page) {
     this.heading = page.getByRole("heading", { level: 1 });
@@ -20,6 +24,7 @@ export class AdminPage {
     this.recentErrors = page.locator("section", { has: page.locator("#recent-title") });
     this.modules = page.locator("section", { has: page.locator("#modules-title") });
     this.jobs = page.locator("section", { has: page.locator("#jobs-title") });
+    this.queue = page.locator("section", { has: page.locator("#queue-title") });
   }
 
   goto(query = "", locale = "en"): Promise<Response | null> {

@@ -466,6 +466,13 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     about: "Deploy webhook deliveries from GitHub (lib/deploy): the server's, no user's data.",
     export: { none: "no user's data: GitHub deliveries and the deploy command's output" },
   },
+  queue_items: {
+    about:
+      "The work queue (lib/queue): when work on another table's record (a delivery, a run) is due, who holds it and " +
+      "how its attempts went. Work on a deleted account's records finds nothing to do and ends.",
+    otherColumns: { payload: "the work's parameters (none so far; the record is named by `key`): no user ids" },
+    export: { none: "no user data (kinds of work, record keys, attempt counts and errors)" },
+  },
 };
 
 const ARRAY_RULES: readonly UserColumnRule[] = ["remove", "derived"];

@@ -3,6 +3,7 @@ import { AppError } from "../api/app-error";
 import { nowDate } from "../clock";
 import { config } from "../config";
 import { log } from "../log";
+import { OutboundError, outboundFetch } from "../net/client";
 import { addTokens, returnDailyRequest, takeDailyRequest } from "./repo";
 
 /*
@@ -10,7 +11,9 @@ import { addTokens, returnDailyRequest, takeDailyRequest } from "./repo";
  * vLLM or llama.cpp server), through the openai package. Without AI_BASE_URL nothing here is called: each feature
  * has a built-in, rule-based assistant that answers from the user's own data.
  *
- * Bounded: every call has a deadline (AI_TIMEOUT_MS, also while a stream is running), no automatic retries, and a
+ * Bounded: every call goes through the outbound client (lib/net/client.ts: a private or loopback address, such as a
+ * local Ollama, only where ALLOW_PRIVATE_NETWORK_TARGETS allows it for `ai`; no redirects; answers up to
+ * MAX_ANSWER_BYTES), has a deadline (AI_TIMEOUT_MS, also while a stream is running), no automatic retries, and a
  * per-user budget of requests per UTC day (AI_DAILY_REQUESTS; a request that fails is given back). A failing
  * endpoint is a 503 problem saying so, never a 500. Prompts are built by the features from the caller's own data
  * only: nothing here adds anything to them.
@@ -55,6 +58,12 @@ export function aiEndpointConfigured(): boolean {
   return config().AI_BASE_URL !== undefined;
 }
 
+/** The largest answer read from the endpoint (a transcript or a streamed chat answer is far smaller). */
+const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** The SDK's fetch: the outbound client, its deadline a second after ours (`deadline`), so that ours says why. */
+const aiFetch = outboundFetch("ai", { timeoutMs: () => config().AI_TIMEOUT_MS + 1000, maxBytes: MAX_ANSWER_BYTES });
+
 let client: { key: string; openai: OpenAI } | null = null;
 
 function openai(): OpenAI {
@@ -64,7 +73,13 @@ function openai(): OpenAI {
     // Local servers take any key; the package insists on one.
     client = {
       key,
-      openai: new OpenAI({ baseURL: AI_BASE_URL, apiKey: AI_API_KEY ?? "none", timeout: AI_TIMEOUT_MS, maxRetries: 0 }),
+      openai: new OpenAI({
+        baseURL: AI_BASE_URL,
+        apiKey: AI_API_KEY ?? "none",
+        timeout: AI_TIMEOUT_MS,
+        maxRetries: 0,
+        fetch: aiFetch,
+      }),
     };
   }
   return client.openai;
@@ -99,10 +114,13 @@ function unavailable(error: unknown, timedOut: boolean): AppError {
   if (timedOut || error instanceof APIConnectionTimeoutError) {
     return new AppError("unavailable", `The AI service did not answer within ${seconds} s`, { retryAfterSeconds: 30 });
   }
+  const cause = error instanceof Error ? error.cause : undefined;
   const detail =
     error instanceof APIError && error.status !== undefined
       ? `answered ${error.status}: ${error.message}`
-      : "could not be reached";
+      : cause instanceof OutboundError && cause.reason === "refused"
+        ? `address is refused: ${cause.message}`
+        : "could not be reached";
   return new AppError("unavailable", `The AI service ${detail.slice(0, 300)}`, { retryAfterSeconds: 30 });
 }
 

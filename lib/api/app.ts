@@ -28,6 +28,7 @@ import { notificationsRoutes } from "../notifications/routes";
 import { oauthRoutes } from "../oauth/routes";
 import { projectsRoutes } from "../projects/routes";
 import { pushRoutes } from "../push/routes";
+import { queueRoutes } from "../queue/routes";
 import { reviewsRoutes } from "../reviews/routes";
 import { quickAddRoutes } from "../quick-add/routes";
 import { tasksRoutes } from "../tasks/routes";
@@ -113,6 +114,7 @@ export function createApiApp() {
   app.route(API_PREFIX, timeTrackingRoutes);
   app.route(API_PREFIX, gamificationRoutes);
   app.route(API_PREFIX, accountingRoutes);
+  app.route(API_PREFIX, queueRoutes);
   app.route(API_PREFIX, deployRoutes);
   app.route(API_PREFIX, adminRoutes);
   app.route(API_PREFIX, modulesRoutes);

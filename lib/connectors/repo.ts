@@ -1,7 +1,7 @@
-import { and, desc, eq, inArray, isNull, lte, or } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, or } from "drizzle-orm";
 import { nowDate } from "../clock";
 import { isUniqueViolation } from "../api/app-error";
-import { db } from "../db/client";
+import { db, type Executor } from "../db/client";
 import {
   connectorConnections,
   connectorLinks,
@@ -67,8 +67,8 @@ export async function updateConnectionRow(
   return row ?? null;
 }
 
-export async function deleteConnectionRow(id: string): Promise<void> {
-  await db().delete(connectorConnections).where(eq(connectorConnections.id, id));
+export async function deleteConnectionRow(id: string, executor: Executor = db()): Promise<void> {
+  await executor.delete(connectorConnections).where(eq(connectorConnections.id, id));
 }
 
 // Links
@@ -131,17 +131,14 @@ export async function saveLink(
  */
 export async function insertRun(
   row: typeof connectorRuns.$inferInsert & { status: "running" | "queued" },
+  executor: Executor = db(),
 ): Promise<ConnectorRunRow | null> {
-  try {
-    const [inserted] = await db()
-      .insert(connectorRuns)
-      .values({ ...row, startedAt: nowDate() })
-      .returning();
-    return inserted!;
-  } catch (error) {
-    if (isUniqueViolation(error)) return null;
-    throw error;
-  }
+  const [inserted] = await executor
+    .insert(connectorRuns)
+    .values({ ...row, startedAt: nowDate() })
+    .onConflictDoNothing()
+    .returning();
+  return inserted ?? null;
 }
 
 /** Whether a webhook delivery id was already received for the connection. */
@@ -175,27 +172,12 @@ export async function listRuns(connectionId: string, limit: number): Promise<Con
     .limit(limit);
 }
 
-/**
- * Takes the failed runs whose retry is due (each exactly once, whichever process asks): their `nextAttemptAt` is
- * cleared in the same statement that returns them.
- */
-export async function claimDueRetries(limit: number): Promise<ConnectorRunRow[]> {
-  const due = db()
-    .select({ id: connectorRuns.id })
-    .from(connectorRuns)
-    .where(lte(connectorRuns.nextAttemptAt, nowDate()))
-    .orderBy(connectorRuns.nextAttemptAt)
-    .limit(limit)
-    .for("update", { skipLocked: true });
-  return db().update(connectorRuns).set({ nextAttemptAt: null }).where(inArray(connectorRuns.id, due)).returning();
-}
-
-/** Starts a claimed run again as `running` (attempt given); null while another run of the connection is running. */
+/** Starts a run again as `running` (attempt given); null while another run of the connection is running. */
 export async function restartRun(id: string, attempt: number): Promise<ConnectorRunRow | null> {
   try {
     const [row] = await db()
       .update(connectorRuns)
-      .set({ status: "running", attempt, error: null, finishedAt: null, startedAt: nowDate() })
+      .set({ status: "running", attempt, error: null, finishedAt: null, nextAttemptAt: null, startedAt: nowDate() })
       .where(eq(connectorRuns.id, id))
       .returning();
     return row ?? null;
@@ -205,22 +187,21 @@ export async function restartRun(id: string, attempt: number): Promise<Connector
   }
 }
 
-/** Puts a claimed retry back (its connection's module is off, or another run is in progress). */
-export async function postponeRetry(id: string, at: Date): Promise<void> {
-  await db().update(connectorRuns).set({ nextAttemptAt: at }).where(eq(connectorRuns.id, id));
+export async function findRun(id: string): Promise<ConnectorRunRow | null> {
+  const [row] = await db().select().from(connectorRuns).where(eq(connectorRuns.id, id));
+  return row ?? null;
 }
 
-/** Runs still `running` that started before `before`: their process died. They end as failed, to be retried. */
-export async function failAbandonedRuns(before: Date, retryAt: Date): Promise<number> {
-  const rows = await db()
-    .update(connectorRuns)
-    .set({
-      status: "failed",
-      error: "The run was interrupted (the server stopped)",
-      finishedAt: nowDate(),
-      nextAttemptAt: retryAt,
-    })
-    .where(and(eq(connectorRuns.status, "running"), lte(connectorRuns.startedAt, before)))
-    .returning({ id: connectorRuns.id });
-  return rows.length;
+/** The runs of a connection that may still have queued work: running, queued or waiting for a retry. */
+export async function activeRunIds(connectionId: string, executor: Executor): Promise<string[]> {
+  const rows = await executor
+    .select({ id: connectorRuns.id })
+    .from(connectorRuns)
+    .where(
+      and(
+        eq(connectorRuns.connectionId, connectionId),
+        or(inArray(connectorRuns.status, ["running", "queued"]), isNotNull(connectorRuns.nextAttemptAt)),
+      ),
+    );
+  return rows.map((row) => row.id);
 }

@@ -14,7 +14,7 @@ const baseUrl = z
   .openapi({
     description:
       "The system's address (https://erp.example.com, http://pohoda.lan:444). Public addresses only unless the operator " +
-      "sets CONNECTOR_ALLOW_PRIVATE_NETWORK; no user name or password in it.",
+      "allows private targets for connectors (CONNECTOR_ALLOW_PRIVATE_NETWORK, or ALLOW_PRIVATE_NETWORK_TARGETS); no user name or password in it.",
   });
 const credentials = z.record(z.string(), z.unknown()).openapi({
   description: "The kind's credentials (see each kind's section): stored encrypted, never answered back",

@@ -5,20 +5,35 @@ import { validationError } from "../api/problem";
 import { actorForUser, type Actor } from "../auth/actor";
 import { now, nowDate } from "../clock";
 import type { ConnectorKind, ConnectorRunCounts, ConnectorRunItem } from "../db/schema/connectors";
+import { db } from "../db/client";
 import { log } from "../log";
 import { isModuleEnabled } from "../modules/registry";
 import { hubSignatureMatches } from "../net/hub-signature";
-import { TargetRefused } from "../net/outbound";
+import { TargetRefused } from "../net/addresses";
+import {
+  BACKOFF_MS,
+  cancelQueued,
+  defineQueue,
+  done,
+  enqueue,
+  fail,
+  later,
+  retry,
+  runNow,
+  work,
+  type JobOutcome,
+  type QueueJob,
+} from "../queue/service";
 import { findMemberRole } from "../teams/repo";
 import type { AnyDriver, SyncContext } from "./driver";
 import { driverOf } from "./drivers";
 import { checkBaseUrl, connectorRequest, ConnectorError } from "./http";
 import {
-  claimDueRetries,
+  activeRunIds,
   deleteConnectionRow,
   deliverySeen,
-  failAbandonedRuns,
   findConnection,
+  findRun,
   findLink,
   findLinkByLocal,
   finishRun,
@@ -27,7 +42,6 @@ import {
   listLinks,
   listRuns,
   listVisibleConnections,
-  postponeRetry,
   restartRun,
   saveLink,
   updateConnectionRow,
@@ -51,15 +65,18 @@ import { decryptSecret, encryptSecret } from "./secrets";
  *
  * - Who: a personal connection is its owner's alone; a team's connection is seen by the team's members and
  *   managed (changed, run, deleted) by its creator and the team's owners and admins. Anyone else gets 404.
- * - Runs: one at a time per connection (a second start answers 409; a webhook waits `queued`). A run whose failure
- *   may pass (no answer, a timeout, HTTP 5xx or 429) is tried again after 1, 5 and 30 minutes, then left failed.
+ * - Runs: one at a time per connection (a second start answers 409; a webhook waits `queued`). Every run is an item
+ *   of the work queue (lib/queue, kind `connector.run`): a user's run and a webhook's are taken at once, in the
+ *   request. A run whose failure may pass (no answer, a timeout, HTTP 5xx or 429) is tried again on the queue's
+ *   back-off (1, 5 and 30 minutes), then left failed; one cut off by a stopped process is taken again.
  *   A failed item does not fail the run: it ends `partial`, the item's error recorded. Drivers map external ids to
  *   local records (connector_links), so a run repeated creates nothing twice.
  */
 
-export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000] as const;
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-/** A run still `running` after this long was cut off (its process stopped): it fails and is retried. */
+/** A run is tried at most this often: the first time, then after the first delays of the queue's back-off table. */
+export const MAX_ATTEMPTS = 4;
+export const RETRY_DELAYS_MS = [BACKOFF_MS[0], BACKOFF_MS[1], BACKOFF_MS[2]] as const;
+/** How long one attempt of a run holds its queue item: a run still going after this was cut off (its process stopped). */
 const RUN_LEASE_MS = 15 * 60_000;
 const QUEUED_WAIT_MS = 10_000;
 const ITEMS_KEPT = 200;
@@ -246,10 +263,14 @@ export async function updateConnection(actor: Actor, id: string, input: UpdateCo
   return toOutput({ row: updated, driver, canManage: true });
 }
 
-/** Deletes the connection with its links and runs; what it imported (tasks, goals) stays. */
+/** Deletes the connection with its links and runs (their queued retries cancelled); what it imported stays. */
 export async function deleteConnection(actor: Actor, id: string): Promise<void> {
   await managedConnection(actor, id);
-  await deleteConnectionRow(id);
+  await db().transaction(async (tx) => {
+    const runs = await activeRunIds(id, tx);
+    await deleteConnectionRow(id, tx);
+    await cancelQueued(connectorRunQueue, runs, "The connection was deleted", tx);
+  });
 }
 
 export async function rotateWebhookSecret(actor: Actor, id: string): Promise<{ webhookSecret: string }> {
@@ -359,8 +380,16 @@ function syncContext(row: ConnectorConnectionRow, actor: Actor, driver: AnyDrive
   return { context, counts, keptItems };
 }
 
-/** Runs the operation of a run that is `running` and records how it ended; never throws for the driver's failures. */
-async function perform(row: ConnectorConnectionRow, driver: AnyDriver, run: ConnectorRunRow): Promise<ConnectorRunRow> {
+/**
+ * Runs the operation of a run that is `running` and records how it ended (a failure that may pass with the time of
+ * its retry, `retryAt`, null after the last attempt); never throws for the driver's failures.
+ */
+async function perform(
+  row: ConnectorConnectionRow,
+  driver: AnyDriver,
+  run: ConnectorRunRow,
+  retryAt: (from: Date) => Date | null,
+): Promise<ConnectorRunRow> {
   let outcome: Pick<ConnectorRunRow, "status" | "counts" | "items" | "error" | "nextAttemptAt">;
   try {
     const { context, counts, keptItems } = syncContext(row, await ownerActor(row), driver);
@@ -372,10 +401,10 @@ async function perform(row: ConnectorConnectionRow, driver: AnyDriver, run: Conn
       const error = counts.failed ? `${counts.failed} of ${counts.failed + done} items failed` : null;
       outcome = { status, counts, items: keptItems(), error, nextAttemptAt: null };
     } catch (error) {
-      outcome = { ...failure(error, run.attempt), counts, items: keptItems() };
+      outcome = { ...failure(error, retryAt), counts, items: keptItems() };
     }
   } catch (error) {
-    outcome = { ...failure(error, run.attempt), counts: run.counts, items: [] };
+    outcome = { ...failure(error, retryAt), counts: run.counts, items: [] };
   }
   const finished = await finishRun(run.id, { ...outcome, keepPayload: outcome.nextAttemptAt !== null });
   const failed = finished.status === "failed";
@@ -387,18 +416,20 @@ async function perform(row: ConnectorConnectionRow, driver: AnyDriver, run: Conn
   return finished;
 }
 
-function failure(error: unknown, attempt: number): Pick<ConnectorRunRow, "status" | "error" | "nextAttemptAt"> {
+function failure(
+  error: unknown,
+  retryAt: (from: Date) => Date | null,
+): Pick<ConnectorRunRow, "status" | "error" | "nextAttemptAt"> {
   const known = error instanceof ConnectorError;
   if (!known)
     log.error("A connector run failed unexpectedly", {
       error: error instanceof Error ? (error.stack ?? error.message) : String(error),
     });
   const transient = known ? error.transient : true;
-  const retry = transient && attempt < MAX_ATTEMPTS;
   return {
     status: "failed",
     error: known ? error.message : "Unexpected error (logged on the server)",
-    nextAttemptAt: retry ? new Date(now() + RETRY_DELAYS_MS[attempt - 1]!) : null,
+    nextAttemptAt: transient ? retryAt(nowDate()) : null,
   };
 }
 
@@ -406,9 +437,9 @@ function failure(error: unknown, attempt: number): Pick<ConnectorRunRow, "status
 export async function runOperation(actor: Actor, id: string, operation: "import" | "export"): Promise<RunOutput> {
   const { row, driver } = await managedConnection(actor, id);
   if (!driver[operation]) throw new AppError("not_found", `The ${row.kind} connector has no ${operation}`);
-  const run = await insertRun({ connectionId: id, operation, trigger: "user", status: "running" });
+  const run = await insertQueuedRun({ connectionId: id, operation, trigger: "user", status: "running" });
   if (!run) throw new AppError("conflict", "A run of this connection is in progress; try again when it has finished");
-  return toRunOutput(await perform(row, driver, run));
+  return toRunOutput(await runQueuedNow(run));
 }
 
 /**
@@ -506,34 +537,81 @@ export async function receiveWebhook(
   const deliveryId = headers.deliveryId ?? `sha256:${createHash("sha256").update(rawBody).digest("hex")}`;
   if (await deliverySeen(id, deliveryId)) return { duplicate: true, run: null };
   const base = { connectionId: id, operation: "webhook" as const, trigger: "webhook" as const, deliveryId, payload };
-  const run = await insertRun({ ...base, status: "running" });
-  if (run) return { duplicate: false, run: toRunOutput(await perform(row, driver, run)) };
-  const queued = await insertRun({ ...base, status: "queued", nextAttemptAt: new Date(now() + QUEUED_WAIT_MS) });
+  const run = await insertQueuedRun({ ...base, status: "running" });
+  if (run) return { duplicate: false, run: toRunOutput(await runQueuedNow(run)) };
+  const queued = await insertQueuedRun({ ...base, status: "queued", nextAttemptAt: new Date(now() + QUEUED_WAIT_MS) });
   if (!queued) return { duplicate: true, run: null };
   return { duplicate: false, run: toRunOutput(queued) };
 }
 
-// The retry job
+// The queue
 
-/** Runs failed (or queued) runs whose time has come, each once across processes; answers how many it started. */
-export async function runConnectorRetries(): Promise<number> {
-  await failAbandonedRuns(new Date(now() - RUN_LEASE_MS), new Date(now() + RETRY_DELAYS_MS[0]));
-  let started = 0;
-  for (const run of await claimDueRetries(10)) {
-    const row = await findConnection(run.connectionId);
-    const driver = row && driverOf(row.kind);
-    if (!row || !driver) continue;
-    if (!isModuleEnabled(driver.module)) {
-      await postponeRetry(run.id, new Date(now() + 5 * 60_000));
-      continue;
-    }
-    const restarted = await restartRun(run.id, run.status === "queued" ? run.attempt : run.attempt + 1);
-    if (!restarted) {
-      await postponeRetry(run.id, new Date(now() + QUEUED_WAIT_MS));
-      continue;
-    }
-    await perform(row, driver, restarted);
-    started += 1;
+/**
+ * Records a run (`running`, or `queued` for a webhook waiting its turn) with its queue item, due at the run's
+ * `nextAttemptAt` (now unless given), in one transaction; null when another run of the connection is running, or
+ * (a webhook) this delivery id was recorded.
+ */
+async function insertQueuedRun(values: Parameters<typeof insertRun>[0]): Promise<ConnectorRunRow | null> {
+  return db().transaction(async (tx) => {
+    const run = await insertRun(values, tx);
+    if (run) await enqueue(connectorRunQueue, run.id, {}, { runAt: run.nextAttemptAt ?? undefined, executor: tx });
+    return run;
+  });
+}
+
+/** Takes a just-recorded run's queue item and runs it in this request; answers the run as it ended. */
+async function runQueuedNow(run: ConnectorRunRow): Promise<ConnectorRunRow> {
+  await runNow(connectorRunQueue, run.id);
+  return (await findRun(run.id)) ?? run;
+}
+
+/**
+ * One attempt of a queued run: a fresh run goes now; a retry, a webhook that waited or a run cut off by a stopped
+ * process starts again as this attempt, unless another run of the connection is in progress (then in a moment)
+ * or its module is switched off (then in five minutes).
+ */
+async function runQueued(job: QueueJob<Record<string, never>>): Promise<JobOutcome> {
+  const run = await findRun(job.key);
+  const row = run && (await findConnection(run.connectionId));
+  const driver = row && driverOf(row.kind);
+  if (!run || !row || !driver) return done(); // deleted with its connection
+  if (!isModuleEnabled(driver.module)) {
+    return later(new Date(now() + 5 * 60_000), `The ${driver.module} module is switched off`);
   }
-  return started;
+  let current = run;
+  if (run.status !== "running" || run.attempt !== job.attempt) {
+    const restarted = await restartRun(run.id, job.attempt);
+    if (!restarted) return later(new Date(now() + QUEUED_WAIT_MS), "Another run of the connection is in progress");
+    current = restarted;
+  }
+  const finished = await perform(row, driver, current, job.retryAt);
+  if (finished.status !== "failed") return done();
+  const error = finished.error ?? "failed";
+  return finished.nextAttemptAt ? retry(error, finished.nextAttemptAt) : fail(error);
+}
+
+/** Connector runs on the work queue: one item per run, retried on the queue's back-off while failures may pass. */
+export const connectorRunQueue = defineQueue<Record<string, never>>({
+  kind: "connector.run",
+  maxAttempts: MAX_ATTEMPTS,
+  leaseMs: () => RUN_LEASE_MS,
+  run: runQueued,
+  async onAbandoned(job) {
+    const run = await findRun(job.key);
+    if (!run || (run.status !== "running" && run.status !== "queued")) return;
+    const finished = await finishRun(run.id, {
+      status: "failed",
+      counts: run.counts,
+      items: run.items,
+      error: "The run was interrupted (the server stopped)",
+      nextAttemptAt: null,
+      keepPayload: false,
+    });
+    await updateConnectionRow(run.connectionId, { status: "error", lastError: finished.error });
+  },
+});
+
+/** The job: runs retries and waiting webhooks whose time has come, each once across processes; answers how many ran. */
+export async function runConnectorRetries(): Promise<number> {
+  return work(connectorRunQueue, { batch: 10 });
 }

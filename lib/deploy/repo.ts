@@ -1,23 +1,27 @@
-import { and, desc, eq, inArray, lt } from "drizzle-orm";
+import { and, desc, eq, lt } from "drizzle-orm";
 import { isUniqueViolation } from "../api/app-error";
 import { nowDate } from "../clock";
-import { db } from "../db/client";
+import { db, type Executor } from "../db/client";
 import { deployRuns, type DeployRunRow } from "../db/schema/deploy";
 
 export type { DeployRunRow };
 
 /** A new delivery; null when its delivery id was received before. */
-export async function insertDeployRun(row: typeof deployRuns.$inferInsert): Promise<DeployRunRow | null> {
-  try {
-    const [inserted] = await db()
-      .insert(deployRuns)
-      .values({ ...row, receivedAt: nowDate() })
-      .returning();
-    return inserted!;
-  } catch (error) {
-    if (isUniqueViolation(error)) return null;
-    throw error;
-  }
+export async function insertDeployRun(
+  row: typeof deployRuns.$inferInsert,
+  executor: Executor = db(),
+): Promise<DeployRunRow | null> {
+  const [inserted] = await executor
+    .insert(deployRuns)
+    .values({ ...row, receivedAt: nowDate() })
+    .onConflictDoNothing({ target: deployRuns.deliveryId })
+    .returning();
+  return inserted ?? null;
+}
+
+export async function findDeployRun(id: string): Promise<DeployRunRow | null> {
+  const [row] = await db().select().from(deployRuns).where(eq(deployRuns.id, id));
+  return row ?? null;
 }
 
 export async function findDeployRunByDelivery(deliveryId: string): Promise<DeployRunRow | null> {
@@ -25,22 +29,13 @@ export async function findDeployRunByDelivery(deliveryId: string): Promise<Deplo
   return row ?? null;
 }
 
-/**
- * Starts the oldest queued run unless one is running (in any process: the unique index on the running row refuses
- * a second); null when there is nothing to start or one runs.
- */
-export async function claimNextDeployRun(): Promise<DeployRunRow | null> {
-  const oldest = db()
-    .select({ id: deployRuns.id })
-    .from(deployRuns)
-    .where(eq(deployRuns.status, "queued"))
-    .orderBy(deployRuns.receivedAt, deployRuns.id)
-    .limit(1);
+/** Starts a queued run unless one is running (in any process: the unique index on the running row refuses a second). */
+export async function claimDeployRun(id: string): Promise<DeployRunRow | null> {
   try {
     const [row] = await db()
       .update(deployRuns)
       .set({ status: "running", startedAt: nowDate() })
-      .where(and(inArray(deployRuns.id, oldest), eq(deployRuns.status, "queued")))
+      .where(and(eq(deployRuns.id, id), eq(deployRuns.status, "queued")))
       .returning();
     return row ?? null;
   } catch (error) {
@@ -61,12 +56,15 @@ export async function finishDeployRun(
   return row!;
 }
 
-/** Runs still `running` that started before `startedBefore` (their process stopped): failed, so the queue moves on. */
-export async function failStaleDeployRuns(startedBefore: Date): Promise<number> {
+/**
+ * Runs still `running` that started before `startedBefore` (their process stopped), or the one given: failed, so
+ * the queue moves on.
+ */
+export async function failStaleDeployRuns(startedBefore: Date, id?: string): Promise<number> {
   const rows = await db()
     .update(deployRuns)
     .set({ status: "failed", reason: "interrupted: the process running it stopped", finishedAt: nowDate() })
-    .where(and(eq(deployRuns.status, "running"), lt(deployRuns.startedAt, startedBefore)))
+    .where(and(eq(deployRuns.status, "running"), lt(deployRuns.startedAt, startedBefore), id ? eq(deployRuns.id, id) : undefined))
     .returning({ id: deployRuns.id });
   return rows.length;
 }

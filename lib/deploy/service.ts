@@ -1,12 +1,15 @@
 import { AppError } from "../api/app-error";
 import { now, nowDate } from "../clock";
 import { config } from "../config";
+import { db } from "../db/client";
 import { log } from "../log";
 import { hubSignatureMatches } from "../net/hub-signature";
+import { defineQueue, done, enqueue, fail, later, work, type JobOutcome, type QueueJob } from "../queue/service";
 import { CommandLineError, splitCommandLine } from "./command-line";
 import {
-  claimNextDeployRun,
+  claimDeployRun,
   failStaleDeployRuns,
+  findDeployRun,
   findDeployRunByDelivery,
   finishDeployRun,
   insertDeployRun,
@@ -18,8 +21,9 @@ import type { DeployRunOutput, DeployWebhookAnswer, DeployWebhookPayload } from 
 
 /*
  * The deploy webhook: GitHub signs each delivery with the shared secret (DEPLOY_WEBHOOK_SECRET); a verified `push`
- * (of DEPLOY_REF when set) queues a run of DEPLOY_COMMAND. Runs go one at a time across every process (the
- * database lets one row be `running`), oldest first; each records its exit code and the tail of its output.
+ * (of DEPLOY_REF when set) queues a run of DEPLOY_COMMAND on the work queue (lib/queue, kind `deploy.run`, one
+ * attempt: a deploy is not repeated by itself). Runs go one at a time across every process (the database lets one
+ * row be `running`; the next waits its turn), oldest first; each records its exit code and the tail of its output.
  * Nothing unsigned or wrongly signed gets past `verifyDeployDelivery`.
  */
 
@@ -85,14 +89,21 @@ export async function receiveDeploy(
   if (seen) return { duplicate: true, run: toDeployRunOutput(seen) };
   const ref = payload.ref ?? null;
   const reason = skipReason(headers.event, ref);
-  const row = await insertDeployRun({
-    deliveryId: headers.deliveryId,
-    event: headers.event,
-    ref,
-    commitSha: payload.after ?? null,
-    status: reason ? "skipped" : "queued",
-    reason,
-    ...(reason && { finishedAt: nowDate() }),
+  const row = await db().transaction(async (tx) => {
+    const inserted = await insertDeployRun(
+      {
+        deliveryId: headers.deliveryId,
+        event: headers.event,
+        ref,
+        commitSha: payload.after ?? null,
+        status: reason ? "skipped" : "queued",
+        reason,
+        ...(reason && { finishedAt: nowDate() }),
+      },
+      tx,
+    );
+    if (inserted && !reason) await enqueue(deployRunQueue, inserted.id, {}, { executor: tx });
+    return inserted;
   });
   if (!row) {
     const raced = await findDeployRunByDelivery(headers.deliveryId);
@@ -101,6 +112,28 @@ export async function receiveDeploy(
   if (!reason) startDeployQueue();
   return { duplicate: false, run: toDeployRunOutput(row) };
 }
+
+/** One deploy: runs it unless another one is running (in any process), in which case it waits its turn. */
+async function runQueued(job: QueueJob<Record<string, never>>): Promise<JobOutcome> {
+  const queued = await findDeployRun(job.key);
+  if (!queued || queued.status !== "queued") return done();
+  const run = await claimDeployRun(queued.id);
+  if (!run) return later(nowDate(), "Another deploy is running");
+  const finished = await execute(run);
+  return finished.status === "failed" ? fail(finished.reason ?? "failed") : done();
+}
+
+/** The deploys' queue: one attempt each, held for the command's time limit and a minute. */
+const deployRunQueue = defineQueue<Record<string, never>>({
+  kind: "deploy.run",
+  maxAttempts: 1,
+  leaseMs: () => config().DEPLOY_TIMEOUT_MS + STALE_MARGIN_MS,
+  run: runQueued,
+  async onAbandoned(job) {
+    const run = await findDeployRun(job.key);
+    if (run?.status === "running") await failStaleDeployRuns(new Date(now() + 1), run.id);
+  },
+});
 
 let draining: Promise<number> | null = null;
 
@@ -111,7 +144,7 @@ function startDeployQueue(): void {
     void draining.then(() => startDeployQueue());
     return;
   }
-  draining = drainDeployQueue()
+  draining = work(deployRunQueue, { batch: 1, rounds: 100 })
     .catch((error: unknown) => {
       log.error("The deploy queue failed", { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       return 0;
@@ -119,16 +152,6 @@ function startDeployQueue(): void {
     .finally(() => {
       draining = null;
     });
-}
-
-/** Runs queued deliveries one by one while no other process runs one; answers how many ran. */
-async function drainDeployQueue(): Promise<number> {
-  let ran = 0;
-  for (let run = await claimNextDeployRun(); run; run = await claimNextDeployRun()) {
-    await execute(run);
-    ran += 1;
-  }
-  return ran;
 }
 
 async function execute(run: DeployRunRow): Promise<DeployRunRow> {
@@ -172,13 +195,16 @@ function commandEnvironment(run: DeployRunRow): Record<string, string> {
   };
 }
 
-/** The job: fails runs left `running` by a process that stopped, then runs what is queued. */
+/**
+ * The job: fails runs left `running` by a process that stopped, then runs what is queued, oldest first (after the
+ * drain this process may have going); answers how many ran meanwhile.
+ */
 export async function runDeployQueue(): Promise<number> {
   if (!config().DEPLOY_WEBHOOK_SECRET || !config().DEPLOY_COMMAND) return 0;
   await failStaleDeployRuns(new Date(now() - config().DEPLOY_TIMEOUT_MS - STALE_MARGIN_MS));
-  if (draining) return 0;
-  startDeployQueue();
-  return (await draining) ?? 0;
+  // What this process is already running (a delivery just received) first, counted with what is due after it.
+  const drained = draining ? await draining : 0;
+  return drained + (await work(deployRunQueue, { batch: 1, rounds: 100 }));
 }
 
 export async function listDeploys(): Promise<{ items: DeployRunOutput[] }> {

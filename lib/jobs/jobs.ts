@@ -9,6 +9,7 @@ import { runPendingTranscriptions } from "../media/transcription";
 import { runReminders } from "../notifications/reminders";
 import { runDailySummaries, runWeeklyReports } from "../notifications/summaries";
 import { purgeOAuthStates } from "../oauth/service";
+import { pruneQueue } from "../queue/service";
 import { createDueOccurrences } from "../tasks/recurring";
 import { runWebhookDeliveries } from "../webhooks/service";
 import type { Job } from "./runner";
@@ -112,6 +113,15 @@ export function backgroundJobs(): Job[] {
       async run() {
         const transcribed = await runPendingTranscriptions();
         if (transcribed) log.info("Transcribed media items", { transcribed });
+      },
+    },
+    // The work queue (lib/queue): finished items are forgotten after a week, dead ones after 30 days.
+    {
+      name: "queue-prune",
+      intervalMs: HOUR_MS,
+      async run() {
+        const deleted = await pruneQueue();
+        if (deleted) log.info("Forgot finished queue items", { deleted });
       },
     },
     // Files of deleted media items that were not removed right after the deletion (a crash, a storage error). Not

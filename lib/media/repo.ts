@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNull, lt, or } from "drizzle-orm";
+import { and, asc, count, eq } from "drizzle-orm";
 import { nowDate } from "../clock";
 import { db, type Executor } from "../db/client";
 import { mediaItems, mediaPurges, type MediaItemRow, type TranscriptionStatus } from "../db/schema/media";
@@ -37,41 +37,6 @@ export async function deleteMediaRow(id: string, database: Executor): Promise<vo
 
 // Transcription
 
-/**
- * Takes a pending transcription on: marks it claimed now unless another process claimed it after `staleBefore`.
- * Answers the item when this caller got it.
- */
-export async function claimTranscription(id: string, staleBefore: Date): Promise<MediaItemRow | null> {
-  const [row] = await db()
-    .update(mediaItems)
-    .set({ transcriptionClaimedAt: nowDate() })
-    .where(
-      and(
-        eq(mediaItems.id, id),
-        eq(mediaItems.transcriptionStatus, "pending"),
-        or(isNull(mediaItems.transcriptionClaimedAt), lt(mediaItems.transcriptionClaimedAt, staleBefore)),
-      ),
-    )
-    .returning();
-  return row ?? null;
-}
-
-/** Pending transcriptions nobody holds (never claimed, or claimed before `staleBefore` by a process that stopped). */
-export async function unclaimedTranscriptions(staleBefore: Date, limit: number): Promise<string[]> {
-  const rows = await db()
-    .select({ id: mediaItems.id })
-    .from(mediaItems)
-    .where(
-      and(
-        eq(mediaItems.transcriptionStatus, "pending"),
-        or(isNull(mediaItems.transcriptionClaimedAt), lt(mediaItems.transcriptionClaimedAt, staleBefore)),
-      ),
-    )
-    .orderBy(asc(mediaItems.createdAt))
-    .limit(limit);
-  return rows.map((row) => row.id);
-}
-
 export async function finishTranscription(
   id: string,
   outcome: { status: Extract<TranscriptionStatus, "done" | "failed">; transcript: string | null; error: string | null },
@@ -83,7 +48,6 @@ export async function finishTranscription(
       transcript: outcome.transcript,
       transcriptionError: outcome.error,
       transcribedAt: outcome.status === "done" ? nowDate() : null,
-      transcriptionClaimedAt: null,
     })
     .where(and(eq(mediaItems.id, id), eq(mediaItems.transcriptionStatus, "pending")));
 }

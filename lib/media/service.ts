@@ -14,7 +14,7 @@ import { countTaskMedia, deleteMediaRow, findMediaItem, insertMediaItem, listTas
 import { decodedLength, type MediaItemOutput, type MediaListOutput, type UploadMediaInput } from "./schema";
 import { describeFormat, sniffFormat } from "./sniff";
 import { mediaStorage } from "./storage";
-import { transcribeSoon } from "./transcription";
+import { queueTranscription, transcribeSoon } from "./transcription";
 
 /*
  * Media attached to tasks. Whoever can read a task sees its media and downloads them; whoever may edit it (owner,
@@ -114,7 +114,7 @@ export async function uploadMedia(actor: Actor, taskId: string, input: UploadMed
       await lockTask(taskId, tx);
       await getTaskFor(actor, taskId, "edit", tx);
       await checkRoom(taskId, tx);
-      return insertMediaItem(
+      const inserted = await insertMediaItem(
         {
           taskId,
           uploaderId: actor.userId,
@@ -129,6 +129,8 @@ export async function uploadMedia(actor: Actor, taskId: string, input: UploadMed
         },
         tx,
       );
+      if (inserted.transcriptionStatus === "pending") await queueTranscription(inserted.id, tx);
+      return inserted;
     });
   } catch (error) {
     await storage.delete(storageKey);

@@ -1,33 +1,32 @@
 import { AppError } from "../api/app-error";
 import { transcribe } from "../ai/provider";
-import { now } from "../clock";
 import { config } from "../config";
+import type { Executor } from "../db/client";
 import { log } from "../log";
-import { claimTranscription, finishTranscription, unclaimedTranscriptions } from "./repo";
+import { defineQueue, done, enqueue, fail, runNow, work, type JobOutcome, type QueueJob } from "../queue/service";
+import { findMediaItem, finishTranscription } from "./repo";
 import { mediaStorage } from "./storage";
 
 /*
- * Transcription of audio and video items through the AI endpoint (lib/ai/provider.ts `transcribe`). It starts in
- * the uploading process right after the upload commits, without holding up the answer; the item is `pending` until
- * it ends `done` or `failed`. A process that stops meanwhile leaves its claim, which the `media-transcriptions` job
- * takes over once it is older than the AI deadline (plus a minute). Each item is attempted once per claim.
+ * Transcription of audio and video items through the AI endpoint (lib/ai/provider.ts `transcribe`), on the work
+ * queue (lib/queue, kind `media.transcription`). The upload queues it in the transaction that records the item and
+ * the uploading process starts it right after the commit, without holding up the answer; the item is `pending`
+ * until it ends `done` or `failed`. A process that stops meanwhile leaves the queue item to be taken again once its
+ * lease (the AI deadline plus a minute) has run out, by the `media-transcriptions` job. A transcription the
+ * endpoint refuses or fails is `failed` at once (asking again would cost the uploader's budget for the same answer).
  */
 
 const running = new Set<Promise<void>>();
 
-/** A claim older than this belongs to a process that stopped. */
-function staleBefore(): Date {
-  return new Date(now() - config().AI_TIMEOUT_MS - 60_000);
-}
-
-/** Transcribes the item if it is pending and nobody else is on it. */
-export async function runTranscription(id: string): Promise<boolean> {
-  const item = await claimTranscription(id, staleBefore());
-  if (!item) return false;
+/** Transcribes a pending item; answers how it went, for the queue. */
+async function transcribeItem(job: QueueJob<Record<string, never>>): Promise<JobOutcome> {
+  const item = await findMediaItem(job.key);
+  if (!item || item.transcriptionStatus !== "pending") return done(); // deleted, or finished already
   const content = await mediaStorage().get(item.storageKey);
   if (!content) {
-    await finishTranscription(id, { status: "failed", transcript: null, error: "The file is missing from the media storage" });
-    return true;
+    const error = "The file is missing from the media storage";
+    await finishTranscription(item.id, { status: "failed", transcript: null, error });
+    return fail(error);
   }
   try {
     const { text } = await transcribe({
@@ -36,24 +35,45 @@ export async function runTranscription(id: string): Promise<boolean> {
       filename: item.filename,
       contentType: item.contentType,
     });
-    await finishTranscription(id, { status: "done", transcript: text.trim(), error: null });
+    await finishTranscription(item.id, { status: "done", transcript: text.trim(), error: null });
+    return done();
   } catch (error) {
     content.destroy();
     const message = error instanceof AppError ? error.message : "The transcription failed";
-    await finishTranscription(id, { status: "failed", transcript: null, error: message });
+    await finishTranscription(item.id, { status: "failed", transcript: null, error: message });
+    return fail(message);
   }
-  return true;
 }
 
-/** Starts the transcription in the background; failures end up on the item, never as an unhandled rejection. */
+/** Transcriptions on the work queue: a second attempt only when the first was cut off by a stopped process. */
+const transcriptionQueue = defineQueue<Record<string, never>>({
+  kind: "media.transcription",
+  maxAttempts: 2,
+  leaseMs: () => config().AI_TIMEOUT_MS + 60_000,
+  run: transcribeItem,
+  async onAbandoned(job) {
+    await finishTranscription(job.key, {
+      status: "failed",
+      transcript: null,
+      error: "The transcription was interrupted twice (the server stopped)",
+    });
+  },
+});
+
+/** Queues the transcription of a new item, in the transaction that records it. */
+export async function queueTranscription(id: string, executor: Executor): Promise<void> {
+  await enqueue(transcriptionQueue, id, {}, { executor });
+}
+
+/** Starts the queued transcription in the background; failures end up on the item, never as an unhandled rejection. */
 export function transcribeSoon(id: string): void {
-  const work: Promise<void> = runTranscription(id)
+  const started: Promise<void> = runNow(transcriptionQueue, id)
     .then(() => undefined)
     .catch((error) =>
       log.error("Media transcription crashed", { id, error: error instanceof Error ? error.message : String(error) }),
     )
-    .finally(() => running.delete(work));
-  running.add(work);
+    .finally(() => running.delete(started));
+  running.add(started);
 }
 
 /** Waits for the transcriptions this process started (for shutdown and tests). */
@@ -61,11 +81,7 @@ export async function transcriptionsSettled(): Promise<void> {
   while (running.size) await Promise.all(running);
 }
 
-/** The job: pending transcriptions nobody holds, a few at a time. */
+/** The job: queued transcriptions nobody holds (their process stopped), a few at a time. */
 export async function runPendingTranscriptions(): Promise<number> {
-  let done = 0;
-  for (const id of await unclaimedTranscriptions(staleBefore(), 5)) {
-    if (await runTranscription(id)) done++;
-  }
-  return done;
+  return work(transcriptionQueue, { batch: 5, rounds: 1 });
 }

@@ -7,13 +7,16 @@ import { log } from "../log";
 import { sendPushToUser } from "../push/service";
 import { getVisibleTask } from "../tasks/service";
 import { CHANNELS, type ChannelResult, type NotificationChannel } from "./channel";
+import { defineQueue, done, enqueue, work, type JobOutcome, type QueueJob } from "../queue/service";
 import {
   claimFire,
   dueReminderCandidates,
   findPrefs,
   firedOccurrences,
+  fireExists,
   insertDelivery,
   listTaskFires,
+  loggedChannels,
   type ReminderCandidate,
   type ReminderKind,
 } from "./repo";
@@ -27,11 +30,13 @@ import { effectivePrefs, formatInstant, localeOrDefault, message, notifyUser } f
  * owner while nobody is assigned. Only open tasks (todo, in progress) with a due time are reminded of.
  * When: `remind_before` minutes before the due time (kind `before`) and, with `on_due`, at the due time (kind
  * `due`): the first run at or after that instant sends it.
- * Exactly once: a reminder is claimed by inserting its row in reminder_fires under the unique key (user, task,
- * kind, occurrence = the due time as ISO text); whoever gets the row back sends it, any other runner (a second
- * process, a second run) gets nothing and sends nothing. A changed due time is a new occurrence, which fires again
- * for the new time; a task done or cancelled drops out. Once claimed, a reminder is not retried: a process that
- * dies while sending loses that reminder rather than sending it twice.
+ * Once: a reminder is claimed by inserting its row in reminder_fires under the unique key (user, task, kind,
+ * occurrence = the due time as ISO text), and in the same transaction its sending is queued on the work queue
+ * (lib/queue, kind `reminder.send`, keyed by the fire); any other runner (a second process, a second run) gets no
+ * row and queues nothing. A changed due time is a new occurrence, which fires again for the new time; a task done or
+ * cancelled drops out. The run then works the queue. A process that dies while sending leaves the item to be taken
+ * again once its lease has run out: the channels already logged for the fire are not sent again (at most the one
+ * being sent at the crash may go twice), nor is the `reminder.due` event published again.
  * Catch-up: reminders whose time passed while the service was down still go out if that time is at most
  * CATCH_UP_MS (6 hours) old; older ones (up to MISSED_LOG_MS, 7 days, back) are claimed and logged as skipped,
  * so that the log says why they never came; older still are forgotten.
@@ -53,16 +58,19 @@ export type ChannelSenders = Record<NotificationChannel, () => Promise<ChannelRe
 
 /**
  * Sends a fired reminder or summary on each chosen channel and logs every channel: the result of those chosen
- * (a sender that throws is `failed` with its message), `skipped` with `notChosen` for the others.
+ * (a sender that throws is `failed` with its message), `skipped` with `notChosen` for the others. Channels in
+ * `logged` were handled by an earlier attempt: left alone.
  */
 export async function deliver(
   fireId: number,
   chosen: readonly NotificationChannel[],
   notChosen: string,
   senders: ChannelSenders,
-): Promise<Record<NotificationChannel, ChannelResult>> {
-  const results = {} as Record<NotificationChannel, ChannelResult>;
+  logged: ReadonlySet<string> = new Set(),
+): Promise<Partial<Record<NotificationChannel, ChannelResult>>> {
+  const results: Partial<Record<NotificationChannel, ChannelResult>> = {};
   for (const channel of CHANNELS) {
+    if (logged.has(channel)) continue;
     let result: ChannelResult;
     if (!chosen.includes(channel)) {
       result = { status: "skipped", reason: notChosen };
@@ -132,59 +140,102 @@ export function reminderText(candidate: Pick<ReminderCandidate, "kind" | "title"
   };
 }
 
-type Outcome = "sent" | "missed" | "taken";
+type Outcome = "queued" | "missed" | "taken";
 
+/** What sending a fired reminder needs: the candidate as it was when it fired. */
+type ReminderToSend = ReminderCandidate & { fireId: number };
+
+/** Claims a due reminder and queues its sending (one transaction); one past the catch-up window is logged as missed. */
 async function fireReminder(candidate: ReminderCandidate, now: Date): Promise<Outcome> {
   const { userId, taskId, kind, dueAt, channels } = candidate;
-  const fireId = await claimFire({ userId, subject: taskId, kind, occurrence: dueAt, taskId, firedAt: now });
+  const late = !withinCatchUp(new Date(candidate.fireAt), now);
+  const fireId = await db().transaction(async (tx) => {
+    const claimed = await claimFire({ userId, subject: taskId, kind, occurrence: dueAt, taskId, firedAt: now }, tx);
+    if (claimed !== null && !late) {
+      await enqueue(reminderQueue, String(claimed), { ...candidate, fireId: claimed } satisfies ReminderToSend, {
+        executor: tx,
+      });
+    }
+    return claimed;
+  });
   if (fireId === null) return "taken";
-  if (!withinCatchUp(new Date(candidate.fireAt), now)) {
+  if (late) {
     const reason = `missed: its time (${candidate.fireAt}) was more than ${CATCH_UP_MS / 3600_000} hours past when the scheduler ran (catch-up window)`;
     await skipAll(fireId, channels, reason, NOT_CHOSEN_IN_PREFS);
     return "missed";
   }
+  return "queued";
+}
+
+/** Sends a fired reminder on the channels not logged yet; the domain event goes out with the first attempt. */
+async function sendReminder(job: QueueJob<ReminderToSend>): Promise<JobOutcome> {
+  const candidate = job.payload;
+  const { fireId, userId, taskId, kind, dueAt, channels } = candidate;
+  if (!(await fireExists(fireId))) return done(); // its user or task was deleted meanwhile
+  const logged = await loggedChannels(fireId);
+  if (logged.size >= CHANNELS.length) return done();
   const text = reminderText(candidate);
   const minutesBefore = kind === "before" ? candidate.remindBefore : null;
   const data = { reminder: kind, dueAt, minutesBefore };
-  // The domain event (for webhooks and the socket), once per fire: the claim above decided who sends.
-  await publish(db(), {
-    type: "reminder.due",
-    actorId: null,
-    taskId,
-    audience: [userId],
-    data: { taskId, title: candidate.title, ...data },
-  });
-  await deliver(fireId, channels, NOT_CHOSEN_IN_PREFS, {
-    in_app: async () => {
-      await notifyUser(userId, { kind: kind === "before" ? "reminder" : "due", ...text, taskId, data });
-      return { status: "sent" };
+  // The domain event (for webhooks and the socket), once per fire: the claim decided who sends.
+  if (logged.size === 0) {
+    await publish(db(), {
+      type: "reminder.due",
+      actorId: null,
+      taskId,
+      audience: [userId],
+      data: { taskId, title: candidate.title, ...data },
+    });
+  }
+  await deliver(
+    fireId,
+    channels,
+    NOT_CHOSEN_IN_PREFS,
+    {
+      in_app: async () => {
+        await notifyUser(userId, { kind: kind === "before" ? "reminder" : "due", ...text, taskId, data });
+        return { status: "sent" };
+      },
+      push: () =>
+        sendPushToUser(userId, {
+          ...text,
+          url: `/${localeOrDefault(candidate.locale)}/tasks/${taskId}`,
+          tag: `reminder:${taskId}`,
+          data: { taskId, ...data },
+        }),
+      email: () =>
+        sendEmailToUser(userId, {
+          template: "reminder",
+          params: { taskId, taskTitle: candidate.title, dueAt, minutesBefore },
+        }),
     },
-    push: () =>
-      sendPushToUser(userId, {
-        ...text,
-        url: `/${localeOrDefault(candidate.locale)}/tasks/${taskId}`,
-        tag: `reminder:${taskId}`,
-        data: { taskId, ...data },
-      }),
-    email: () =>
-      sendEmailToUser(userId, { template: "reminder", params: { taskId, taskTitle: candidate.title, dueAt, minutesBefore } }),
-  });
-  return "sent";
+    logged,
+  );
+  return done();
 }
 
+/** Sending fired reminders, on the work queue: a few attempts, for a process that stops while sending. */
+const reminderQueue = defineQueue<ReminderToSend>({
+  kind: "reminder.send",
+  maxAttempts: 3,
+  leaseMs: () => 5 * 60_000,
+  run: sendReminder,
+});
+
 /**
- * One run of the scheduler: sends every reminder due at `now` that has not fired, in batches, and logs those
- * missed beyond the catch-up window. Safe to run in several processes at once (see the claim above).
+ * One run of the scheduler: fires every reminder due at `now` that has not fired, in batches (queuing its sending),
+ * logs those missed beyond the catch-up window, then sends what is queued. Safe to run in several processes at
+ * once (see the claim above).
  */
 export async function runReminders(now: Date = nowDate()): Promise<{ sent: number; missed: number }> {
-  const totals = { sent: 0, missed: 0 };
+  let missed = 0;
   const since = new Date(now.getTime() - MISSED_LOG_MS);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const candidates = await dueReminderCandidates(now, since, BATCH);
     let claimed = 0;
     for (const candidate of candidates) {
       const outcome = await fireReminder(candidate, now).catch((error: unknown) => {
-        log.error("A reminder could not be sent", {
+        log.error("A reminder could not be fired", {
           taskId: candidate.taskId,
           userId: candidate.userId,
           kind: candidate.kind,
@@ -194,11 +245,12 @@ export async function runReminders(now: Date = nowDate()): Promise<{ sent: numbe
       });
       if (outcome === "taken") continue;
       claimed++;
-      totals[outcome]++;
+      if (outcome === "missed") missed++;
     }
     if (candidates.length < BATCH || claimed === 0) break;
   }
-  return totals;
+  const sent = await work(reminderQueue, { batch: BATCH, concurrency: 4, rounds: MAX_ROUNDS });
+  return { sent, missed };
 }
 
 // A task's reminder log: "why didn't I get it?"

@@ -263,8 +263,8 @@ function parseTextArray(value: unknown): string[] {
  * Claims a reminder for sending: inserts its fire unless one with the same (user, subject, kind, occurrence)
  * exists. The unique index decides between runners: the id comes back to exactly one of them, null to the rest.
  */
-export async function claimFire(fire: typeof reminderFires.$inferInsert): Promise<number | null> {
-  const [row] = await db()
+export async function claimFire(fire: typeof reminderFires.$inferInsert, executor: Executor = db()): Promise<number | null> {
+  const [row] = await executor
     .insert(reminderFires)
     .values(fire)
     .onConflictDoNothing({ target: [reminderFires.userId, reminderFires.subject, reminderFires.kind, reminderFires.occurrence] })
@@ -274,6 +274,21 @@ export async function claimFire(fire: typeof reminderFires.$inferInsert): Promis
 
 export async function insertDelivery(delivery: typeof reminderDeliveries.$inferInsert): Promise<void> {
   await db().insert(reminderDeliveries).values(delivery);
+}
+
+/** Whether a fired reminder is still recorded (it goes with its user and task). */
+export async function fireExists(fireId: number): Promise<boolean> {
+  const [row] = await db().select({ id: reminderFires.id }).from(reminderFires).where(eq(reminderFires.id, fireId));
+  return Boolean(row);
+}
+
+/** The channels a fired reminder's deliveries were logged for already. */
+export async function loggedChannels(fireId: number): Promise<Set<string>> {
+  const rows = await db()
+    .select({ channel: reminderDeliveries.channel })
+    .from(reminderDeliveries)
+    .where(eq(reminderDeliveries.fireId, fireId));
+  return new Set(rows.map((row) => row.channel));
 }
 
 export interface FireWithDeliveries extends ReminderFireRow {

@@ -52,8 +52,8 @@ const subscribeRoute = apiRoute({
   description:
     "Send `PushSubscription.toJSON()` as it is. `keys.p256dh` must be a P-256 public key (65 bytes, uncompressed) " +
     "and `keys.auth` a 16-byte secret, both base64url. The endpoint must be an https URL of a push service on the " +
-    "internet: private, loopback and link-local addresses are refused unless `ALLOW_PRIVATE_NETWORK_TARGETS` is on " +
-    "(which also allows http to a loopback address). An endpoint you subscribed already is updated (200); one stored " +
+    "internet: private, loopback and link-local addresses are refused unless `ALLOW_PRIVATE_NETWORK_TARGETS` allows " +
+    "them for push (http is then accepted for a loopback address it allows). An endpoint you subscribed already is updated (200); one stored " +
     "for another user moves to you, as a browser does when someone else signs in on it (201). The User-Agent is " +
     `kept to tell devices apart. You keep at most ${MAX_SUBSCRIPTIONS} devices: one more deletes your oldest other one.`,
   access: "user",

@@ -45,9 +45,9 @@ const endpoint = z
   .max(ENDPOINT_MAX, `must be at most ${ENDPOINT_MAX} characters`)
   .openapi({
     description:
-      "The push service address (`PushSubscription.endpoint`). An https URL; http only for a loopback address when " +
-      "`ALLOW_PRIVATE_NETWORK_TARGETS` is on or in tests. Addresses in private, loopback and link-local ranges are " +
-      "refused unless `ALLOW_PRIVATE_NETWORK_TARGETS` is on.",
+      "The push service address (`PushSubscription.endpoint`). An https URL; http only for a loopback address that " +
+      "`ALLOW_PRIVATE_NETWORK_TARGETS` allows for push. Addresses in private, loopback and link-local ranges are " +
+      "refused unless `ALLOW_PRIVATE_NETWORK_TARGETS` allows them.",
     example: "https://fcm.googleapis.com/fcm/send/c1KrmpTuRm4:APA91bH...",
   });
 

@@ -1,11 +1,9 @@
-import http from "node:http";
-import https from "node:https";
 import webpush from "web-push";
 import { AppError, invalidField } from "../api/app-error";
 import type { Actor } from "../auth/actor";
-import { config } from "../config";
 import { log } from "../log";
-import { bareHost, guardedLookup, hostRefusal, isLoopbackHost, TargetRefused } from "../net/outbound";
+import { bareHost, hostRefusal, isLoopbackHost } from "../net/addresses";
+import { OutboundError, outboundRequest, policyFor } from "../net/client";
 import type { ChannelResult } from "../notifications/channel";
 import {
   deleteSubscription,
@@ -40,10 +38,10 @@ import { vapidDetails, vapidKeys, type VapidDetails } from "./vapid";
  *   429, 401/403 after a VAPID key change, a timeout, a refused address) counts in failure_count; the subscription
  *   stays, and the next delivery that works resets the count.
  * - Endpoints come from browsers, so they are addresses on the internet: https only, and never in private, loopback,
- *   link-local or other special ranges, nor a `localhost` name (lib/net/outbound.ts: checked on the literal address
- *   when subscribing, and on every address the name resolves to when sending, at connection time).
- *   ALLOW_PRIVATE_NETWORK_TARGETS (and NODE_ENV=test) lifts the address check and also allows http, for loopback
- *   hosts only (a local push service in tests).
+ *   link-local or other special ranges, nor a `localhost` name (lib/net: checked on the literal address when
+ *   subscribing, and on every address the name resolves to when sending, at connection time). Where
+ *   ALLOW_PRIVATE_NETWORK_TARGETS allows push to reach loopback addresses, http is accepted too, for loopback hosts
+ *   only (a push service on the same machine).
  * - A message is sent with TTL one day, urgency normal and a PUSH_TIMEOUT_MS limit for the whole request. Its JSON
  *   (title, body, url, tag, data) is cut to fit the 4 KB push services accept: data goes first, then the body.
  *
@@ -71,12 +69,6 @@ const USER_AGENT_MAX = 500;
 
 const subscriptionNotFound = () => new AppError("not_found", "No such push subscription of yours");
 
-/** Private networks may be pushed to when the configuration says so, and in tests (a local push service). */
-function privateTargetsAllowed(): boolean {
-  const { ALLOW_PRIVATE_NETWORK_TARGETS, NODE_ENV } = config();
-  return ALLOW_PRIVATE_NETWORK_TARGETS || NODE_ENV === "test";
-}
-
 /** Why an endpoint may not be pushed to, judged on the URL alone; null when it may. */
 function endpointProblem(endpoint: string): string | null {
   let url: URL;
@@ -86,12 +78,12 @@ function endpointProblem(endpoint: string): string | null {
     return "must be an https URL";
   }
   if (url.username || url.password) return "must not carry a user name or password";
-  const allowed = privateTargetsAllowed();
+  const policy = policyFor("push");
   if (url.protocol === "http:") {
-    return allowed && isLoopbackHost(bareHost(url)) ? null : "must be an https URL";
+    return isLoopbackHost(bareHost(url)) && !hostRefusal(url, policy) ? null : "must be an https URL";
   }
   if (url.protocol !== "https:") return "must be an https URL";
-  if (hostRefusal(url, allowed)) {
+  if (hostRefusal(url, policy)) {
     return "must be a push service on the internet, not a private, loopback or link-local address";
   }
   return null;
@@ -103,38 +95,34 @@ interface Delivery {
 }
 
 /** POSTs a prepared push request; answers the push service's status, or the error that kept it from answering. */
-function post(request: webpush.RequestDetails): Promise<Delivery> {
+async function post(request: webpush.RequestDetails): Promise<Delivery> {
   const problem = endpointProblem(request.endpoint);
-  if (problem) return Promise.resolve({ statusCode: null, error: `refused: the endpoint ${problem}` });
-  const target = new URL(request.endpoint);
-  const client = target.protocol === "https:" ? https : http;
-  return new Promise((resolve) => {
-    const outgoing = client.request(
-      target,
-      {
-        method: request.method,
-        headers: request.headers as http.OutgoingHttpHeaders,
-        lookup: guardedLookup(privateTargetsAllowed()),
-        signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
-      },
-      (response) => {
-        response.resume();
-        response.on("end", () => resolve({ statusCode: response.statusCode ?? null, error: null }));
-        response.on("error", () => resolve({ statusCode: response.statusCode ?? null, error: null }));
-      },
-    );
-    outgoing.on("error", (error) => {
-      const timedOut = error.name === "AbortError" || error.name === "TimeoutError";
-      const reason =
-        error instanceof TargetRefused && error.address
-          ? `refused: ${bareHost(target)} resolves to ${error.address}, a private or special address`
-          : timedOut
+  if (problem) return { statusCode: null, error: `refused: the endpoint ${problem}` };
+  try {
+    const answer = await outboundRequest("push", {
+      method: "POST",
+      url: request.endpoint,
+      headers: request.headers as Record<string, string>,
+      body: request.body ?? undefined,
+      timeoutMs: PUSH_TIMEOUT_MS,
+      // Push services answer a few bytes (an error's description at most): nothing more is read.
+      maxBytes: 4096,
+      overflow: "truncate",
+    });
+    return { statusCode: answer.status, error: null };
+  } catch (error) {
+    if (!(error instanceof OutboundError)) throw error;
+    const host = bareHost(new URL(request.endpoint));
+    const reason =
+      error.reason === "refused" && error.address
+        ? `refused: ${host} resolves to ${error.address}, a private or special address`
+        : error.reason === "refused"
+          ? `refused: ${error.message}`
+          : error.reason === "timeout"
             ? `no answer within ${PUSH_TIMEOUT_MS / 1000} s`
             : error.message;
-      resolve({ statusCode: null, error: reason });
-    });
-    outgoing.end(request.body ?? undefined);
-  });
+    return { statusCode: null, error: reason };
+  }
 }
 
 /** The message as JSON no longer than a push service takes: data is dropped first, then the body shortened. */

@@ -1,21 +1,32 @@
-import http from "node:http";
-import https from "node:https";
 import { performance } from "node:perf_hooks";
 import { nowDate } from "../clock";
 import { config } from "../config";
-import { db } from "../db/client";
+import { db, type Executor } from "../db/client";
 import { publish } from "../events/publish";
 import { log } from "../log";
-import { bareHost, pinnedLookup, resolveTarget, TargetRefused, type ResolvedTarget } from "../net/outbound";
+import { outboundRequest } from "../net/client";
 import { notifyUser } from "../notifications/service";
 import {
-  claimDeliveries,
+  BACKOFF_MS,
+  cancelQueued,
+  defineQueue,
+  done,
+  enqueue,
+  fail,
+  retry,
+  runNow,
+  work,
+  type JobOutcome,
+  type QueueJob,
+} from "../queue/service";
+import {
   countEndpointOutcome,
   failPendingDeliveries,
+  findDeliveryToSend,
   insertAttempt,
   updateDeliveryResult,
   updateEndpointRow,
-  type ClaimedDelivery,
+  type DeliveryToSend,
 } from "./repo";
 import { signatureHeader } from "./sign";
 
@@ -27,25 +38,27 @@ import { signatureHeader } from "./sign";
  * a failure. Every attempt is logged (webhook_attempts).
  *
  * Redirects are not followed blindly: up to MAX_REDIRECTS, each target is checked like the first (http or https,
- * its host resolved and every address public unless private targets are allowed: lib/net/outbound.ts) and gets the
+ * its host resolved and every address public unless private targets are allowed: lib/net/client.ts) and gets the
  * same POST, body and signature (a webhook is a POST: a 301/302/303 is not turned into a GET without the message).
  *
- * Retries: after the first attempt fails, the next ones come RETRY_DELAYS_MS later (30 s, 2 min, 10 min, 30 min,
- * 1 h, 2 h, 4 h, 8 h: 9 attempts over about 15 h 53 min); after the last, the delivery is `failed`. An endpoint
+ * Retries: each delivery is an item of the work queue (lib/queue, kind `webhook.delivery`); after the first attempt
+ * fails, the next ones follow the queue's back-off table (1 min, 5 min, 30 min, 1 h, 2 h, 4 h, 8 h: 8 attempts over
+ * about 15 h 36 min); after the last, the delivery is `failed`. An endpoint
  * with DISABLE_AFTER_FAILED_DELIVERIES deliveries in a row `failed` is disabled, its pending deliveries end as
  * `failed`, and its owner is told (an in-app notification and a `webhook.disabled` event). A success resets the
  * count.
  */
 
-export const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000] as const;
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+/** Attempts of a delivery: the first, then one after each delay of the queue's back-off table. */
+export const MAX_ATTEMPTS = BACKOFF_MS.length + 1;
+export const RETRY_DELAYS_MS = BACKOFF_MS;
 export const DISABLE_AFTER_FAILED_DELIVERIES = 5;
 export const MAX_REDIRECTS = 3;
 export const EXCERPT_BYTES = 1024;
 const USER_AGENT = "Spolu-Webhooks/1.0 (+https://www.standardwebhooks.com)";
-/** How long a claimed attempt keeps its delivery from being claimed again (longer than any attempt can take). */
+/** How long an attempt holds its delivery's queue item (longer than any attempt can take). */
 const LEASE_MS = 5 * 60_000;
-/** Deliveries one job run claims at a time, and how many of them it sends at once. */
+/** Deliveries one job run takes at a time, and how many of them it sends at once. */
 const BATCH = 50;
 const CONCURRENCY = 8;
 
@@ -58,116 +71,51 @@ export interface HttpOutcome {
   durationMs: number;
 }
 
-interface HopAnswer {
-  statusCode: number;
-  location: string | null;
-  excerpt: string;
-}
-
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-
-function postOnce(
-  url: URL,
-  target: ResolvedTarget,
-  body: string,
-  headers: Record<string, string>,
-  signal: AbortSignal,
-): Promise<HopAnswer> {
-  return new Promise((resolve, reject) => {
-    const request = (url.protocol === "https:" ? https : http).request(
-      {
-        protocol: url.protocol,
-        hostname: bareHost(url),
-        port: url.port || undefined,
-        path: `${url.pathname}${url.search}`,
-        method: "POST",
-        headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
-        agent: false,
-        lookup: pinnedLookup(target),
-        signal,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const finish = () =>
-          resolve({
-            statusCode: response.statusCode ?? 0,
-            location: typeof response.headers.location === "string" ? response.headers.location : null,
-            excerpt: Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString("utf8"),
-          });
-        response.on("data", (chunk: Buffer) => {
-          chunks.push(chunk);
-          size += chunk.length;
-          // Enough for the log: stop reading (the rest of a large answer is never buffered).
-          if (size >= EXCERPT_BYTES) {
-            response.destroy();
-            finish();
-          }
-        });
-        response.on("end", finish);
-        response.on("error", reject);
-      },
-    );
-    request.on("error", reject);
-    request.end(body);
-  });
-}
-
 /**
- * POSTs `body` to `url`, following at most MAX_REDIRECTS redirects with every target checked; never throws.
- * `timeoutMs` bounds the whole attempt.
+ * POSTs `body` to `url` through the outbound client (lib/net/client.ts), following at most MAX_REDIRECTS redirects
+ * with every target checked; never throws. `timeoutMs` bounds the whole attempt.
  */
 export async function postWebhook(
   url: string,
   body: string,
   headers: Record<string, string>,
-  options: { timeoutMs: number; allowPrivate: boolean },
+  options: { timeoutMs: number },
 ): Promise<HttpOutcome> {
   const started = performance.now();
-  const signal = AbortSignal.timeout(options.timeoutMs);
   const done = (statusCode: number | null, error: string | null, responseExcerpt: string | null = null): HttpOutcome => ({
     statusCode,
     error,
     responseExcerpt,
     durationMs: Math.round(performance.now() - started),
   });
-  let target = new URL(url);
-  for (let hop = 0; ; hop++) {
-    const prefix = hop === 0 ? "" : `redirect to ${target.href} refused: `;
-    if (target.protocol !== "https:" && target.protocol !== "http:") return done(null, `${prefix}not an http(s) URL`);
-    if (target.username || target.password) return done(null, `${prefix}the URL carries a user name or password`);
-    let answer: HopAnswer;
-    try {
-      const aborted = new Promise<never>((_, reject) => {
-        signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-      });
-      aborted.catch(() => {});
-      const address = await Promise.race([resolveTarget(bareHost(target), options.allowPrivate), aborted]);
-      answer = await postOnce(target, address, body, headers, signal);
-    } catch (error) {
-      if (signal.aborted) return done(null, `timed out after ${options.timeoutMs} ms`);
-      if (error instanceof TargetRefused) return done(null, `${prefix}${error.message}`);
-      const code = (error as NodeJS.ErrnoException).code;
-      return done(null, `${code ? `${code}: ` : ""}${error instanceof Error ? error.message : String(error)}`);
-    }
-    if (REDIRECTS.has(answer.statusCode) && answer.location) {
-      if (hop >= MAX_REDIRECTS) return done(answer.statusCode, `more than ${MAX_REDIRECTS} redirects`, answer.excerpt);
-      try {
-        target = new URL(answer.location, target);
-      } catch {
-        return done(answer.statusCode, `redirect to an invalid URL: ${answer.location.slice(0, 200)}`, answer.excerpt);
-      }
-      continue;
-    }
-    const ok = answer.statusCode >= 200 && answer.statusCode < 300;
-    return done(answer.statusCode, ok ? null : `HTTP ${answer.statusCode} (a 2xx status is a success)`, answer.excerpt);
+  let answer;
+  try {
+    answer = await outboundRequest("webhooks", {
+      method: "POST",
+      url,
+      headers,
+      body,
+      timeoutMs: options.timeoutMs,
+      // Enough for the log: the rest of a large answer is never read.
+      maxBytes: EXCERPT_BYTES,
+      overflow: "truncate",
+      redirects: MAX_REDIRECTS,
+    });
+  } catch (error) {
+    return done(null, error instanceof Error ? error.message : String(error));
   }
+  const excerpt = answer.body.toString("utf8");
+  if ([301, 302, 303, 307, 308].includes(answer.status) && answer.headers.location) {
+    return done(answer.status, `more than ${MAX_REDIRECTS} redirects`, excerpt);
+  }
+  const ok = answer.status >= 200 && answer.status < 300;
+  return done(answer.status, ok ? null : `HTTP ${answer.status} (a 2xx status is a success)`, excerpt);
 }
 
 // Deliveries
 
 /** The Standard Webhooks headers of one attempt. */
-export function webhookHeaders(delivery: ClaimedDelivery, body: string, at: Date): Record<string, string> {
+export function webhookHeaders(delivery: DeliveryToSend, body: string, at: Date): Record<string, string> {
   const timestamp = Math.floor(at.getTime() / 1000);
   const previousValid =
     delivery.previousSecret !== null && delivery.previousSecretExpiresAt !== null && delivery.previousSecretExpiresAt > at;
@@ -179,12 +127,6 @@ export function webhookHeaders(delivery: ClaimedDelivery, body: string, at: Date
     "webhook-timestamp": String(timestamp),
     "webhook-signature": signatureHeader(secrets, delivery.messageId, timestamp, body),
   };
-}
-
-/** When the attempt after `attempts` failed ones is due, or null when there are no attempts left. */
-export function nextAttemptAfter(attempts: number, failedAt: Date): Date | null {
-  const delay = RETRY_DELAYS_MS[attempts - 1];
-  return delay === undefined ? null : new Date(failedAt.getTime() + delay);
 }
 
 function disabledReason(lastError: string | null): string {
@@ -211,34 +153,39 @@ async function notifyDisabled(userId: string, endpoint: { id: string; url: strin
   }
 }
 
-/** Sends one claimed delivery and records the attempt, the delivery's new state and the endpoint's count. */
-async function attemptClaimed(delivery: ClaimedDelivery): Promise<void> {
-  const at = nowDate();
-  const body = JSON.stringify(delivery.payload);
-  const outcome = await postWebhook(delivery.url, body, webhookHeaders(delivery, body, at), {
-    timeoutMs: config().WEBHOOK_TIMEOUT_MS,
-    allowPrivate: config().ALLOW_PRIVATE_NETWORK_TARGETS,
-  });
-  const succeeded = outcome.error === null;
-  const attempts = delivery.attempts + 1;
+/**
+ * Records how a delivery's attempt went: the attempt in the log, the delivery's state and, once it has finished,
+ * the endpoint's count of deliveries failed in a row (disabling it at DISABLE_AFTER_FAILED_DELIVERIES).
+ */
+async function recordOutcome(
+  delivery: Pick<DeliveryToSend, "id" | "endpointId">,
+  attempt: { number: number; at: Date; outcome: HttpOutcome | null; error: string | null; nextAttemptAt: Date | null },
+): Promise<void> {
+  const succeeded = attempt.error === null;
   const finishedAt = nowDate();
-  const nextAttemptAt = succeeded ? null : nextAttemptAfter(attempts, finishedAt);
-  const status = succeeded ? "succeeded" : nextAttemptAt ? "pending" : "failed";
-
+  const status = succeeded ? "succeeded" : attempt.nextAttemptAt ? "pending" : "failed";
   const disabled = await db().transaction(async (tx) => {
     const stored = await updateDeliveryResult(
       delivery.id,
-      { status, attempts, nextAttemptAt, lastStatusCode: outcome.statusCode, lastError: outcome.error, updatedAt: finishedAt },
+      {
+        status,
+        attempts: attempt.number,
+        nextAttemptAt: attempt.nextAttemptAt,
+        lastStatusCode: attempt.outcome?.statusCode ?? null,
+        lastError: attempt.error,
+        updatedAt: finishedAt,
+      },
       tx,
     );
     if (!stored) return null; // the endpoint was deleted meanwhile
-    await insertAttempt({ deliveryId: delivery.id, at, ...outcome }, tx);
+    if (attempt.outcome) await insertAttempt({ deliveryId: delivery.id, at: attempt.at, ...attempt.outcome }, tx);
     if (status === "pending") return null;
     const endpoint = await countEndpointOutcome(delivery.endpointId, succeeded, tx);
     if (!endpoint || !endpoint.enabled || endpoint.consecutiveFailures < DISABLE_AFTER_FAILED_DELIVERIES) return null;
-    const reason = disabledReason(outcome.error);
+    const reason = disabledReason(attempt.error);
     await updateEndpointRow(endpoint.id, { enabled: false, disabledReason: reason, updatedAt: finishedAt }, tx);
-    await failPendingDeliveries(endpoint.id, "The endpoint was disabled", finishedAt, tx);
+    const failed = await failPendingDeliveries(endpoint.id, "The endpoint was disabled", finishedAt, tx);
+    await cancelQueued(webhookDeliveryQueue, failed, "The endpoint was disabled", tx);
     await publish(tx, {
       type: "webhook.disabled",
       actorId: null,
@@ -253,46 +200,66 @@ async function attemptClaimed(delivery: ClaimedDelivery): Promise<void> {
   }
 }
 
-/** Claims and attempts one delivery now, if it is pending, due and not being attempted elsewhere. */
+/** One attempt of a queued delivery: sends it (unless it is no longer pending) and records how it went. */
+async function attemptQueued(job: QueueJob<Record<string, never>>): Promise<JobOutcome> {
+  const delivery = await findDeliveryToSend(job.key);
+  // Deleted with its endpoint, finished, or its endpoint disabled: nothing to send.
+  if (!delivery || delivery.status !== "pending" || !delivery.enabled) return done();
+  const at = nowDate();
+  const body = JSON.stringify(delivery.payload);
+  const outcome = await postWebhook(delivery.url, body, webhookHeaders(delivery, body, at), {
+    timeoutMs: config().WEBHOOK_TIMEOUT_MS,
+  });
+  const nextAttemptAt = outcome.error === null ? null : job.retryAt(nowDate());
+  await recordOutcome(delivery, { number: job.attempt, at, outcome, error: outcome.error, nextAttemptAt });
+  if (outcome.error === null) return done();
+  return nextAttemptAt ? retry(outcome.error, nextAttemptAt) : fail(outcome.error);
+}
+
+/**
+ * The deliveries' queue (lib/queue): one item per delivery, MAX_ATTEMPTS attempts on the queue's back-off. An
+ * attempt cut off on the last try (its process stopped) fails the delivery.
+ */
+export const webhookDeliveryQueue = defineQueue<Record<string, never>>({
+  kind: "webhook.delivery",
+  maxAttempts: MAX_ATTEMPTS,
+  leaseMs: () => LEASE_MS,
+  run: attemptQueued,
+  async onAbandoned(job, error) {
+    const delivery = await findDeliveryToSend(job.key);
+    if (delivery?.status === "pending") {
+      await recordOutcome(delivery, { number: job.attempt, at: nowDate(), outcome: null, error, nextAttemptAt: null });
+    }
+  },
+});
+
+/** Queues the first attempt of new deliveries (in their transaction, so that none is left without one). */
+export async function queueDeliveries(deliveryIds: readonly string[], executor: Executor): Promise<void> {
+  for (const id of deliveryIds) await enqueue(webhookDeliveryQueue, id, {}, { executor });
+}
+
+/** Attempts one delivery now, if it is pending, due and not being attempted elsewhere. */
 export async function attemptDelivery(deliveryId: string): Promise<boolean> {
-  const now = nowDate();
-  const [claimed] = await claimDeliveries(now, new Date(now.getTime() + LEASE_MS), 1, deliveryId);
-  if (!claimed) return false;
-  await attemptClaimed(claimed);
-  return true;
+  return runNow(webhookDeliveryQueue, deliveryId);
 }
 
 /** Attempts the given deliveries now (a few at a time), those still pending and due. */
 export async function attemptDeliveries(deliveryIds: readonly string[]): Promise<void> {
-  await inParallel(deliveryIds, CONCURRENCY, async (id) => {
-    await attemptDelivery(id);
-  });
-}
-
-async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      await work(item).catch((error: unknown) =>
+    while (next < deliveryIds.length) {
+      const id = deliveryIds[next++]!;
+      await attemptDelivery(id).catch((error: unknown) =>
         log.error("A webhook attempt failed to run", { error: error instanceof Error ? error.message : String(error) }),
       );
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, deliveryIds.length) }, worker));
 }
 
 /** The job's sending part: attempts every due delivery (a batch at a time); answers how many it attempted. */
-export async function attemptDueDeliveries(maxBatches = 20): Promise<number> {
-  let attempted = 0;
-  for (let batch = 0; batch < maxBatches; batch++) {
-    const now = nowDate();
-    const claimed = await claimDeliveries(now, new Date(now.getTime() + LEASE_MS), BATCH);
-    await inParallel(claimed, CONCURRENCY, attemptClaimed);
-    attempted += claimed.length;
-    if (claimed.length < BATCH) break;
-  }
-  return attempted;
+export async function attemptDueDeliveries(): Promise<number> {
+  return work(webhookDeliveryQueue, { batch: BATCH, concurrency: CONCURRENCY, rounds: 20 });
 }
 
 // First attempts run in the background of whatever queued them (an event's fan-out); tests await them.

@@ -1,13 +1,15 @@
 import { describe, expect, test } from "vitest";
-import { TargetRefused } from "../net/outbound";
+import { PUBLIC_ONLY, TargetRefused } from "../net/addresses";
 import { checkWebhookUrl } from "./endpoint-url";
 
-// The address ranges themselves are tested with the guard, in lib/net/outbound.test.ts.
+// The address ranges themselves are tested with the rules, in lib/net/addresses.test.ts.
+
+const ANYTHING = { anything: true, ranges: [] };
 
 describe("checkWebhookUrl", () => {
   const refused = (url: string) => {
     try {
-      checkWebhookUrl(url, false);
+      checkWebhookUrl(url, PUBLIC_ONLY);
     } catch (error) {
       expect(error).toBeInstanceOf(TargetRefused);
       return (error as Error).message;
@@ -33,17 +35,17 @@ describe("checkWebhookUrl", () => {
   });
 
   test("accepts public addresses and host names (names are checked when resolved, at delivery)", () => {
-    expect(checkWebhookUrl("https://example.com/hooks?x=1#fragment", false)).toBe("https://example.com/hooks?x=1");
-    expect(checkWebhookUrl("http://8.8.8.8:8080/", false)).toBe("http://8.8.8.8:8080/");
-    expect(checkWebhookUrl("https://[2606:4700:4700::1111]/", false)).toBe("https://[2606:4700:4700::1111]/");
+    expect(checkWebhookUrl("https://example.com/hooks?x=1#fragment", PUBLIC_ONLY)).toBe("https://example.com/hooks?x=1");
+    expect(checkWebhookUrl("http://8.8.8.8:8080/", PUBLIC_ONLY)).toBe("http://8.8.8.8:8080/");
+    expect(checkWebhookUrl("https://[2606:4700:4700::1111]/", PUBLIC_ONLY)).toBe("https://[2606:4700:4700::1111]/");
   });
 
   test("accepts private addresses and localhost when the operator allows them", () => {
-    expect(checkWebhookUrl("http://127.0.0.1:4000/hook", true)).toBe("http://127.0.0.1:4000/hook");
-    expect(checkWebhookUrl("http://[::1]/", true)).toBe("http://[::1]/");
-    expect(checkWebhookUrl("http://localhost:3000/", true)).toBe("http://localhost:3000/");
+    expect(checkWebhookUrl("http://127.0.0.1:4000/hook", ANYTHING)).toBe("http://127.0.0.1:4000/hook");
+    expect(checkWebhookUrl("http://[::1]/", ANYTHING)).toBe("http://[::1]/");
+    expect(checkWebhookUrl("http://localhost:3000/", ANYTHING)).toBe("http://localhost:3000/");
     // ...but never another scheme or credentials.
-    expect(() => checkWebhookUrl("file:///etc/passwd", true)).toThrow(TargetRefused);
-    expect(() => checkWebhookUrl("http://a:b@127.0.0.1/", true)).toThrow(TargetRefused);
+    expect(() => checkWebhookUrl("file:///etc/passwd", ANYTHING)).toThrow(TargetRefused);
+    expect(() => checkWebhookUrl("http://a:b@127.0.0.1/", ANYTHING)).toThrow(TargetRefused);
   });
 });

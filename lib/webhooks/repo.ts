@@ -83,17 +83,19 @@ export async function updateEndpointRow(
 }
 
 /** Deletes the user's endpoint with its deliveries and attempts (cascade); false when there is no such endpoint. */
-export async function deleteEndpointRow(userId: string, endpointId: string): Promise<boolean> {
-  const rows = await db().delete(webhookEndpoints).where(owned(userId, endpointId)).returning({ id: webhookEndpoints.id });
+export async function deleteEndpointRow(userId: string, endpointId: string, executor: Executor = db()): Promise<boolean> {
+  const rows = await executor.delete(webhookEndpoints).where(owned(userId, endpointId)).returning({ id: webhookEndpoints.id });
   return rows.length > 0;
 }
 
-/** Ends the endpoint's pending deliveries as `failed` (it was disabled). */
-export async function failPendingDeliveries(endpointId: string, reason: string, at: Date, executor: Executor): Promise<void> {
-  await executor
+/** Ends the endpoint's pending deliveries as `failed` (it was disabled); answers their ids. */
+export async function failPendingDeliveries(endpointId: string, reason: string, at: Date, executor: Executor): Promise<string[]> {
+  const rows = await executor
     .update(webhookDeliveries)
     .set({ status: "failed", nextAttemptAt: null, lastError: reason, updatedAt: at })
-    .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending")));
+    .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending")))
+    .returning({ id: webhookDeliveries.id });
+  return rows.map((row) => row.id);
 }
 
 // Fan-out
@@ -168,68 +170,51 @@ export async function insertDeliveries(
 
 // Sending
 
-/** A delivery claimed for an attempt, with what sending it needs from its endpoint. */
-export interface ClaimedDelivery {
+/** A delivery about to be attempted, with what sending it needs from its endpoint. */
+export interface DeliveryToSend {
   id: string;
   endpointId: string;
+  status: WebhookDeliveryStatus;
+  enabled: boolean;
   userId: string;
   url: string;
   messageId: string;
   payload: Record<string, unknown>;
-  attempts: number;
   secret: string;
   previousSecret: string | null;
   previousSecretExpiresAt: Date | null;
 }
 
-/**
- * Claims due pending deliveries of enabled endpoints (all due ones, or the one `deliveryId`) for an attempt: in
- * one transaction, rows that another process is claiming are skipped (`for update skip locked`) and the claimed
- * ones are made due again only at `leaseUntil`, so that no other run picks them while this attempt is under way
- * (and a process that dies mid-attempt leaves them to be retried after the lease).
- */
-export async function claimDeliveries(
-  now: Date,
-  leaseUntil: Date,
-  limit: number,
-  deliveryId?: string,
-): Promise<ClaimedDelivery[]> {
-  return db().transaction(async (tx) => {
-    const conditions: SQL[] = [
-      eq(webhookDeliveries.status, "pending"),
-      lte(webhookDeliveries.nextAttemptAt, now),
-      eq(webhookEndpoints.enabled, true),
-    ];
-    if (deliveryId) conditions.push(eq(webhookDeliveries.id, deliveryId));
-    const due = await tx
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-      .where(and(...conditions))
-      .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
-      .limit(limit)
-      .for("update", { of: webhookDeliveries, skipLocked: true });
-    if (due.length === 0) return [];
-    const ids = due.map((row) => row.id);
-    await tx.update(webhookDeliveries).set({ nextAttemptAt: leaseUntil }).where(inArray(webhookDeliveries.id, ids));
-    return tx
-      .select({
-        id: webhookDeliveries.id,
-        endpointId: webhookDeliveries.endpointId,
-        userId: webhookEndpoints.userId,
-        url: webhookEndpoints.url,
-        messageId: webhookDeliveries.messageId,
-        payload: webhookDeliveries.payload,
-        attempts: webhookDeliveries.attempts,
-        secret: webhookEndpoints.secret,
-        previousSecret: webhookEndpoints.previousSecret,
-        previousSecretExpiresAt: webhookEndpoints.previousSecretExpiresAt,
-      })
-      .from(webhookDeliveries)
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-      .where(inArray(webhookDeliveries.id, ids))
-      .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id));
-  });
+/** A delivery with its endpoint's address and secrets; null when it is gone (its endpoint was deleted). */
+export async function findDeliveryToSend(deliveryId: string): Promise<DeliveryToSend | null> {
+  const [row] = await db()
+    .select({
+      id: webhookDeliveries.id,
+      endpointId: webhookDeliveries.endpointId,
+      status: webhookDeliveries.status,
+      enabled: webhookEndpoints.enabled,
+      userId: webhookEndpoints.userId,
+      url: webhookEndpoints.url,
+      messageId: webhookDeliveries.messageId,
+      payload: webhookDeliveries.payload,
+      secret: webhookEndpoints.secret,
+      previousSecret: webhookEndpoints.previousSecret,
+      previousSecretExpiresAt: webhookEndpoints.previousSecretExpiresAt,
+    })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(eq(webhookDeliveries.id, deliveryId));
+  return row ?? null;
+}
+
+/** The ids of an endpoint's pending deliveries (their queued attempts are cancelled with the endpoint). */
+export async function pendingDeliveryIds(userId: string, endpointId: string, executor: Executor): Promise<string[]> {
+  const rows = await executor
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(and(owned(userId, endpointId), eq(webhookDeliveries.status, "pending")));
+  return rows.map((row) => row.id);
 }
 
 export type NewAttempt = Pick<WebhookAttemptRow, "deliveryId" | "at" | "statusCode" | "error" | "durationMs" | "responseExcerpt">;

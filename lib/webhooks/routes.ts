@@ -44,7 +44,7 @@ const ABOUT =
   `After ${DISABLE_AFTER_FAILED_DELIVERIES} deliveries in a row failed the endpoint is disabled and you are notified. ` +
   `Redirects are followed up to ${MAX_REDIRECTS} times, each target checked like the first. Private, loopback and ` +
   "other non-public addresses are refused, on registration for IP addresses and on every attempt after resolving " +
-  "host names (unless the operator sets ALLOW_PRIVATE_NETWORK_TARGETS). Only you see your endpoints and their " +
+  "host names (unless the operator allows them with ALLOW_PRIVATE_NETWORK_TARGETS). Only you see your endpoints and their " +
   "deliveries: to anyone else every `/webhooks/{id}` route answers 404.";
 const NOT_FOUND = "No such webhook endpoint of yours (another user's answers the same)";
 const NO_DELIVERY = "No such endpoint of yours, or no such delivery of it";

@@ -55,7 +55,7 @@ const url = z
       "Where to POST the messages: an `https://` (or `http://`) URL without a user name or password. An IP address " +
       "in a private, loopback, link-local, unique-local, CGNAT, multicast, documentation or unspecified range (IPv4 " +
       "and IPv6, IPv4-mapped included), or a `localhost` name, is a 400 unless the operator allows private targets " +
-      "(ALLOW_PRIVATE_NETWORK_TARGETS); a host name is resolved and checked the same way on every attempt.",
+      "(ALLOW_PRIVATE_NETWORK_TARGETS, for webhooks or for the address); a host name is resolved and checked the same way on every attempt.",
     example: "https://example.com/hooks/spolu",
   });
 

@@ -2,12 +2,20 @@ import { AppError, invalidField } from "../api/app-error";
 import { decodeTimeCursor, encodeTimeCursor } from "../api/time-cursor";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
-import { db } from "../db/client";
+import { db, type Executor } from "../db/client";
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from "../db/schema/webhooks";
 import type { StoredDomainEvent } from "../events/types";
 import { log } from "../log";
-import { TargetRefused } from "../net/outbound";
-import { attemptDeliveries, attemptDelivery, attemptDueDeliveries, inBackground } from "./deliver";
+import { TargetRefused } from "../net/addresses";
+import { cancelQueued } from "../queue/service";
+import {
+  attemptDeliveries,
+  attemptDelivery,
+  attemptDueDeliveries,
+  inBackground,
+  queueDeliveries,
+  webhookDeliveryQueue,
+} from "./deliver";
 import { checkWebhookUrl } from "./endpoint-url";
 import {
   countEndpoints,
@@ -20,6 +28,7 @@ import {
   insertDeliveries,
   insertEndpoint,
   lastEventIdBefore,
+  pendingDeliveryIds,
   listAttempts,
   listDeliveries,
   listEndpoints,
@@ -189,14 +198,33 @@ export async function updateWebhookEndpoint(
       Object.assign(patch, { enabled: true, disabledReason: null, consecutiveFailures: 0 });
     } else if (input.enabled === false && endpoint.enabled) {
       Object.assign(patch, { enabled: false, disabledReason: "Disabled by its owner" });
-      await failPendingDeliveries(endpoint.id, "The endpoint was disabled", now, tx);
+      const failed = await failPendingDeliveries(endpoint.id, "The endpoint was disabled", now, tx);
+      await cancelQueued(webhookDeliveryQueue, failed, "The endpoint was disabled", tx);
     }
     return toEndpointOutput(await updateEndpointRow(endpoint.id, patch, tx));
   });
 }
 
+/** Deletes the endpoint with its deliveries; their queued attempts are cancelled. */
 export async function deleteWebhookEndpoint(actor: Actor, endpointId: string): Promise<void> {
-  if (!(await deleteEndpointRow(actor.userId, endpointId))) throw endpointNotFound();
+  await db().transaction(async (tx) => {
+    const pending = await pendingDeliveryIds(actor.userId, endpointId, tx);
+    if (!(await deleteEndpointRow(actor.userId, endpointId, tx))) throw endpointNotFound();
+    await cancelQueued(webhookDeliveryQueue, pending, "The endpoint was deleted", tx);
+  });
+}
+
+/** Records new deliveries with their first attempt queued, in one transaction. */
+async function insertQueuedDeliveries(deliveries: readonly NewDelivery[], executor?: Executor) {
+  const insert = async (tx: Executor) => {
+    const rows = await insertDeliveries(deliveries, tx);
+    await queueDeliveries(
+      rows.map((row) => row.id),
+      tx,
+    );
+    return rows;
+  };
+  return executor ? insert(executor) : db().transaction(insert);
 }
 
 /** A new secret; the current one keeps signing alongside it for ROTATION_GRACE_MS. */
@@ -229,7 +257,7 @@ export async function testWebhookEndpoint(actor: Actor, endpointId: string): Pro
   const endpoint = await getEndpointOrThrow(actor, endpointId);
   if (!endpoint.enabled) throw endpointDisabled();
   const now = nowDate();
-  const [delivery] = await insertDeliveries([
+  const [delivery] = await insertQueuedDeliveries([
     {
       endpointId: endpoint.id,
       eventId: null,
@@ -277,7 +305,7 @@ export async function replayWebhookDelivery(actor: Actor, endpointId: string, de
     throw new AppError("conflict", "This delivery is still being retried: replay it once it has succeeded or failed");
   }
   const now = nowDate();
-  const [replay] = await insertDeliveries([
+  const [replay] = await insertQueuedDeliveries([
     {
       endpointId: endpoint.id,
       // The event stays named in the payload; null here keeps "one delivery per event and endpoint" for fan-out.
@@ -330,7 +358,7 @@ export async function queueEventDeliveries(event: StoredDomainEvent): Promise<st
         createdAt: now,
         updatedAt: now,
       }));
-    return insertDeliveries(deliveries, tx);
+    return insertQueuedDeliveries(deliveries, tx);
   });
   return created.map((delivery) => delivery.id);
 }

@@ -575,6 +575,7 @@ describe("with an OpenAI-compatible endpoint", () => {
   });
   const { context, api, user, report, analysis } = suite(() => ({
     AI_BASE_URL: ai.url,
+    ALLOW_PRIVATE_NETWORK_TARGETS: "ai", // the endpoint listens on 127.0.0.1, as a local Ollama would
     AI_MODEL: "tiny-model",
     AI_TIMEOUT_MS: "400",
     AI_DAILY_REQUESTS: "2",

@@ -16,6 +16,7 @@ beforeAll(async () => {
   ai = await startChatCompletionsServer();
   server = await startTestServer({
     AI_BASE_URL: ai.url,
+    ALLOW_PRIVATE_NETWORK_TARGETS: "ai", // the endpoint listens on 127.0.0.1, as a local Ollama would
     AI_API_KEY: "sk-test",
     AI_MODEL: "tiny-model",
     AI_TIMEOUT_MS: "400",

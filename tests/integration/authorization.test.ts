@@ -295,6 +295,7 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/webauthn/devices/")) return owner.deviceId;
     if (name === "id" && path.startsWith("/api/v1/admin/users/")) return owner.userId;
     if (name === "id" && path.startsWith("/api/v1/admin/modules/")) return "activity";
+    if (name === "id" && path.startsWith("/api/v1/admin/queue/items/")) return owner.deliveryId;
     if (name === "id" && path.startsWith("/api/v1/goals/")) return owner.goalId;
     if (name === "id" && path.startsWith("/api/v1/connectors/")) return owner.connectionId;
     if (name === "id" && path.startsWith("/api/v1/accounting/invoices/")) return owner.invoiceId;

@@ -1,126 +1,25 @@
-import { createHash, createHmac } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { z } from "@hono/zod-openapi";
+import { createHmac } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { advanceClock, resetClock } from "../../lib/clock";
-import type { ConnectorDriver } from "../../lib/connectors/driver";
-import { setTestDriver } from "../../lib/connectors/drivers";
-import { expectSuccess } from "../../lib/connectors/http";
 import { connectionOutput, createdConnectionOutput, runListOutput, runOutput, statusOutput } from "../../lib/connectors/schema";
 import { runConnectorRetries, RETRY_DELAYS_MS } from "../../lib/connectors/service";
 import { moduleOverrides } from "../../lib/modules/registry";
-import { setTestNetwork } from "../../lib/net/outbound";
-import { createTask, updateTask } from "../../lib/tasks/service";
 import { expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+import { ODOO_ADMIN, ODOO_DATABASE, startOdooServer, type OdooServer } from "./odoo-server";
+import { startMoodleServer, type MoodleServer } from "./moodle-server";
 
 /*
- * The connector framework (lib/connectors) with a stand-in `erp` driver against a small local "system": records
- * served as JSON at /records behind a bearer token, a /version, and switches to answer 503, hang, or fail one record.
- * The real drivers (Odoo, Moodle, POHODA) have their own tests against servers speaking their protocols.
+ * The connector framework (lib/connectors): connections, access, runs item by item, retries and the signed
+ * incoming webhook, through the `erp` kind against a local Odoo (odoo-server.ts: its switches make it answer 503,
+ * hang or refuse the key). The drivers' own protocols have their own tests (odoo, moodle, pohoda).
  */
 
-interface SystemRecord {
-  id: string;
-  name: string;
-  fail?: boolean;
-}
+/** The local Odoo listens on 127.0.0.1: the deployment setting that lets connectors reach that one address. */
+const SYSTEM_ON_LOOPBACK = { ALLOW_PRIVATE_NETWORK_TARGETS: "127.0.0.1" };
 
-const system = {
-  token: "system-token-123",
-  records: [] as SystemRecord[],
-  answer: 200,
-  delayMs: 0,
-  calls: 0,
-};
-
-let systemServer: http.Server;
+let odoo: OdooServer;
 let systemUrl: string;
-
-function startSystem(): Promise<void> {
-  systemServer = http.createServer((request, response) => {
-    system.calls += 1;
-    const send = (status: number, body: unknown) => {
-      response.writeHead(status, { "content-type": "application/json" });
-      response.end(JSON.stringify(body));
-    };
-    setTimeout(() => {
-      if (request.url === "/version") return send(200, { version: "7.1" });
-      if (request.headers.authorization !== `Bearer ${system.token}`) return send(401, { error: "bad token" });
-      if (system.answer !== 200) return send(system.answer, { error: "unavailable" });
-      if (request.url === "/records") return send(200, system.records);
-      send(404, {});
-    }, system.delayMs);
-  });
-  return new Promise((resolve) =>
-    systemServer.listen(0, "127.0.0.1", () => {
-      systemUrl = `http://127.0.0.1:${(systemServer.address() as AddressInfo).port}`;
-      resolve();
-    }),
-  );
-}
-
-const fingerprint = (record: SystemRecord) => createHash("sha256").update(record.name).digest("hex");
-
-/** Imports each record as a task of the connection's owner, through the links: created once, updated on change. */
-async function importRecords(context: Parameters<NonNullable<ConnectorDriver["import"]>>[0], records: SystemRecord[]) {
-  for (const record of records) {
-    try {
-      if (record.fail) throw new Error(`record ${record.id} has no name`);
-      const link = await context.links.find("task", record.id);
-      if (link?.localId && link.fingerprint === fingerprint(record)) {
-        context.item({ entity: "task", externalId: record.id, localId: link.localId, action: "unchanged" });
-        continue;
-      }
-      const actor = context.connection.actor;
-      const task = link?.localId
-        ? await updateTask(actor, link.localId, { title: record.name })
-        : await createTask(actor, { title: record.name });
-      await context.links.save("task", record.id, task.id, fingerprint(record));
-      context.item({ entity: "task", externalId: record.id, localId: task.id, action: link ? "updated" : "created" });
-    } catch (error) {
-      context.item({ entity: "task", externalId: record.id, localId: null, action: "failed", error: (error as Error).message });
-    }
-  }
-}
-
-const testDriver: ConnectorDriver<{ token: string }, { project?: string }> = {
-  kind: "erp",
-  module: "erp",
-  credentials: z.strictObject({ token: z.string().min(8, "must be at least 8 characters") }),
-  settings: z.strictObject({ project: z.string().optional() }),
-  describeCredentials: (credentials) => `token …${credentials.token.slice(-3)}`,
-  async check(context) {
-    const version = JSON.parse(
-      (await context.request({ method: "GET", url: `${context.connection.baseUrl}/version` })).body.toString(),
-    );
-    const probe = await context.request({
-      method: "GET",
-      url: `${context.connection.baseUrl}/records`,
-      headers: { authorization: `Bearer ${context.connection.credentials.token}` },
-    });
-    return {
-      reachable: true,
-      authenticated: probe.status === 200,
-      version: version.version,
-      error: probe.status === 200 ? null : "token refused",
-    };
-  },
-  async import(context) {
-    const response = expectSuccess(
-      await context.request({
-        method: "GET",
-        url: `${context.connection.baseUrl}/records`,
-        headers: { authorization: `Bearer ${context.connection.credentials.token}` },
-      }),
-      "The system",
-    );
-    await importRecords(context, JSON.parse(response.body.toString()));
-  },
-  async webhook(context, payload) {
-    await importRecords(context, (payload as { records: SystemRecord[] }).records);
-  },
-};
+const system = { credentials: { login: ODOO_ADMIN.login, apiKey: ODOO_ADMIN.key } };
 
 let server: TestServer;
 type User = Awaited<ReturnType<typeof registerUser>>;
@@ -132,7 +31,14 @@ const api = (path: string, options?: RequestOptions) => server.request(`/api/v1$
 async function connect(user: User, json: Record<string, unknown> = {}) {
   const response = await api("/connectors", {
     token: user.token,
-    json: { kind: "erp", name: "Our ERP", baseUrl: systemUrl, credentials: { token: system.token }, ...json },
+    json: {
+      kind: "erp",
+      name: "Our ERP",
+      baseUrl: systemUrl,
+      credentials: system.credentials,
+      settings: { database: ODOO_DATABASE },
+      ...json,
+    },
   });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return expectShape(createdConnectionOutput, response.body);
@@ -157,25 +63,24 @@ async function postWebhook(id: string, body: string, headers: Record<string, str
   return api(`/connectors/${id}/webhook`, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
 }
 
+/** An Odoo record event for the webhook: the tasks with these ids changed. */
+const recordEvent = (...ids: number[]) => JSON.stringify({ _model: "project.task", ids });
+
 beforeAll(async () => {
-  await startSystem();
-  server = await startTestServer({ CONNECTOR_TIMEOUT_MS: "400" });
-  setTestDriver("erp", testDriver);
-  // The local system stands in for a public host.
-  setTestNetwork({ publicAddresses: ["127.0.0.1"] });
+  odoo = await startOdooServer();
+  systemUrl = odoo.url;
+  server = await startTestServer({ ...SYSTEM_ON_LOOPBACK, CONNECTOR_TIMEOUT_MS: "400" });
   alice = await registerUser(server);
   bob = await registerUser(server);
 });
 
 afterAll(async () => {
-  setTestDriver("erp", null);
-  setTestNetwork(null);
   await server.close();
-  await new Promise((resolve) => systemServer.close(resolve));
+  await odoo.close();
 });
 
 beforeEach(() => {
-  Object.assign(system, { records: [], answer: 200, delayMs: 0 });
+  odoo.reset(17);
 });
 
 afterEach(() => {
@@ -185,20 +90,26 @@ afterEach(() => {
 
 describe("connections", () => {
   test("are created with validated credentials, stored encrypted and never answered back", async () => {
-    const created = await connect(alice, { settings: { project: "Website" } });
-    expect(created).toMatchObject({ kind: "erp", status: "new", teamId: null, canManage: true, credentialsHint: "token …123" });
+    const created = await connect(alice, { settings: { database: ODOO_DATABASE, projectId: 5 } });
+    expect(created).toMatchObject({
+      kind: "erp",
+      status: "new",
+      teamId: null,
+      canManage: true,
+      credentialsHint: `${ODOO_ADMIN.login}, key …${ODOO_ADMIN.key.slice(-4)}`,
+    });
     expect(created.webhookSecret).toMatch(/^whsec_/);
-    expect(created.settings).toEqual({ project: "Website" });
+    expect(created.settings).toEqual({ database: ODOO_DATABASE, projectId: 5 });
 
     const [row] = await server.sql<{ credentials: string; webhook_secret: string }>(
       "select credentials, webhook_secret from connector_connections where id = $1",
       [created.id],
     );
-    expect(row!.credentials).not.toContain(system.token);
+    expect(row!.credentials).not.toContain(ODOO_ADMIN.key);
     expect(row!.webhook_secret).not.toContain(created.webhookSecret);
 
     const read = await api(`/connectors/${created.id}`, { token: alice.token });
-    expect(JSON.stringify(read.body)).not.toContain(system.token);
+    expect(JSON.stringify(read.body)).not.toContain(ODOO_ADMIN.key);
     expect(read.body).not.toHaveProperty("webhookSecret");
     expectShape(connectionOutput, read.body);
   });
@@ -207,14 +118,22 @@ describe("connections", () => {
     const bad = async (json: Record<string, unknown>, pointer: string) => {
       const response = await api("/connectors", {
         token: alice.token,
-        json: { kind: "erp", name: "ERP", baseUrl: systemUrl, credentials: { token: system.token }, ...json },
+        json: {
+          kind: "erp",
+          name: "ERP",
+          baseUrl: systemUrl,
+          credentials: system.credentials,
+          settings: { database: ODOO_DATABASE },
+          ...json,
+        },
       });
       expectProblem(response, 400, "validation_failed");
       expect(response.body.errors.map((error: { pointer: string }) => error.pointer)).toContain(pointer);
     };
-    await bad({ credentials: { token: "short" } }, "/credentials/token");
-    await bad({ credentials: {} }, "/credentials/token");
-    await bad({ settings: { unknown: 1 } }, "/settings/unknown");
+    await bad({ credentials: { login: "admin", apiKey: "" } }, "/credentials/apiKey");
+    await bad({ credentials: {} }, "/credentials/login");
+    await bad({ settings: { database: ODOO_DATABASE, unknown: 1 } }, "/settings/unknown");
+    await bad({ settings: { database: ODOO_DATABASE, projectId: -1 } }, "/settings/projectId");
     await bad({ kind: "crm" }, "/kind");
     await bad({ name: "" }, "/name");
     await bad({ baseUrl: "ftp://erp.example.com" }, "/baseUrl");
@@ -260,13 +179,27 @@ describe("connections", () => {
     // A member may not add a team connection; a stranger's team is a 404.
     const bobTeamConnection = await api("/connectors", {
       token: bob.token,
-      json: { kind: "erp", name: "ERP", baseUrl: systemUrl, credentials: { token: system.token }, teamId: team.body.id },
+      json: {
+        kind: "erp",
+        name: "ERP",
+        baseUrl: systemUrl,
+        credentials: system.credentials,
+        settings: { database: ODOO_DATABASE },
+        teamId: team.body.id,
+      },
     });
     expectProblem(bobTeamConnection, 403, "forbidden");
     const carol = await registerUser(server);
     const strangers = await api("/connectors", {
       token: carol.token,
-      json: { kind: "erp", name: "ERP", baseUrl: systemUrl, credentials: { token: system.token }, teamId: team.body.id },
+      json: {
+        kind: "erp",
+        name: "ERP",
+        baseUrl: systemUrl,
+        credentials: system.credentials,
+        settings: { database: ODOO_DATABASE },
+        teamId: team.body.id,
+      },
     });
     expectProblem(strangers, 404, "not_found");
   });
@@ -277,19 +210,19 @@ describe("connections", () => {
       statusOutput,
       (await api(`/connectors/${connection.id}/check`, { token: alice.token, method: "POST" })).body,
     );
-    expect(good).toMatchObject({ reachable: true, authenticated: true, version: "7.1", error: null });
+    expect(good).toMatchObject({ reachable: true, authenticated: true, version: "17.0", error: null });
     expect((await api(`/connectors/${connection.id}`, { token: alice.token })).body.status).toBe("ok");
 
     await api(`/connectors/${connection.id}`, {
       token: alice.token,
       method: "PATCH",
-      json: { credentials: { token: "wrong-token" } },
+      json: { credentials: { login: ODOO_ADMIN.login, apiKey: "wrong-key" } },
     });
     const bad = (await api(`/connectors/${connection.id}/check`, { token: alice.token, method: "POST" })).body;
-    expect(bad).toMatchObject({ reachable: true, authenticated: false, error: "token refused" });
+    expect(bad).toMatchObject({ reachable: true, authenticated: false, error: expect.stringMatching(/AccessDenied/) });
     expect((await api(`/connectors/${connection.id}`, { token: alice.token })).body).toMatchObject({
       status: "error",
-      lastError: "token refused",
+      lastError: bad.error,
     });
   });
 
@@ -308,15 +241,13 @@ describe("connections", () => {
 describe("runs", () => {
   test("an import run twice creates each record once; a changed record is updated", async () => {
     const bobConnection = await connect(bob);
-    system.records = [
-      { id: "1", name: "Invoice customer A" },
-      { id: "2", name: "Call supplier B" },
-    ];
+    odoo.addTask({ name: "Invoice customer A" });
+    const supplier = odoo.addTask({ name: "Call supplier B" });
     const first = await run(bob, bobConnection.id);
     expect(first).toMatchObject({ status: "succeeded", attempt: 1, counts: { created: 2, updated: 0, unchanged: 0, failed: 0 } });
     const again = await run(bob, bobConnection.id);
     expect(again.counts).toMatchObject({ created: 0, unchanged: 2 });
-    system.records[1]!.name = "Call supplier B again";
+    supplier.name = "Call supplier B again";
     const changed = await run(bob, bobConnection.id);
     expect(changed.counts).toMatchObject({ created: 0, updated: 1, unchanged: 1 });
     expect(await ownTaskTitles(bob)).toEqual(["Call supplier B again", "Invoice customer A"]);
@@ -326,15 +257,13 @@ describe("runs", () => {
   test("one failing item makes the run partial, with the item's error, and the others go through", async () => {
     const carol = await registerUser(server);
     const connection = await connect(carol);
-    system.records = [
-      { id: "a", name: "Good one" },
-      { id: "b", name: "", fail: true },
-      { id: "c", name: "Good two" },
-    ];
+    odoo.addTask({ name: "Good one" });
+    const nameless = odoo.addTask({ name: "" });
+    odoo.addTask({ name: "Good two" });
     const result = await run(carol, connection.id);
     expect(result.status).toBe("partial");
     expect(result.counts).toMatchObject({ created: 2, failed: 1 });
-    expect(result.items[0]).toMatchObject({ externalId: "b", action: "failed", error: "record b has no name" });
+    expect(result.items[0]).toMatchObject({ externalId: String(nameless.id), action: "failed", error: expect.any(String) });
     expect(result.error).toBe("1 of 3 items failed");
     expect(await ownTaskTitles(carol)).toEqual(["Good one", "Good two"]);
     const runs = expectShape(runListOutput, (await api(`/connectors/${connection.id}/runs`, { token: carol.token })).body);
@@ -344,15 +273,15 @@ describe("runs", () => {
   test("a 503 fails the run with a retry time; the retry job runs it again once the time has come", async () => {
     const dave = await registerUser(server);
     const connection = await connect(dave);
-    system.records = [{ id: "1", name: "After the outage" }];
-    system.answer = 503;
+    odoo.addTask({ name: "After the outage" });
+    odoo.down = true;
     const failed = await run(dave, connection.id);
     expect(failed).toMatchObject({ status: "failed", attempt: 1 });
     expect(failed.error).toContain("HTTP 503");
     expect(Date.parse(failed.nextAttemptAt!) - Date.parse(failed.finishedAt!)).toBeGreaterThanOrEqual(RETRY_DELAYS_MS[0] - 1000);
     expect((await api(`/connectors/${connection.id}`, { token: dave.token })).body.status).toBe("error");
 
-    system.answer = 200;
+    odoo.down = false;
     expect(await runConnectorRetries()).toBe(0); // not yet
     advanceClock(RETRY_DELAYS_MS[0] + 1000);
     expect(await runConnectorRetries()).toBe(1);
@@ -371,28 +300,41 @@ describe("runs", () => {
   test("a system that does not answer in time fails the run (transient); a 401 is not retried", async () => {
     const erin = await registerUser(server);
     const connection = await connect(erin);
-    system.delayMs = 1500;
+    odoo.delayMs = 1500;
     const slow = await run(erin, connection.id);
     expect(slow.status).toBe("failed");
     expect(slow.error).toContain("did not answer within 400 ms");
     expect(slow.nextAttemptAt).not.toBeNull();
 
-    system.delayMs = 0;
+    odoo.delayMs = 0;
     await api(`/connectors/${connection.id}`, {
       token: erin.token,
       method: "PATCH",
-      json: { credentials: { token: "wrong-token" } },
+      json: { credentials: { login: ODOO_ADMIN.login, apiKey: "wrong-key" } },
     });
     advanceClock(RETRY_DELAYS_MS[0] + 1000);
     await runConnectorRetries();
     const [refused] = (await api(`/connectors/${connection.id}/runs`, { token: erin.token })).body.items;
     expect(refused).toMatchObject({ status: "failed", attempt: 2, nextAttemptAt: null });
-    expect(refused.error).toContain("HTTP 401");
+    expect(refused.error).toMatch(/AccessDenied/);
   });
 
   test("a kind without an export answers 404", async () => {
-    const connection = await connect(alice);
-    expectProblem(await api(`/connectors/${connection.id}/export`, { token: alice.token, method: "POST" }), 404, "not_found");
+    const moodle: MoodleServer = await startMoodleServer();
+    try {
+      const response = await api("/connectors", {
+        token: alice.token,
+        json: { kind: "learning", name: "School", baseUrl: moodle.url, credentials: { token: "a".repeat(32) } },
+      });
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+      expectProblem(
+        await api(`/connectors/${response.body.id}/export`, { token: alice.token, method: "POST" }),
+        404,
+        "not_found",
+      );
+    } finally {
+      await moodle.close();
+    }
   });
 });
 
@@ -400,7 +342,7 @@ describe("the incoming webhook", () => {
   test("unsigned or wrongly signed requests get 401 and run nothing; a signed one runs once per delivery id", async () => {
     const frank = await registerUser(server);
     const connection = await connect(frank);
-    const body = JSON.stringify({ records: [{ id: "w1", name: "From the webhook" }] });
+    const body = recordEvent(odoo.addTask({ name: "From the webhook" }).id);
 
     expectProblem(await postWebhook(connection.id, body, {}), 401, "unauthenticated");
     expectProblem(
@@ -434,7 +376,7 @@ describe("the incoming webhook", () => {
     expect(await ownTaskTitles(frank)).toEqual(["From the webhook"]);
 
     // A system that cannot sign passes the secret as ?token= instead; a wrong token is a 401 like a wrong signature.
-    const byToken = JSON.stringify({ records: [{ id: "w3", name: "By token" }] });
+    const byToken = recordEvent(odoo.addTask({ name: "By token" }).id);
     expectProblem(
       await api(`/connectors/${connection.id}/webhook?token=whsec_wrong`, {
         method: "POST",
@@ -454,7 +396,7 @@ describe("the incoming webhook", () => {
 
     // After a rotation the old secret no longer verifies.
     const rotated = await api(`/connectors/${connection.id}/webhook-secret`, { token: frank.token, method: "POST" });
-    const next = JSON.stringify({ records: [{ id: "w2", name: "Second" }] });
+    const next = recordEvent(odoo.addTask({ name: "Second" }).id);
     expectProblem(
       await postWebhook(connection.id, next, { "x-hub-signature-256": sign(connection.webhookSecret, next) }),
       401,

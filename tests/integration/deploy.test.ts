@@ -257,9 +257,8 @@ describe("POST /deploy/webhook", () => {
     await server.sql(
       `insert into deploy_runs (delivery_id, event, ref, status, started_at) values ('crashed', 'push', '${MAIN}', 'running', now() - interval '2 minutes')`,
     );
-    await server.sql(
-      `insert into deploy_runs (delivery_id, event, ref, status) values ('behind-it', 'push', '${MAIN}', 'queued')`,
-    );
+    // A delivery received meanwhile waits its turn behind it.
+    expect((await deliver(pushBody(), { delivery: "behind-it" })).status).toBe(202);
     expect(await runDeployQueue()).toBe(1);
     const items = await runs();
     expect(items.find((run) => run.deliveryId === "crashed")).toMatchObject({

@@ -389,6 +389,7 @@ describe("media with an AI endpoint", () => {
     server = await startTestServer({
       ...LIMITS,
       AI_BASE_URL: ai.url,
+      ALLOW_PRIVATE_NETWORK_TARGETS: "ai", // the endpoint listens on 127.0.0.1, as a local Ollama would
       AI_API_KEY: "test-key",
       AI_TIMEOUT_MS: "1000",
       AI_TRANSCRIPTION_MODEL: "whisper-test",

@@ -5,9 +5,11 @@ import { courseListOutput, gradeListOutput } from "../../lib/connectors/moodle/s
 import { createdConnectionOutput, runOutput, statusOutput } from "../../lib/connectors/schema";
 import { runConnectorRetries, RETRY_DELAYS_MS } from "../../lib/connectors/service";
 import { moduleOverrides } from "../../lib/modules/registry";
-import { setTestNetwork } from "../../lib/net/outbound";
 import { expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
 import { ALL_FUNCTIONS, startMoodleServer, type MoodleCourse, type MoodleServer } from "./moodle-server";
+
+/** The local system listens on 127.0.0.1: the deployment setting that lets connectors reach that one address. */
+const SYSTEM_ON_LOOPBACK = { ALLOW_PRIVATE_NETWORK_TARGETS: "127.0.0.1" };
 
 /*
  * The learning connector (lib/connectors/moodle) against a local Moodle site speaking the REST web services
@@ -93,13 +95,11 @@ const sign = (secret: string, body: string) => `sha256=${createHmac("sha256", se
 
 beforeAll(async () => {
   moodle = await startMoodleServer();
-  server = await startTestServer({ CONNECTOR_TIMEOUT_MS: "400" });
+  server = await startTestServer({ ...SYSTEM_ON_LOOPBACK, CONNECTOR_TIMEOUT_MS: "400" });
   // The local Moodle stands in for a public host.
-  setTestNetwork({ publicAddresses: ["127.0.0.1"] });
 });
 
 afterAll(async () => {
-  setTestNetwork(null);
   await server.close();
   await moodle.close();
 });

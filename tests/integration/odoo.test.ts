@@ -5,9 +5,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { erpModuleListOutput, erpStatusOutput, installModuleOutput } from "../../lib/connectors/odoo/schema";
 import { createdConnectionOutput, runOutput } from "../../lib/connectors/schema";
 import { moduleOverrides } from "../../lib/modules/registry";
-import { setTestNetwork } from "../../lib/net/outbound";
 import { ADMIN_EMAIL, createTask, expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
 import { ODOO_ADMIN, ODOO_CLERK, ODOO_DATABASE, startOdooServer, type OdooServer, type OdooUser } from "./odoo-server";
+
+/** The local system listens on 127.0.0.1: the deployment setting that lets connectors reach that one address. */
+const SYSTEM_ON_LOOPBACK = { ALLOW_PRIVATE_NETWORK_TARGETS: "127.0.0.1" };
 
 /*
  * The `erp` connector (lib/connectors/odoo) against a local Odoo (odoo-server.ts) speaking JSON-RPC (Odoo 17) and
@@ -73,14 +75,12 @@ function sign(secret: string, body: string): string {
 
 beforeAll(async () => {
   odoo = await startOdooServer();
-  server = await startTestServer({ CONNECTOR_TIMEOUT_MS: "500", ADMIN_EMAILS: ADMIN_EMAIL });
+  server = await startTestServer({ ...SYSTEM_ON_LOOPBACK, CONNECTOR_TIMEOUT_MS: "500", ADMIN_EMAILS: ADMIN_EMAIL });
   // The local Odoo stands in for a public host.
-  setTestNetwork({ publicAddresses: ["127.0.0.1"] });
   admin = await registerUser(server, { email: ADMIN_EMAIL });
 });
 
 afterAll(async () => {
-  setTestNetwork(null);
   await server.close();
   await odoo.close();
 });

@@ -6,9 +6,11 @@ import { createdConnectionOutput, runListOutput, runOutput, statusOutput } from 
 import { RETRY_DELAYS_MS, runConnectorRetries } from "../../lib/connectors/service";
 import { decodeWindows1250 } from "../../lib/connectors/pohoda/windows-1250";
 import { moduleOverrides } from "../../lib/modules/registry";
-import { setTestNetwork } from "../../lib/net/outbound";
 import { expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
 import { startPohodaServer, type PohodaServer } from "./pohoda-server";
+
+/** The local system listens on 127.0.0.1: the deployment setting that lets connectors reach that one address. */
+const SYSTEM_ON_LOOPBACK = { ALLOW_PRIVATE_NETWORK_TARGETS: "127.0.0.1" };
 
 /*
  * The POHODA connector (lib/connectors/pohoda) and the invoices it exports (lib/accounting), against a local
@@ -64,13 +66,11 @@ async function exportNow(user: User, connectionId: string) {
 
 beforeAll(async () => {
   pohoda = await startPohodaServer();
-  server = await startTestServer({ CONNECTOR_TIMEOUT_MS: "500" });
+  server = await startTestServer({ ...SYSTEM_ON_LOOPBACK, CONNECTOR_TIMEOUT_MS: "500" });
   // The local mServer stands in for a reachable host.
-  setTestNetwork({ publicAddresses: ["127.0.0.1"] });
 });
 
 afterAll(async () => {
-  setTestNetwork(null);
   await server?.close();
   await pohoda?.close();
 });

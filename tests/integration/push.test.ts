@@ -15,10 +15,13 @@ import {
 } from "./harness";
 import { startPushService, type PushDevice, type PushService } from "./push-service";
 
+/** The push service of these tests listens on 127.0.0.1: the deployment setting that allows push to reach it. */
+const PUSH_TO_LOOPBACK = { ALLOW_PRIVATE_NETWORK_TARGETS: "push" };
+
 let server: TestServer;
 let push: PushService;
 beforeAll(async () => {
-  [server, push] = await Promise.all([startTestServer(), startPushService()]);
+  [server, push] = await Promise.all([startTestServer(PUSH_TO_LOOPBACK), startPushService()]);
 });
 afterAll(async () => {
   await server?.close();
@@ -471,7 +474,7 @@ describe("VAPID keys across servers", () => {
     await server.close();
 
     // A restart: a new process (nothing cached) on a database holding the pair the first one generated.
-    server = await startTestServer();
+    server = await startTestServer(PUSH_TO_LOOPBACK);
     await server.sql("insert into app_settings (key, value) values ('vapid', $1)", [JSON.stringify(stored!.value)]);
     expect(await vapidPublicKey()).toBe(storedKey);
     const restartedUser = await registerUser(server);
@@ -483,6 +486,7 @@ describe("VAPID keys across servers", () => {
     // Configured keys are used as they are, and nothing is generated.
     const configured = webpush.generateVAPIDKeys();
     server = await startTestServer({
+      ...PUSH_TO_LOOPBACK,
       VAPID_PUBLIC_KEY: configured.publicKey,
       VAPID_PRIVATE_KEY: configured.privateKey,
       VAPID_SUBJECT: "https://spolu.example.com/contact",
@@ -499,11 +503,11 @@ describe("VAPID keys across servers", () => {
   });
 });
 
-describe("private addresses outside tests", () => {
+describe("without the private-network setting", () => {
   test("endpoints on loopback, private or link-local addresses are refused, and never called", async () => {
-    // Tests may push to loopback; a production server may not.
+    // The default: push services are on the internet.
     await server.close();
-    server = await startTestServer({ NODE_ENV: "production", SERVE_PAGES: "false" });
+    server = await startTestServer();
     const user = await registerUser(server);
     const keys = browserKeys();
     for (const endpoint of [

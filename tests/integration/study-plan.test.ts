@@ -299,7 +299,13 @@ describe("POST /goals/{id}/study-plan with an AI endpoint", () => {
 
   beforeAll(async () => {
     ai = await startChatCompletionsServer();
-    server = await startTestServer({ AI_BASE_URL: ai.url, AI_MODEL: "plan-model", AI_TIMEOUT_MS: "500", AI_DAILY_REQUESTS: "3" });
+    server = await startTestServer({
+      AI_BASE_URL: ai.url,
+      ALLOW_PRIVATE_NETWORK_TARGETS: "ai", // the endpoint listens on 127.0.0.1, as a local Ollama would
+      AI_MODEL: "plan-model",
+      AI_TIMEOUT_MS: "500",
+      AI_DAILY_REQUESTS: "3",
+    });
   });
   afterAll(async () => {
     await server?.close();

@@ -2,7 +2,6 @@ import { compileErrors, validate } from "@readme/openapi-parser";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { advanceClock, resetClock } from "../../lib/clock";
 import { onEvent } from "../../lib/events/publish";
-import { setTestNetwork } from "../../lib/net/outbound";
 import { notifyUser } from "../../lib/notifications/service";
 import { backgroundSettled, MAX_ATTEMPTS, RETRY_DELAYS_MS } from "../../lib/webhooks/deliver";
 import { registerWebhookHandlers } from "../../lib/webhooks/events";
@@ -24,6 +23,7 @@ import {
   type RequestOptions,
   type TestServer,
 } from "./harness";
+import { startDnsServer, type DnsServer } from "./dns-server";
 import { startReceiver, verifyStandardWebhook, type Receiver } from "./webhook-receiver";
 
 // The owner's notification goes through notifyUser (lib/notifications, built separately): watched, not replaced.
@@ -106,7 +106,6 @@ async function runJob() {
 afterEach(async () => {
   await backgroundSettled();
   resetClock();
-  setTestNetwork(null);
 });
 
 afterAll(async () => {
@@ -759,26 +758,40 @@ describe("without the private-network setting", () => {
     expect(sent.attempts[0]!.error).toMatch(/localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
     expect(hook.messages).toHaveLength(0);
   });
+});
+
+describe("with only 127.0.0.1 allowed (the receivers) and host names resolved by a local DNS server", () => {
+  let dns: DnsServer;
+  beforeAll(async () => {
+    dns = await startDnsServer();
+    // A deployment that allows one private address (here the receivers' 127.0.0.1) and no other.
+    server = await startTestServer({
+      WEBHOOK_TIMEOUT_MS: "2000",
+      ALLOW_PRIVATE_NETWORK_TARGETS: "127.0.0.1",
+      OUTBOUND_DNS_SERVERS: dns.address,
+    });
+  });
+  afterAll(async () => {
+    await backgroundSettled();
+    await server.close();
+    await dns.close();
+  });
 
   test("the address checked is the one connected to (no second resolution); a name with any private address is refused", async () => {
     const owner = await registerUser(server);
     const hook = await receiver();
-    const answers = [["127.0.0.1"], ["127.0.0.1", "10.1.2.3"]];
-    const asked: string[] = [];
-    // A stub DNS; 127.0.0.1 stands in for a public address (the only way to reach a local receiver).
-    setTestNetwork({
-      publicAddresses: ["127.0.0.1"],
-      resolve: async (host) => {
-        asked.push(host);
-        return answers.shift() ?? ["10.9.9.9"];
-      },
-    });
+    // The first resolution answers the allowed address; the next one adds a private address (a rebinding name).
+    dns.answer("hooks.spolu.test", ["127.0.0.1"], ["127.0.0.1", "10.1.2.3"]);
     const endpoint = await register(owner, { url: `http://hooks.spolu.test:${hook.port}/hook` });
     hook.secrets = [endpoint.secret];
     const first = await testFire(owner, endpoint.id);
     expect(first.status).toBe("succeeded");
     expect(hook.messages).toHaveLength(1);
-    expect(asked).toEqual(["hooks.spolu.test"]);
+    // One resolution (its A and AAAA questions) for the one attempt: the connection used what was checked.
+    expect(dns.asked.filter((question) => question.endsWith(" hooks.spolu.test")).sort()).toEqual([
+      "A hooks.spolu.test",
+      "AAAA hooks.spolu.test",
+    ]);
 
     const second = await testFire(owner, endpoint.id);
     expect(second.attempts[0]!.error).toMatch(/hooks\.spolu\.test resolves to 10\.1\.2\.3, a private address/);
@@ -788,7 +801,6 @@ describe("without the private-network setting", () => {
   test("a redirect to a private address is refused", async () => {
     const owner = await registerUser(server);
     const hook = await receiver();
-    setTestNetwork({ publicAddresses: ["127.0.0.1"] });
     const endpoint = await registerFor(owner, hook);
     for (const [location, reason] of [
       [
@@ -797,6 +809,7 @@ describe("without the private-network setting", () => {
       ],
       [`http://[::1]:${hook.port}/inside`, /refused: ::1 is a loopback address/],
       ["http://[::ffff:10.0.0.1]/", /refused: ::ffff:a00:1 is a private address/],
+      ["http://127.0.0.2/", /refused: 127\.0\.0\.2 is a loopback address/],
       ["file:///etc/passwd", /refused: not an http\(s\) URL/],
     ] as const) {
       const before = hook.messages.length;

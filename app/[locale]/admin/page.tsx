@@ -5,6 +5,7 @@ import { getMessages, getTranslations, setRequestLocale } from "next-intl/server
 import { parseAdminQuery, RECENT_ERRORS, USER_PAGE_SIZE } from "@/components/admin/admin-query";
 import { ErrorStatsSection } from "@/components/admin/error-stats-section";
 import { JobsSection } from "@/components/admin/jobs-section";
+import { QueueSection } from "@/components/admin/queue-section";
 import { ModulesSection } from "@/components/admin/modules-section";
 import { RecentErrorsSection } from "@/components/admin/recent-errors-section";
 import { UsersSection } from "@/components/admin/users-section";
@@ -13,11 +14,13 @@ import { listJobStatus, listUsers } from "@/lib/admin/service";
 import { errorStats, recentErrors } from "@/lib/errors/service";
 import { tagOfSegment } from "@/lib/i18n/locales";
 import { listModules } from "@/lib/modules/service";
+import { queueSummary } from "@/lib/queue/service";
 import "@/components/admin/admin.css";
 
 /**
  * /{locale}/admin: the administrators' dashboard (ADMIN_EMAILS): the users (search, pages, disable and enable), the
- * feature modules (switches), the background jobs, the error statistics of a period and the recent errors. Everyone else, signed in or not, gets the ordinary 404 page:
+ * feature modules (switches), the background jobs, the work queue, the error statistics of a period and the recent
+ * errors. Everyone else, signed in or not, gets the ordinary 404 page:
  * nothing tells them that the page exists.
  */
 type Props = {
@@ -43,10 +46,11 @@ export default async function AdminPage({ params, searchParams }: Props) {
 
   const query = parseAdminQuery(await searchParams);
   const now = new Date();
-  const [users, modules, jobs, stats, errors] = await Promise.all([
+  const [users, modules, jobs, queue, stats, errors] = await Promise.all([
     listUsers({ q: query.q, page: query.page, pageSize: USER_PAGE_SIZE }),
     listModules(),
     listJobStatus(),
+    queueSummary(),
     errorStats(query.days, now),
     recentErrors({ limit: RECENT_ERRORS, ...(query.source && { source: query.source }) }),
   ]);
@@ -64,6 +68,7 @@ export default async function AdminPage({ params, searchParams }: Props) {
         <ModulesSection modules={modules.items} format={format} />
       </NextIntlClientProvider>
       <JobsSection jobs={jobs.items} format={format} />
+      <QueueSection summary={queue} />
       <ErrorStatsSection locale={locale} query={query} stats={stats} now={now} format={format} />
       <RecentErrorsSection locale={locale} query={query} errors={errors} format={format} />
     </div>

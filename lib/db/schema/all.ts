@@ -27,3 +27,4 @@ export * from "./time-tracking";
 export * from "./gamification";
 export * from "./deploy";
 export * from "./invoices";
+export * from "./queue";

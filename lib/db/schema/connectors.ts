@@ -115,7 +115,7 @@ export const connectorRuns = pgTable(
     trigger: text("trigger").$type<"user" | "webhook" | "retry">().notNull(),
     status: text("status").$type<ConnectorRunStatus>().notNull().default("running"),
     attempt: integer("attempt").notNull().default(1),
-    /** When the retry job tries this failed run again; null: no retry (succeeded, or a failure that would repeat). */
+    /** When this failed run is tried again (its queue item, lib/queue, is due then); null: no retry. */
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
     /** An incoming webhook's delivery id (its header, else a hash of the body). */
     deliveryId: text("delivery_id"),
@@ -133,9 +133,6 @@ export const connectorRuns = pgTable(
   },
   (table) => [
     index("connector_runs_connection_idx").on(table.connectionId, table.startedAt),
-    index("connector_runs_retry_idx")
-      .on(table.nextAttemptAt)
-      .where(sql`${table.nextAttemptAt} is not null`),
     uniqueIndex("connector_runs_delivery_key").on(table.connectionId, table.deliveryId),
     // One run at a time per connection: a second start while one is running fails on this index.
     uniqueIndex("connector_runs_running_key")

@@ -34,15 +34,12 @@ export const mediaItems = pgTable(
     transcriptionStatus: text("transcription_status", { enum: TRANSCRIPTION_STATUSES }).notNull(),
     transcript: text("transcript"),
     transcriptionError: text("transcription_error"),
-    /** When a process took the transcription on; another may take it over once this is old (a crashed process). */
-    transcriptionClaimedAt: timestamp("transcription_claimed_at", { withTimezone: true }),
     transcribedAt: timestamp("transcribed_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     index("media_items_task_idx").on(table.taskId, table.createdAt),
     index("media_items_uploader_idx").on(table.uploaderId),
-    index("media_items_pending_idx").on(table.transcriptionStatus, table.transcriptionClaimedAt),
   ],
 );
 

@@ -66,6 +66,7 @@ export const webhookDeliveries = pgTable(
     /** `pending` while attempts remain, then `succeeded` or `failed`. */
     status: text("status").$type<WebhookDeliveryStatus>().notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
+    /** When the next attempt is due, as its queue item (lib/queue) has it; shown to the owner. */
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
@@ -74,9 +75,6 @@ export const webhookDeliveries = pgTable(
   },
   (table) => [
     index("webhook_deliveries_endpoint_idx").on(table.endpointId, table.createdAt),
-    index("webhook_deliveries_due_idx")
-      .on(table.nextAttemptAt)
-      .where(sql`${table.status} = 'pending'`),
     // One delivery per event and endpoint (replays and tests carry no event id).
     uniqueIndex("webhook_deliveries_event_key")
       .on(table.endpointId, table.eventId)
