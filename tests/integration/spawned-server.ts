@@ -29,8 +29,10 @@ function watch(child: ChildProcess, kill: () => void): Spawned {
     child.once("exit", () => reject(new Error(`exited before listening:\n${output}`)));
   });
   ready.catch(() => {});
+  // "close", not "exit": the output is complete only once every process writing to the pipes is gone (npm exits
+  // before the node process it started has written its last lines).
   const exited = new Promise<{ code: number | null; output: string }>((resolve) =>
-    child.once("exit", (code) => {
+    child.once("close", (code) => {
       killers.delete(kill);
       resolve({ code, output });
     }),
