@@ -1,4 +1,4 @@
-import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError, toFile } from "openai";
+import type OpenAI from "openai";
 import { AppError } from "../api/app-error";
 import { nowDate } from "../clock";
 import { config } from "../config";
@@ -64,16 +64,20 @@ const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 /** The SDK's fetch: the outbound client, its deadline a second after ours (`deadline`), so that ours says why. */
 const aiFetch = outboundFetch("ai", { timeoutMs: () => config().AI_TIMEOUT_MS + 1000, maxBytes: MAX_ANSWER_BYTES });
 
+/** The openai package (about 14 MB of memory): loaded with the first request to the endpoint, not at start. */
+type Sdk = typeof import("openai");
+let sdk: Sdk | null = null;
 let client: { key: string; openai: OpenAI } | null = null;
 
-function openai(): OpenAI {
+async function openai(): Promise<{ openai: OpenAI; sdk: Sdk }> {
+  sdk ??= await import("openai");
   const { AI_BASE_URL, AI_API_KEY, AI_TIMEOUT_MS } = config();
   const key = `${AI_BASE_URL}|${AI_API_KEY ?? ""}|${AI_TIMEOUT_MS}`;
   if (client?.key !== key) {
     // Local servers take any key; the package insists on one.
     client = {
       key,
-      openai: new OpenAI({
+      openai: new sdk.default({
         baseURL: AI_BASE_URL,
         apiKey: AI_API_KEY ?? "none",
         timeout: AI_TIMEOUT_MS,
@@ -82,7 +86,12 @@ function openai(): OpenAI {
       }),
     };
   }
-  return client.openai;
+  return { openai: client.openai, sdk };
+}
+
+/** The caller gave up (not our deadline): the package's abort, passed on as it is. */
+function abortedByCaller(error: unknown, timedOut: boolean): boolean {
+  return sdk !== null && error instanceof sdk.APIUserAbortError && !timedOut;
 }
 
 const utcDay = (instant: Date) => instant.toISOString().slice(0, 10);
@@ -111,12 +120,12 @@ async function takeBudget(userId: string): Promise<string> {
 /** What went wrong with the endpoint, as the 503 the API answers (the endpoint's own words, shortened). */
 function unavailable(error: unknown, timedOut: boolean): AppError {
   const seconds = Math.round(config().AI_TIMEOUT_MS / 1000);
-  if (timedOut || error instanceof APIConnectionTimeoutError) {
+  if (timedOut || (sdk && error instanceof sdk.APIConnectionTimeoutError)) {
     return new AppError("unavailable", `The AI service did not answer within ${seconds} s`, { retryAfterSeconds: 30 });
   }
   const cause = error instanceof Error ? error.cause : undefined;
   const detail =
-    error instanceof APIError && error.status !== undefined
+    sdk && error instanceof sdk.APIError && error.status !== undefined
       ? `answered ${error.status}: ${error.message}`
       : cause instanceof OutboundError && cause.reason === "refused"
         ? `address is refused: ${cause.message}`
@@ -142,16 +151,17 @@ function body(request: AiRequest) {
 /** One whole answer from the configured endpoint. */
 export async function complete(request: AiRequest): Promise<AiCompletion> {
   const day = await takeBudget(request.userId);
+  const loaded = await openai(); // before the deadline starts: loading the package is not the endpoint's time
   const { signal, timedOut } = deadline(request.signal);
   const model = config().AI_MODEL;
   try {
-    const answer = await openai().chat.completions.create({ ...body(request), stream: false }, { signal });
+    const answer = await loaded.openai.chat.completions.create({ ...body(request), stream: false }, { signal });
     const text = answer.choices[0]?.message?.content ?? "";
     if (answer.usage?.total_tokens) await addTokens(request.userId, day, answer.usage.total_tokens);
     return { text, answeredBy: { provider: "openai-compatible", model: answer.model || model } };
   } catch (error) {
     await returnDailyRequest(request.userId, day);
-    if (error instanceof APIUserAbortError && !timedOut()) throw error;
+    if (abortedByCaller(error, timedOut())) throw error;
     log.warn("AI endpoint failed", { purpose: request.purpose, error: error instanceof Error ? error.message : String(error) });
     throw unavailable(error, timedOut());
   }
@@ -160,14 +170,15 @@ export async function complete(request: AiRequest): Promise<AiCompletion> {
 /** A streamed answer: resolves once the endpoint has started answering, then yields its text as it comes. */
 export async function completeStream(request: AiRequest): Promise<AiStream> {
   const day = await takeBudget(request.userId);
+  const loaded = await openai();
   const { signal, timedOut } = deadline(request.signal);
   const model = config().AI_MODEL;
   let stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
   try {
-    stream = await openai().chat.completions.create({ ...body(request), stream: true }, { signal });
+    stream = await loaded.openai.chat.completions.create({ ...body(request), stream: true }, { signal });
   } catch (error) {
     await returnDailyRequest(request.userId, day);
-    if (error instanceof APIUserAbortError && !timedOut()) throw error;
+    if (abortedByCaller(error, timedOut())) throw error;
     log.warn("AI endpoint failed", { purpose: request.purpose, error: error instanceof Error ? error.message : String(error) });
     throw unavailable(error, timedOut());
   }
@@ -178,7 +189,7 @@ export async function completeStream(request: AiRequest): Promise<AiStream> {
         if (text) yield text;
       }
     } catch (error) {
-      if (error instanceof APIUserAbortError && !timedOut()) throw error;
+      if (abortedByCaller(error, timedOut())) throw error;
       throw unavailable(error, timedOut());
     }
     // The package ends an aborted stream quietly: past the deadline, the answer is cut short, which is a failure.
@@ -202,11 +213,12 @@ export interface TranscriptionRequest {
  */
 export async function transcribe(request: TranscriptionRequest): Promise<AiCompletion> {
   const day = await takeBudget(request.userId);
+  const loaded = await openai();
   const { signal, timedOut } = deadline(undefined);
   const model = config().AI_TRANSCRIPTION_MODEL;
   try {
-    const file = await toFile(request.content as Buffer, request.filename, { type: request.contentType });
-    const answer = await openai().audio.transcriptions.create({ file, model }, { signal });
+    const file = await loaded.sdk.toFile(request.content as Buffer, request.filename, { type: request.contentType });
+    const answer = await loaded.openai.audio.transcriptions.create({ file, model }, { signal });
     return { text: answer.text ?? "", answeredBy: { provider: "openai-compatible", model } };
   } catch (error) {
     await returnDailyRequest(request.userId, day);

@@ -612,6 +612,6 @@ export const connectorRunQueue = defineQueue<Record<string, never>>({
 });
 
 /** The job: runs retries and waiting webhooks whose time has come, each once across processes; answers how many ran. */
-export async function runConnectorRetries(): Promise<number> {
-  return work(connectorRunQueue, { batch: 10 });
+export async function runConnectorRetries(signal?: AbortSignal): Promise<number> {
+  return work(connectorRunQueue, { batch: 10, signal });
 }

@@ -199,12 +199,12 @@ function commandEnvironment(run: DeployRunRow): Record<string, string> {
  * The job: fails runs left `running` by a process that stopped, then runs what is queued, oldest first (after the
  * drain this process may have going); answers how many ran meanwhile.
  */
-export async function runDeployQueue(): Promise<number> {
+export async function runDeployQueue(signal?: AbortSignal): Promise<number> {
   if (!config().DEPLOY_WEBHOOK_SECRET || !config().DEPLOY_COMMAND) return 0;
   await failStaleDeployRuns(new Date(now() - config().DEPLOY_TIMEOUT_MS - STALE_MARGIN_MS));
   // What this process is already running (a delivery just received) first, counted with what is due after it.
   const drained = draining ? await draining : 0;
-  return drained + (await work(deployRunQueue, { batch: 1, rounds: 100 }));
+  return drained + (await work(deployRunQueue, { batch: 1, rounds: 100, signal }));
 }
 
 export async function listDeploys(): Promise<{ items: DeployRunOutput[] }> {

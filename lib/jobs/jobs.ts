@@ -22,8 +22,8 @@ export function backgroundJobs(): Job[] {
     {
       name: "recurring-tasks",
       intervalMs: 60 * 1000,
-      async run() {
-        const created = await createDueOccurrences();
+      async run(signal) {
+        const created = await createDueOccurrences(undefined, signal);
         if (created) log.info("Created occurrences of recurring tasks", { created });
       },
     },
@@ -47,8 +47,8 @@ export function backgroundJobs(): Job[] {
     {
       name: "reminders",
       intervalMs: 60 * 1000,
-      async run() {
-        const { sent, missed } = await runReminders();
+      async run(signal) {
+        const { sent, missed } = await runReminders(undefined, signal);
         if (sent || missed) log.info("Sent task reminders", { sent, missed });
       },
     },
@@ -72,8 +72,8 @@ export function backgroundJobs(): Job[] {
     {
       name: "webhook-deliveries",
       intervalMs: 15 * 1000,
-      async run() {
-        const { queued, attempted } = await runWebhookDeliveries();
+      async run(signal) {
+        const { queued, attempted } = await runWebhookDeliveries(signal);
         if (queued || attempted) log.info("Ran webhook deliveries", { queued, attempted });
       },
     },
@@ -81,8 +81,8 @@ export function backgroundJobs(): Job[] {
     {
       name: "connector-retries",
       intervalMs: 15 * 1000,
-      async run() {
-        const started = await runConnectorRetries();
+      async run(signal) {
+        const started = await runConnectorRetries(signal);
         if (started) log.info("Ran connector retries", { started });
       },
     },
@@ -91,8 +91,8 @@ export function backgroundJobs(): Job[] {
       name: "deploy-queue",
       intervalMs: 30 * 1000,
       module: "deploy",
-      async run() {
-        const ran = await runDeployQueue();
+      async run(signal) {
+        const ran = await runDeployQueue(signal);
         if (ran) log.info("Ran queued deploys", { ran });
       },
     },
@@ -110,8 +110,8 @@ export function backgroundJobs(): Job[] {
       name: "media-transcriptions",
       module: "media",
       intervalMs: 60 * 1000,
-      async run() {
-        const transcribed = await runPendingTranscriptions();
+      async run(signal) {
+        const transcribed = await runPendingTranscriptions(signal);
         if (transcribed) log.info("Transcribed media items", { transcribed });
       },
     },

@@ -82,6 +82,6 @@ export async function transcriptionsSettled(): Promise<void> {
 }
 
 /** The job: queued transcriptions nobody holds (their process stopped), a few at a time. */
-export async function runPendingTranscriptions(): Promise<number> {
-  return work(transcriptionQueue, { batch: 5, rounds: 1 });
+export async function runPendingTranscriptions(signal?: AbortSignal): Promise<number> {
+  return work(transcriptionQueue, { batch: 5, rounds: 1, signal });
 }

@@ -227,10 +227,10 @@ const reminderQueue = defineQueue<ReminderToSend>({
  * logs those missed beyond the catch-up window, then sends what is queued. Safe to run in several processes at
  * once (see the claim above).
  */
-export async function runReminders(now: Date = nowDate()): Promise<{ sent: number; missed: number }> {
+export async function runReminders(now: Date = nowDate(), signal?: AbortSignal): Promise<{ sent: number; missed: number }> {
   let missed = 0;
   const since = new Date(now.getTime() - MISSED_LOG_MS);
-  for (let round = 0; round < MAX_ROUNDS; round++) {
+  for (let round = 0; round < MAX_ROUNDS && !signal?.aborted; round++) {
     const candidates = await dueReminderCandidates(now, since, BATCH);
     let claimed = 0;
     for (const candidate of candidates) {
@@ -249,7 +249,7 @@ export async function runReminders(now: Date = nowDate()): Promise<{ sent: numbe
     }
     if (candidates.length < BATCH || claimed === 0) break;
   }
-  const sent = await work(reminderQueue, { batch: BATCH, concurrency: 4, rounds: MAX_ROUNDS });
+  const sent = await work(reminderQueue, { batch: BATCH, concurrency: 4, rounds: MAX_ROUNDS, signal });
   return { sent, missed };
 }
 

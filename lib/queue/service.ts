@@ -220,17 +220,18 @@ async function inParallel<T>(items: readonly T[], limit: number, each: (item: T)
 
 /**
  * Works through what is due of a kind, `batch` items at a time, `concurrency` of them at once, for at most
- * `rounds` batches; stops early when a batch was not full or everything in it was postponed. Answers how many
- * items ran (postponed ones not counted).
+ * `rounds` batches; stops early when a batch was not full or everything in it was postponed, or when `signal` aborts.
+ * Answers how many items ran (postponed ones not counted).
  */
 export async function work<P>(
   queue: QueueDefinition<P>,
-  options: { batch?: number; concurrency?: number; rounds?: number } = {},
+  options: { batch?: number; concurrency?: number; rounds?: number; signal?: AbortSignal } = {},
 ): Promise<number> {
-  const { batch = 10, concurrency = 1, rounds = 20 } = options;
+  const { batch = 10, concurrency = 1, rounds = 20, signal } = options;
   await reap(queue);
   let ran = 0;
-  for (let round = 0; round < rounds; round++) {
+  // A stopping process (the job's signal) claims no further batch: what it holds it finishes or leaves to its lease.
+  for (let round = 0; round < rounds && !signal?.aborted; round++) {
     const claimed = await claimItems(queue.kind, nowDate(), leaseUntil(queue), OWNER, batch);
     let ranNow = 0;
     await inParallel(claimed, concurrency, async (row) => {

@@ -28,9 +28,9 @@ const MAX_SKIPPED = 10_000;
  * own transaction, locked (other runners skip it), and the unique (series, occurrence) index makes a second
  * copy impossible even if two runners got past the lock; the task is then marked, so that it is handled once.
  */
-export async function createDueOccurrences(now: Date = nowDate()): Promise<number> {
+export async function createDueOccurrences(now: Date = nowDate(), signal?: AbortSignal): Promise<number> {
   let created = 0;
-  for (;;) {
+  while (!signal?.aborted) {
     const candidates = await recurrenceCandidates(now, BATCH);
     let handled = 0;
     for (const candidate of candidates) {
@@ -44,6 +44,7 @@ export async function createDueOccurrences(now: Date = nowDate()): Promise<numbe
     }
     if (candidates.length < BATCH || handled === 0) return created;
   }
+  return created;
 }
 
 /** true: created; false: nothing to create (series ended, or it existed); null: another runner has it. */

@@ -258,8 +258,8 @@ export async function attemptDeliveries(deliveryIds: readonly string[]): Promise
 }
 
 /** The job's sending part: attempts every due delivery (a batch at a time); answers how many it attempted. */
-export async function attemptDueDeliveries(): Promise<number> {
-  return work(webhookDeliveryQueue, { batch: BATCH, concurrency: CONCURRENCY, rounds: 20 });
+export async function attemptDueDeliveries(signal?: AbortSignal): Promise<number> {
+  return work(webhookDeliveryQueue, { batch: BATCH, concurrency: CONCURRENCY, rounds: 20, signal });
 }
 
 // First attempts run in the background of whatever queued them (an event's fan-out); tests await them.

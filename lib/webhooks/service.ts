@@ -400,8 +400,8 @@ export async function catchUpEvents(): Promise<number> {
 }
 
 /** The `webhook-deliveries` job: catches up on missed events, then attempts every due delivery. */
-export async function runWebhookDeliveries(): Promise<{ queued: number; attempted: number }> {
+export async function runWebhookDeliveries(signal?: AbortSignal): Promise<{ queued: number; attempted: number }> {
   const queued = await catchUpEvents();
-  const attempted = await attemptDueDeliveries();
+  const attempted = await attemptDueDeliveries(signal);
   return { queued, attempted };
 }
