@@ -14,6 +14,7 @@ import { getRequestListener } from "@hono/node-server";
 import { apiApp } from "./lib/api/app";
 import { logWhenAnswered, markRoutePattern } from "./lib/api/access-log";
 import { requestIdFor } from "./lib/api/middleware";
+import { answerMalformedPath, isMalformedPath } from "./lib/api/malformed-path";
 import { API_PREFIX, toApiPath } from "./lib/api/paths";
 import { ConfigError, config, loadConfig, readDotEnvFile } from "./lib/config";
 import { closeDatabase, openDatabase } from "./lib/db/client";
@@ -125,6 +126,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       return track(api(req, res));
     }
     res.setHeader("X-Request-Id", requestIdFor(req.headers["x-request-id"] as string | undefined));
+    if (isMalformedPath(path)) return answerMalformedPath(path, res);
     if (pages) return track(pages.handle(req, res));
     res.writeHead(404, { "Content-Type": "text/plain" }).end("Not found");
   });

@@ -107,9 +107,16 @@ async function main() {
     async (token) => ((await api(server, token, "GET", "/auth/me", undefined, 200)) as { id: string }).id,
   );
   const group = (await api(server, owner, "POST", "/api/v1/user-groups", { name: "Everyone" }, 201)) as { id: string };
-  progress("adding them to one user group");
-  await inBatches(users.slice(1), REGISTER_CONCURRENCY, (userId) =>
-    api(server, owner, "POST", `/api/v1/user-groups/${group.id}/members`, { userId }, 201),
+  progress("adding them to one user group (each accepts the invitation)");
+  await inBatches(
+    users.slice(1).map((userId, index) => ({ userId, token: tokens[index + 1]! })),
+    REGISTER_CONCURRENCY,
+    async ({ userId, token }) => {
+      const invited = (await api(server, owner, "POST", `/api/v1/user-groups/${group.id}/members`, { userId }, 202)) as {
+        invitation: { id: string };
+      };
+      await api(server, token, "POST", `/api/v1/invitations/${invited.invitation.id}/accept`, undefined, 200);
+    },
   );
   const task = (await api(server, owner, "POST", "/tasks", { title: "Shared by all", userGroupId: group.id }, 201)) as {
     id: string;

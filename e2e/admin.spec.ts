@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import { ADMIN_EMAIL } from "../playwright.config";
 import { expectAccessible } from "./axe";
 import { AdminPage } from "./pages/admin-page";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { ODOO_ADMIN, ODOO_DATABASE, startOdooServer, type OdooServer } from "../tests/integration/odoo-server";
 import { expectAccessible } from "./axe";
 

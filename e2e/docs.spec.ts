@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { DocsPage, RENDER_TIMEOUT } from "./pages/docs-page";
 
 // Two page loads and two resolved operations per test at most, each waited for up to RENDER_TIMEOUT.

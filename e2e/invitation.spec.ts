@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import { InvitePage } from "./pages/invite-page";
 
 /*
@@ -181,4 +181,37 @@ test("a withdrawn invitation explains itself instead of offering the forms", asy
   await expect(invite.heading).toHaveText("Это приглашение отозвано");
   await expect(invite.problem).toContainText("Jana Nováková");
   await expect(invite.registerForm).toHaveCount(0);
+});
+
+test("a relative invited to a family workspace by link joins without an account in advance", async ({ page, request }) => {
+  const parent = await registerAccount(request, "Dana Dvořáková");
+  const family = await request.post("/api/v1/family", { headers: bearer(parent), data: { name: "The Dvořáks" } });
+  expect(family.status()).toBe(201);
+  const created = await request.post("/api/v1/invitations", {
+    headers: bearer(parent),
+    data: { familyId: (await family.json()).id, familyRole: "child", name: "Grandpa" },
+  });
+  expect(created.status()).toBe(201);
+  const { token } = await created.json();
+
+  const invite = new InvitePage(page);
+  await invite.goto(token, "en");
+  await expect(invite.heading).toHaveText("Dana Dvořáková invites you to their family workspace");
+  await expect(page.getByText("The Dvořáks")).toBeVisible();
+  await expect(page.getByText("Child", { exact: true })).toBeVisible();
+
+  // An address that has an account, with a password that is not its own: refused without saying the address exists.
+  const existing = await registerAccount(request, "Somebody");
+  await invite.register(ENGLISH, { name: "Grandpa", email: existing.email, password: "not the password at all" });
+  await expect(invite.registerForm.getByRole("alert")).toHaveText(/^We could not accept with this email and password/);
+
+  const grandpa = { name: "Grandpa", email: `grandpa-${randomUUID()}@example.com`, password: `pw-${randomUUID()}` };
+  await invite.register(ENGLISH, grandpa);
+  await expect(page.getByRole("heading", { name: "You're in!" })).toBeVisible();
+  await expect(invite.success).toContainText("You are now a member of the family workspace “The Dvořáks”.");
+  const members = await (await request.get("/api/v1/family", { headers: bearer(parent) })).json();
+  expect(members.members.map((member: { name: string; role: string }) => [member.name, member.role])).toEqual([
+    ["Dana Dvořáková", "parent"],
+    ["Grandpa", "child"],
+  ]);
 });

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { collectErrors, registerUser, signIn, TasksPage } from "./pages/tasks-page";
 
 /*
@@ -71,9 +71,11 @@ test("a task shared through a user group appears and changes live for the other 
     const team = await ownerPage.request.post("/api/v1/user-groups", { data: { name: "Flat mates" } });
     expect(team.status()).toBe(201);
     const teamId = ((await team.json()) as { id: string }).id;
-    expect(
-      (await ownerPage.request.post(`/api/v1/user-groups/${teamId}/members`, { data: { email: member.email } })).status(),
-    ).toBe(201);
+    // The member joins by accepting the invitation that adding them makes (they did not work together before).
+    const invited = await ownerPage.request.post(`/api/v1/user-groups/${teamId}/members`, { data: { email: member.email } });
+    expect(invited.status()).toBe(202);
+    const invitationId = ((await invited.json()) as { invitation: { id: string } }).invitation.id;
+    expect((await memberPage.request.post(`/api/v1/invitations/${invitationId}/accept`)).status()).toBe(200);
 
     const list = new TasksPage(memberPage);
     await list.goto();

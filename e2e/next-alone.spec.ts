@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { NEXT_ALONE_PORT } from "../playwright.config";
 
 const base = `http://127.0.0.1:${NEXT_ALONE_PORT}`;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import config from "../playwright.config";
 import { SecurityPage } from "./pages/security-page";
 import { SignInPage } from "./pages/sign-in-page";

@@ -1,13 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { TaskDetailPage } from "./pages/task-detail-page";
 
 /*
  * Collaboration between two people in two browser contexts: Alex asks Bea (by email, from the task page) to
- * collaborate; Bea's requests page shows the request without a reload and she accepts; Alex's task page then
- * lists her as a collaborator, also without a reload. Her edits then reach Alex's page live without touching
- * what Alex is typing. Alex also invites someone without an account and copies the link.
+ * collaborate, which invites her (an address without an account is answered the same way); Bea's requests page
+ * shows the invitation without a reload and she accepts; Alex's task page then lists her as a collaborator, also
+ * without a reload. Her edits then reach Alex's page live without touching what Alex is typing. Alex also invites
+ * someone without an account and copies the link. In Hebrew, an invitation to a family workspace is accepted in
+ * the app.
  */
 
 async function register(request: APIRequestContext, name: string) {
@@ -28,7 +30,7 @@ function collectErrors(page: Page): string[] {
   return errors;
 }
 
-test("requests: a request to collaborate reaches the other person live, is accepted, and the task shows the collaborator", async ({
+test("requests: an invitation to collaborate reaches the other person live, is accepted, and the task shows the collaborator", async ({
   browser,
   baseURL,
 }) => {
@@ -49,43 +51,36 @@ test("requests: a request to collaborate reaches the other person live, is accep
   // Bea's inbox is empty and listening.
   await beaPage.goto("/en/requests");
   await expect(beaPage.getByRole("heading", { level: 1 })).toHaveText("Requests");
-  await expect(beaPage.getByText("No request is waiting for your answer.")).toBeVisible();
+  await expect(beaPage.getByText("No invitation is waiting for you.")).toBeVisible();
   await expect(beaPage.getByText(/^Live:/)).toBeVisible();
 
-  // Alex asks Bea from the task page.
+  // Alex asks Bea from the task page, by email: an invitation to that address.
   const detail = new TaskDetailPage(alexPage);
   await detail.goto(taskId);
   await expect(alexPage.getByText(/^Live:/)).toBeVisible();
   await detail.ask("To work on it with you (collaborator)", bea.email);
-  await expect(detail.status.filter({ hasText: "Request sent to Bea Helper." })).toBeVisible();
-  const sent = detail.collaboration
-    .getByRole("listitem")
-    .filter({ hasText: "You asked Bea Helper to work on this task with you." });
-  await expect(sent.getByText("Waiting", { exact: true })).toBeVisible();
-  await expect(sent.getByRole("button", { name: "Withdraw" })).toBeVisible();
+  await expect(detail.status.filter({ hasText: `Invitation sent to ${bea.email}` })).toBeVisible();
 
-  // An unknown address is refused next to the field.
-  await detail.ask("To take on the task (assignee)", `nobody-${randomUUID()}@example.com`);
-  await expect(
-    detail.collaboration.getByRole("alert").filter({ hasText: "Enter the email address of another Spolu account." }),
-  ).toBeVisible();
+  // An address without an account gets the very same answer: nothing tells whether an account exists.
+  const nobody = `nobody-${randomUUID()}@example.com`;
+  await detail.ask("To take on the task (assignee)", nobody);
+  await expect(detail.status.filter({ hasText: `Invitation sent to ${nobody}` })).toBeVisible();
+  await expect(detail.collaboration.getByRole("alert")).toHaveCount(0);
 
-  // Bea sees it without reloading, with the task and who asked, and accepts.
-  const request = beaPage.getByRole("listitem").filter({ hasText: "Alex Asker asks you to work on this task together." });
-  await expect(request).toBeVisible();
-  await expect(request.getByText(title)).toBeVisible();
+  // Bea sees it without reloading, with the task and who invites her, and accepts.
+  const invitation = beaPage.getByRole("listitem").filter({ hasText: `Alex Asker invites you to the task “${title}”.` });
+  await expect(invitation).toBeVisible();
+  await expect(invitation.getByText("You would work on it together.")).toBeVisible();
   await expectAccessible(beaPage);
-  await request.getByRole("button", { name: "Accept" }).click();
-  await expect(beaPage.getByRole("status").filter({ hasText: `Accepted: ${title}` })).toBeVisible();
-  await expect(beaPage.getByText("No request is waiting for your answer.")).toBeVisible();
-  await expect(beaPage.getByRole("link", { name: title })).toHaveAttribute("href", `/en/tasks/${taskId}`);
+  await invitation.getByRole("button", { name: "Accept" }).click();
+  await expect(beaPage.getByRole("status").filter({ hasText: `You joined “${title}”.` })).toBeVisible();
+  await expect(beaPage.getByText("No invitation is waiting for you.")).toBeVisible();
 
-  // Alex's page lists Bea as a collaborator, without a reload; the request reads accepted.
+  // Alex's page lists Bea as a collaborator, without a reload.
   await expect(detail.people.getByRole("listitem").filter({ hasText: "Bea Helper" })).toBeVisible();
-  await expect(sent.getByText("Accepted", { exact: true })).toBeVisible();
 
   // Bea now opens the task.
-  await beaPage.getByRole("link", { name: title }).click();
+  await beaPage.goto(`/en/tasks/${taskId}`);
   const beaDetail = new TaskDetailPage(beaPage);
   await expect(beaDetail.heading).toHaveText(title);
   await expect(beaDetail.people.getByText("Bea Helper (you)")).toBeVisible();
@@ -146,4 +141,42 @@ test("requests: signed out goes to sign-in; a sent request is withdrawn from the
   await expect(page.getByText("None of your requests is waiting for an answer.")).toBeVisible();
   await expectAccessible(page);
   expect(errors).toEqual([]);
+});
+
+test("requests in Hebrew, right to left: an invitation to a family workspace is declined or accepted in the app", async ({
+  browser,
+}) => {
+  const parentContext = await browser.newContext();
+  const childContext = await browser.newContext();
+  const parentPage = await parentContext.newPage();
+  const childPage = await childContext.newPage();
+  await register(parentPage.request, "Dana Parent");
+  const child = await register(childPage.request, "Noa Child");
+  expect((await parentPage.request.post("/api/v1/family", { data: { name: "Levi home" } })).status()).toBe(201);
+
+  // The parent invites twice; nobody is a member until they say yes.
+  for (let i = 0; i < 2; i++) {
+    const invited = await parentPage.request.post("/api/v1/family/members", { data: { email: child.email, role: "child" } });
+    expect(invited.status()).toBe(202);
+  }
+  await childPage.goto("/he/requests");
+  await expect(childPage.locator("html")).toHaveAttribute("dir", "rtl");
+  await expect(childPage.getByRole("heading", { name: "הזמנות בשבילך" })).toBeVisible();
+  const invitations = childPage.getByRole("listitem").filter({ hasText: "Dana Parent מזמין/ה אותך למרחב המשפחתי “Levi home”." });
+  await expect(invitations).toHaveCount(2);
+  await expect(invitations.first().getByText("כילד/ה.")).toBeVisible();
+  await expectAccessible(childPage);
+
+  await invitations.first().getByRole("button", { name: "דחייה" }).click();
+  await expect(childPage.getByRole("status").filter({ hasText: "דחית את ההזמנה אל “Levi home”." })).toBeVisible();
+  await expect(invitations).toHaveCount(1);
+  expect((await childPage.request.get("/api/v1/family")).status()).toBe(404);
+
+  await invitations.first().getByRole("button", { name: "קבלה" }).click();
+  await expect(childPage.getByRole("status").filter({ hasText: "הצטרפת אל “Levi home”." })).toBeVisible();
+  await expect(childPage.getByText("אין הזמנה שמחכה לך.")).toBeVisible();
+  const family = await (await childPage.request.get("/api/v1/family")).json();
+  expect(family.members.map((member: { name: string }) => member.name)).toEqual(["Dana Parent", "Noa Child"]);
+  await parentContext.close();
+  await childContext.close();
 });

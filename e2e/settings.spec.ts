@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { SettingsPage } from "./pages/settings-page";
 import { SignInPage } from "./pages/sign-in-page";

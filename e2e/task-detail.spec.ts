@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { TaskDetailPage } from "./pages/task-detail-page";
 
@@ -224,9 +224,13 @@ test("task page: signed out goes to sign-in, another user's task is not found, H
   const project = await page.request.post("/api/v1/projects", { data: { name: "Garden" } });
   expect(project.status()).toBe(201);
   const projectId = (await project.json()).id;
-  expect(
-    (await page.request.post(`/api/v1/projects/${projectId}/members`, { data: { userId: viewer.id, role: "viewer" } })).status(),
-  ).toBe(201);
+  // The viewer joins by accepting the invitation that adding them makes.
+  const invited = await page.request.post(`/api/v1/projects/${projectId}/members`, {
+    data: { userId: viewer.id, role: "viewer" },
+  });
+  expect(invited.status()).toBe(202);
+  const invitationId = (await invited.json()).invitation.id as string;
+  expect((await viewerPage.request.post(`/api/v1/invitations/${invitationId}/accept`)).status()).toBe(200);
   const shared = await createTask(page.request, { title: "Prune the roses", projectId });
   const viewerDetail = new TaskDetailPage(viewerPage);
   await viewerDetail.goto(shared.id);

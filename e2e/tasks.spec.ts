@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { collectErrors, registerUser, TasksPage } from "./pages/tasks-page";
 

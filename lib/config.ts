@@ -106,6 +106,18 @@ export const configSchema = z
           .map((email) => email.trim().toLowerCase())
           .filter(Boolean),
       ),
+    // Origins besides APP_URL's whose pages may send cookie-authenticated changes (lib/api/same-origin.ts), e.g. a
+    // second public address of the same deployment; comma-separated.
+    TRUSTED_ORIGINS: z
+      .string()
+      .default("")
+      .transform((list) =>
+        list
+          .split(",")
+          .map((origin) => origin.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.url({ protocol: /^https?$/, message: "must be a list of http(s) origins" }))),
     TRUST_PROXY: z
       .string()
       .default("false")
@@ -118,8 +130,19 @@ export const configSchema = z
       }),
     RATE_LIMIT_POINTS: positiveInt.default(600),
     RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(60),
-    AUTH_RATE_LIMIT_POINTS: positiveInt.default(10),
+    AUTH_RATE_LIMIT_POINTS: positiveInt.default(30),
     AUTH_RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(300),
+    // Failed password sign-ins (docs/security.md): per account and address a short lockout, then a longer one;
+    // per address and per account (any address) an hourly cap. Successful sign-ins are never counted.
+    LOGIN_FAILURE_LIMIT: positiveInt.default(5),
+    LOGIN_FAILURE_WINDOW_SECONDS: positiveInt.default(15 * 60),
+    LOGIN_LOCKOUT_FAILURES: positiveInt.default(20),
+    LOGIN_LOCKOUT_SECONDS: positiveInt.default(24 * 3600),
+    LOGIN_ADDRESS_FAILURES_PER_HOUR: positiveInt.default(100),
+    LOGIN_ACCOUNT_FAILURES_PER_HOUR: positiveInt.default(50),
+    // Anonymous client error reports (POST /errors/report), per address.
+    ERROR_REPORT_LIMIT_POINTS: positiveInt.default(10),
+    ERROR_REPORT_LIMIT_WINDOW_SECONDS: positiveInt.default(600),
     BODY_LIMIT_BYTES: positiveInt.default(1024 * 1024),
     ERROR_LOG_RETENTION_DAYS: positiveInt.default(30),
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
@@ -298,8 +321,8 @@ type Holder = { [CONFIG]?: Config };
  * where a variable already set wins. Read here rather than by `node --env-file-if-exists`, which prints a line
  * that is not JSON when the file is missing.
  */
-export function readDotEnvFile(file = path.resolve(".env")): void {
-  if (existsSync(file)) process.loadEnvFile(file);
+export function readDotEnvFile(file = path.resolve(/*turbopackIgnore: true*/ ".env")): void {
+  if (existsSync(/*turbopackIgnore: true*/ file)) process.loadEnvFile(file);
 }
 
 /**

@@ -511,7 +511,16 @@ async function runImage(stage: Stage, state: StageState) {
     const stopTimer = setTimeout(() => server.kill("SIGKILL"), STOP_TIMEOUT_MS);
     const code = await exited;
     clearTimeout(stopTimer);
-    check(code === 0 && output.includes('"msg":"Shutting down","signal":"SIGTERM"'), `SIGTERM: the server exited with ${code}`);
+    const shutdownLogged = output.split("\n").some((line) => {
+      try {
+        const entry = JSON.parse(line) as { msg?: unknown; signal?: unknown };
+        return entry.msg === "Shutting down" && entry.signal === "SIGTERM";
+      } catch {
+        return false;
+      }
+    });
+    check(code === 0, `SIGTERM: the server exited with ${code}`);
+    check(shutdownLogged, "SIGTERM: the server exited without logging that it was shutting down on SIGTERM");
     say("run: SIGTERM reaches node, which drains and exits 0");
     const complaints = output.split("\n").filter((line) => /"level":"(warn|error)"|\b(Error|EACCES|EROFS)\b/.test(line));
     say(`run: the server wrote ${output.split("\n").length} lines, ${complaints.length} of them warnings or errors`);

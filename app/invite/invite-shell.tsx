@@ -46,7 +46,7 @@ export async function InviteShell({ locale, children }: { locale: Locale; childr
   );
 }
 
-/** Why an invitation link shows no invitation: unknown, used, withdrawn or expired, and what to do about it. */
+/** Why an invitation link shows no invitation: unknown, used, declined, withdrawn or expired, and what to do about it. */
 export async function InvitationProblem({
   locale,
   reason,
@@ -54,7 +54,7 @@ export async function InvitationProblem({
   days,
 }: {
   locale: Locale;
-  reason: "notFound" | "used" | "revoked" | "expired";
+  reason: "notFound" | "used" | "declined" | "revoked" | "expired";
   inviterName?: string;
   days: number;
 }) {
@@ -63,6 +63,7 @@ export async function InvitationProblem({
   const body = {
     notFound: () => t("notFoundBody"),
     used: () => t("usedBody", { inviter }),
+    declined: () => t("declinedBody", { inviter }),
     revoked: () => t("revokedBody", { inviter }),
     expired: () => t("expiredBody", { inviter, days }),
   }[reason]();

@@ -6,13 +6,16 @@ import { callApi } from "@/components/auth/call-api";
 import { FormError } from "@/components/auth/form-field";
 import { useLiveEvents } from "@/components/realtime/use-live-events";
 import type { CollaborationRequestListOutput, CollaborationRequestOutput } from "@/lib/collaboration/schema";
+import type { JoinedOutput, ReceivedInvitationListOutput, ReceivedInvitationOutput } from "@/lib/invitations/schema";
+import { InvitationItem, invitationTargetName } from "./invitation-item";
 import { RequestItem } from "./request-item";
 import { boxOf, pendingFirst, REQUEST_LIST_LIMIT, type Box } from "./request-lists";
 
 /*
- * The requests inbox: requests for the user to decide (accept or decline) and the ones they sent (withdraw
- * while pending), each with its task and who asked, pending first and then the history. A request sent to the
- * user, or an answer to one of theirs, arrives on the socket and the lists are read again.
+ * The requests inbox: invitations addressed to the user (to a task, a project, a family workspace or a team:
+ * accept or decline), requests for the user to decide (accept or decline) and the ones they sent (withdraw while
+ * pending), each with its task and who asked, pending first and then the history. A request or invitation sent to
+ * the user, or an answer to one of theirs, arrives on the socket and the lists are read again.
  */
 
 interface RequestsInboxProps {
@@ -22,6 +25,7 @@ interface RequestsInboxProps {
   locale: string;
   incoming: CollaborationRequestOutput[];
   outgoing: CollaborationRequestOutput[];
+  invitations: ReceivedInvitationOutput[];
 }
 
 export function RequestsInbox(props: RequestsInboxProps) {
@@ -30,8 +34,21 @@ export function RequestsInbox(props: RequestsInboxProps) {
     incoming: props.incoming,
     outgoing: props.outgoing,
   });
+  const [invitations, setInvitations] = useState(props.invitations);
   const [error, setError] = useState<string>();
   const [announcement, setAnnouncement] = useState("");
+
+  const reloadInvitations = useCallback(async () => {
+    const answer = await callApi<ReceivedInvitationListOutput>("GET", "/api/v1/invitations/received").catch(() => null);
+    if (answer?.status === 200 && answer.body) setInvitations(answer.body.items);
+  }, []);
+
+  function answered(invitation: ReceivedInvitationOutput, outcome: { joined: JoinedOutput } | "declined" | null) {
+    setInvitations((current) => current.filter((item) => item.id !== invitation.id));
+    if (outcome === null) return void reloadInvitations();
+    const name = invitationTargetName(invitation);
+    setAnnouncement(outcome === "declined" ? t("invitationDeclined", { name }) : t("invitationAccepted", { name }));
+  }
 
   const reload = useCallback(async () => {
     const answers = await Promise.all(
@@ -52,9 +69,11 @@ export function RequestsInbox(props: RequestsInboxProps) {
   const live = useLiveEvents({
     onEvent(event) {
       if (event.type.startsWith("collaboration.")) void reload();
+      if (event.type.startsWith("invitation.")) void reloadInvitations();
     },
     onResync() {
       void reload();
+      void reloadInvitations();
     },
   });
 
@@ -96,6 +115,18 @@ export function RequestsInbox(props: RequestsInboxProps) {
       <p className="auth-status" role="status">
         {announcement}
       </p>
+      <section className="task-card" aria-labelledby="requests-invitations">
+        <h2 id="requests-invitations">{t("invitationsTitle")}</h2>
+        {invitations.length === 0 ? (
+          <p className="auth-hint">{t("invitationsEmpty")}</p>
+        ) : (
+          <ul className="requests">
+            {invitations.map((invitation) => (
+              <InvitationItem key={invitation.id} invitation={invitation} onAnswered={answered} />
+            ))}
+          </ul>
+        )}
+      </section>
       {sections.map(({ box, items }) => {
         const pending = items.filter((request) => request.state === "pending");
         const history = items.filter((request) => request.state !== "pending");

@@ -1,6 +1,6 @@
 import type { Locator, Page, Response } from "@playwright/test";
 
-/** The security settings (`/{locale}/settings/security`): passkeys and signing out. */
+/** The security settings (`/{locale}/settings/security`): passkeys, where the user is signed in, and signing out. */
 export class SecurityPage {
   readonly heading: Locator;
   readonly passkeys: Locator;
@@ -8,6 +8,9 @@ export class SecurityPage {
   /** Announcements of what just happened (added, renamed, removed). */
   readonly status: Locator;
   readonly addForm: Locator;
+  /** The "where you are signed in" card and its sessions. */
+  readonly sessionsCard: Locator;
+  readonly sessions: Locator;
 
   constructor(readonly page: Page) {
     this.heading = page.getByRole("heading", { level: 1 });
@@ -15,10 +18,17 @@ export class SecurityPage {
     this.devices = this.passkeys.getByRole("listitem");
     this.status = page.locator("main").getByRole("status");
     this.addForm = page.locator("section", { has: page.locator("#passkey-add-title") });
+    this.sessionsCard = page.locator("section", { has: page.locator("#sessions-title") });
+    this.sessions = this.sessionsCard.getByRole("listitem");
   }
 
   goto(locale = "en"): Promise<Response | null> {
     return this.page.goto(`/${locale}/settings/security`);
+  }
+
+  /** A session of the list, by the device it shows (`Chrome 131 on macOS`). */
+  session(device: string | RegExp): Locator {
+    return this.sessions.filter({ has: this.page.getByRole("heading", { name: device }) });
   }
 
   /** A device of the list, by its name. */

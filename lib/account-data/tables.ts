@@ -175,9 +175,15 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     ],
   },
   invitations: {
-    about: "Invitations: those the user sent are deleted; one they accepted stays with its inviter, without them.",
-    userColumns: { inviter_id: "cascade", accepted_by: "set-null" },
-    otherColumns: { invitee_email: "the address an inviter typed (the user's own invitations go with them)" },
+    about:
+      "Invitations: those the user sent, and those addressed to their account, are deleted; one they accepted stays " +
+      "with its inviter, without them.",
+    userColumns: { inviter_id: "cascade", accepted_by: "set-null", invitee_user_id: "cascade" },
+    otherColumns: {
+      invitee_email:
+        "the address an inviter typed: the user's own invitations go with them, and those addressed to the user's email are deleted (deleteWhere)",
+    },
+    deleteWhere: "invitee_email = $email and accepted_at is null",
     export: [
       { key: "invitations", where: "inviter_id = $user", omit: ["token_hash"] },
       {
@@ -186,6 +192,28 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
         key: "acceptedInvitations",
         where: "accepted_by = $user and inviter_id <> $user",
         only: ["id", "task_id", "project_id", "project_role", "inviter_id", "accepted_at", "created_at"],
+      },
+      {
+        // Invitations addressed to the user's account or email, from others: what to and from whom, never the token.
+        key: "receivedInvitations",
+        where: "(invitee_user_id = $user or invitee_email = $email) and inviter_id <> $user",
+        only: [
+          "id",
+          "task_id",
+          "task_role",
+          "project_id",
+          "project_role",
+          "family_id",
+          "family_role",
+          "team_id",
+          "team_role",
+          "inviter_id",
+          "expires_at",
+          "accepted_at",
+          "declined_at",
+          "revoked_at",
+          "created_at",
+        ],
       },
     ],
   },
@@ -300,6 +328,11 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     otherColumns: { email: "the address a sign-in challenge was asked for: the user's are deleted (deleteWhere)" },
     deleteWhere: "user_id = $user or email = $email",
     export: [{ key: "authChallenges", where: "user_id = $user or email = $email", omit: ["challenge"] }],
+  },
+  sessions: {
+    about: "The user's sign-ins (device, address, when): deleted, so that none works any more.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "sessions", where: "user_id = $user" }],
   },
   oauth_states: {
     about: "OAuth sign-ins in flight: linked to no user until they complete, and gone within minutes.",

@@ -1,9 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { apiRoute, jsonBody, jsonContent, problemResponse } from "../api/route";
+import { clientInfo } from "../api/client-info";
 import { createRouter } from "../api/router";
 import { clearSessionCookie, setLocaleCookie, setSessionCookie } from "../api/session-cookie";
 import { authResultOutput, changePasswordInput, loginInput, registerInput, updateProfileInput, userOutput } from "./schema";
-import { changePassword, getMe, login, register, signOutEverywhere, updateProfile } from "./service";
+import { changePassword, getMe, login, register, signOut, signOutEverywhere, updateProfile } from "./service";
 
 const registerRoute = apiRoute({
   method: "post",
@@ -28,10 +29,13 @@ const loginRoute = apiRoute({
   tags: ["Account"],
   summary: "Sign in with email and password",
   description:
-    "A wrong email and a wrong password get the same 401. Failed attempts are limited per address and per account. " +
-    "An account an administrator disabled answers 403 `account_disabled`, and only to the right password.",
+    "A wrong email and a wrong password get the same 401. Only failures are counted (a busy office signing in from " +
+    "one address is never held up): 5 failures per 15 minutes to one account from one address lock that pair out " +
+    "for the rest of the 15 minutes, 20 in a day for the rest of the day; 100 failures per hour from one address " +
+    "and 50 per hour to one account from any addresses are limits too (LOGIN_* settings). While any is used up, " +
+    "even the right password is refused with 429 and Retry-After. An account an administrator disabled answers 403 " +
+    "`account_disabled`, and only to the right password.",
   access: "public",
-  limit: "strict",
   request: { body: jsonBody(loginInput) },
   responses: {
     200: jsonContent(authResultOutput, "Signed in"),
@@ -54,7 +58,7 @@ const changePasswordRoute = apiRoute({
   path: "/auth/change-password",
   tags: ["Account"],
   summary: "Change the password",
-  description: "Every token issued before stops working; the answer carries a new one.",
+  description: "Every session ends (every token issued before stops working); the answer carries a new one.",
   access: "user",
   limit: "strict",
   request: { body: jsonBody(changePasswordInput) },
@@ -82,7 +86,9 @@ const logoutRoute = apiRoute({
   path: "/auth/logout",
   tags: ["Account"],
   summary: "Sign out",
-  description: "Clears the session cookie. With `everywhere=true` every token of the user stops working (all devices).",
+  description:
+    "Ends this session: its token stops working at once, on every server process, and the session cookie is " +
+    "cleared. With `everywhere=true` every session of the user ends (all devices).",
   access: "user",
   request: {
     query: z.strictObject({
@@ -94,18 +100,18 @@ const logoutRoute = apiRoute({
 
 export const accountsRoutes = createRouter()
   .openapi(registerRoute, async (c) => {
-    const result = await register(c.req.valid("json"));
+    const result = await register(c.req.valid("json"), clientInfo(c));
     setSessionCookie(c, result);
     return c.json(result, 201);
   })
   .openapi(loginRoute, async (c) => {
-    const result = await login(c.req.valid("json"));
+    const result = await login(c.req.valid("json"), clientInfo(c));
     setSessionCookie(c, result);
     return c.json(result, 200);
   })
   .openapi(meRoute, async (c) => c.json(await getMe(c.var.actor), 200))
   .openapi(changePasswordRoute, async (c) => {
-    const result = await changePassword(c.var.actor, c.req.valid("json"));
+    const result = await changePassword(c.var.actor, c.req.valid("json"), clientInfo(c));
     setSessionCookie(c, result);
     return c.json(result, 200);
   })
@@ -118,6 +124,7 @@ export const accountsRoutes = createRouter()
   })
   .openapi(logoutRoute, async (c) => {
     if (c.req.valid("query").everywhere) await signOutEverywhere(c.var.actor);
+    else await signOut(c.var.actor);
     clearSessionCookie(c);
     return c.body(null, 204);
   });

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { isCommonPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../auth/passwords";
+import { refuseDisguise } from "../display-text";
 import { LOCALES } from "../i18n/locales";
 
 /** Emails are compared trimmed and lower-cased. */
@@ -50,7 +51,7 @@ const givenPassword = z
   .min(1, "is required")
   .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
-const name = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
+const name = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").superRefine(refuseDisguise);
 
 export const localeInput = z.enum(LOCALES).openapi({ description: "Interface language" });
 

@@ -1,7 +1,7 @@
 import { AppError } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { hashPassword, verifyPassword } from "../auth/passwords";
-import { issueSessionToken } from "../auth/tokens";
+import { endAllSessions, endSession, startSession, type ClientInfo, type SignInMethod } from "../auth/sessions/service";
 import { config } from "../config";
 import type { UserRow } from "../db/schema/users";
 import { limiter } from "../rate-limit/limiter";
@@ -33,11 +33,11 @@ export function refuseDisabledAccount(user: UserRow): void {
   }
 }
 
-async function signIn(user: UserRow): Promise<AuthResultOutput> {
-  return { token: await issueSessionToken(user.id, user.tokenVersion), user: toUserOutput(user) };
+async function signIn(user: UserRow, method: SignInMethod, client: ClientInfo): Promise<AuthResultOutput> {
+  return { token: await startSession(user, method, client), user: toUserOutput(user) };
 }
 
-export async function register(input: RegisterInput): Promise<AuthResultOutput> {
+export async function register(input: RegisterInput, client: ClientInfo): Promise<AuthResultOutput> {
   const user = await insertUser({
     email: input.email,
     name: input.name ?? input.email.split("@")[0]!,
@@ -45,27 +45,59 @@ export async function register(input: RegisterInput): Promise<AuthResultOutput> 
     locale: input.locale,
     timeZone: input.timeZone,
   });
-  return signIn(user);
+  return signIn(user, "registration", client);
 }
 
 const wrongCredentials = () => new AppError("unauthenticated", "Wrong email or password");
 
 /**
- * Password sign-in. Unknown email and wrong password give the same answer in about the same time.
- * Failures also count per account, so that guessing from many addresses is limited too; while an
- * account is limited even the right password is refused.
+ * The failure counts a password sign-in is held to (docs/security.md, "Guessing passwords"): only failures count,
+ * so that a busy office signing in from one address is never slowed down, and each account is guarded per address.
  */
-export async function login(input: LoginInput): Promise<AuthResultOutput> {
-  const accountKey = `email:${input.email}`;
-  await limiter("login-account").check(accountKey);
+function loginLimits(email: string, address: string) {
+  const pair = `${email}|${address}`;
+  return [
+    // 5 failures per 15 minutes to one account from one address: that pair waits out the 15 minutes.
+    { limiter: limiter("login-account-address"), key: pair, resetOnSuccess: true },
+    // 20 failures per day to one account from one address: the longer lockout, until the day is over.
+    { limiter: limiter("login-account-address-day"), key: pair, resetOnSuccess: true },
+    // 100 failures per hour from one address, to any accounts: a password sprayer.
+    { limiter: limiter("login-address"), key: address, resetOnSuccess: false },
+    // 50 failures per hour to one account from any addresses: a guess spread over many addresses.
+    { limiter: limiter("login-account"), key: email, resetOnSuccess: false },
+  ];
+}
+
+/**
+ * Password sign-in. Unknown email and wrong password give the same answer in about the same time. While any of the
+ * failure limits is used up, even the right password is refused (429), so that guessing cannot go on.
+ */
+export async function login(input: LoginInput, client: ClientInfo): Promise<AuthResultOutput> {
+  const limits = loginLimits(input.email, client.ipAddress ?? "unknown");
+  // Every limit is asked; the answer tells the longest wait (a short lockout may end before the day's does).
+  const refusals = await Promise.all(
+    limits.map(({ limiter: counter, key }) =>
+      counter.check(key).then(
+        () => null,
+        (error: unknown) => {
+          if (error instanceof AppError) return error;
+          throw error;
+        },
+      ),
+    ),
+  );
+  const longest = refusals
+    .filter((refusal) => refusal !== null)
+    .sort((a, b) => (b.extra.retryAfterSeconds ?? 0) - (a.extra.retryAfterSeconds ?? 0))[0];
+  if (longest) throw longest;
   const user = await findUserByEmail(input.email);
   if (!(await verifyPassword(user?.passwordHash, input.password)) || !user) {
-    await limiter("login-account").penalise(accountKey);
+    await Promise.all(limits.map(({ limiter: counter, key }) => counter.penalise(key)));
     throw wrongCredentials();
   }
-  await limiter("login-account").reset(accountKey);
+  await Promise.all(limits.filter((limit) => limit.resetOnSuccess).map(({ limiter: counter, key }) => counter.reset(key)));
   refuseDisabledAccount(user);
-  return signIn(user);
+  return signIn(user, "password", client);
 }
 
 async function getUserOrThrow(actor: Actor): Promise<UserRow> {
@@ -83,14 +115,15 @@ const wrongCurrentPassword = () =>
     errors: [{ in: "body", pointer: "/currentPassword", detail: "is not your current password" }],
   });
 
-/** Changes the password and revokes every token issued before; the answer carries a fresh one. */
-export async function changePassword(actor: Actor, input: ChangePasswordInput): Promise<AuthResultOutput> {
+/** Changes the password and ends every session (every token issued before); the answer carries a fresh one. */
+export async function changePassword(actor: Actor, input: ChangePasswordInput, client: ClientInfo): Promise<AuthResultOutput> {
   const user = await getUserOrThrow(actor);
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) throw wrongCurrentPassword();
   const updated = await updateUser(user.id, { passwordHash: await hashPassword(input.newPassword) }, true);
+  await endAllSessions(user.id);
   // Open sockets were authenticated with the old tokens: close them (clients reconnect with the new one).
   disconnectUser(user.id);
-  return signIn(updated!);
+  return signIn(updated!, "password-change", client);
 }
 
 /** Updates profile fields; a new email needs the current password. */
@@ -109,8 +142,14 @@ export async function updateProfile(actor: Actor, input: UpdateProfileInput): Pr
   return toUserOutput(updated!);
 }
 
+/** Ends the session the request is made with: its token stops working at once, on every process. */
+export async function signOut(actor: Actor): Promise<void> {
+  if (actor.sessionId) await endSession(actor, actor.sessionId);
+}
+
 /** Ends every session of the user: all tokens issued so far stop working. */
 export async function signOutEverywhere(actor: Actor): Promise<void> {
   await updateUser(actor.userId, {}, true);
+  await endAllSessions(actor.userId);
   disconnectUser(actor.userId);
 }

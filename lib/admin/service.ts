@@ -1,6 +1,7 @@
 import { AppError } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
+import { endAllSessions } from "../auth/sessions/service";
 import { config } from "../config";
 import { backgroundJobs } from "../jobs/jobs";
 import { listJobRuns } from "../jobs/repo";
@@ -51,6 +52,7 @@ export async function disableUser(actor: Actor, userId: string): Promise<AdminUs
   }
   if (user.disabledAt) return toAdminUserOutput(user);
   await setUserDisabled(userId, true, nowDate());
+  await endAllSessions(userId);
   disconnectUser(userId);
   return toAdminUserOutput(await getAdminUserOrThrow(userId));
 }

@@ -4,6 +4,8 @@ export const ERROR_STATUS = {
   validation_failed: 400,
   unauthenticated: 401,
   forbidden: 403,
+  /** A cookie-authenticated request that changes something, sent from another site (lib/api/same-origin.ts). */
+  cross_origin_request: 403,
   /** Signing in to an account an administrator disabled (lib/admin), by any method. */
   account_disabled: 403,
   not_found: 404,
@@ -15,6 +17,7 @@ export const ERROR_STATUS = {
   /** An invitation link that was accepted already (they work once), withdrawn, or older than 7 days. */
   invitation_used: 410,
   invitation_revoked: 410,
+  invitation_declined: 410,
   invitation_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -33,10 +36,21 @@ export interface FieldError {
   detail: string;
 }
 
+/** A rate limiter's window as the `RateLimit-*` headers tell it (lib/rate-limit/limiter.ts). */
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
 export interface AppErrorExtra {
   errors?: FieldError[];
   /** Sent as Retry-After with `rate_limited` and `unavailable`. */
   retryAfterSeconds?: number;
+  /** Sent as `RateLimit-Limit`, `-Remaining` and `-Reset` with `rate_limited`, like every other answer carries them. */
+  rateLimit?: RateLimitState;
+  /** Sent as `Allow` with `method_not_allowed` (RFC 9110 §15.5.6). */
+  allow?: string[];
 }
 
 /**

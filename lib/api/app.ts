@@ -5,6 +5,7 @@ import { accountsRoutes } from "../accounts/routes";
 import { activityRoutes } from "../activity/routes";
 import { adminRoutes } from "../admin/routes";
 import { assistantRoutes } from "../assistant/routes";
+import { sessionsRoutes } from "../auth/sessions/routes";
 import { collaborationRoutes } from "../collaboration/routes";
 import { config } from "../config";
 import { log } from "../log";
@@ -42,6 +43,7 @@ import { AppError } from "./app-error";
 import type { ApiEnv } from "./env";
 import { jsonBodyOnly, rateLimit, responseHeaders } from "./middleware";
 import { API_PREFIX } from "./paths";
+import { sameOriginOnly } from "./same-origin";
 import { problemResponse, toAppError } from "./problem";
 
 const API_DESCRIPTION = `
@@ -49,9 +51,11 @@ The JSON API of Spolu. Every path below also answers without the \`/api/v1\` pre
 specification names it at the site root (\`/auth/login\`, \`/errors/report\`, \`/healthz\`...).
 
 **Authentication.** Sign in with \`POST /api/v1/auth/login\` (or register) and send the returned JWT as
-\`Authorization: Bearer <token>\`. Tokens are HS256, valid for JWT_TTL_SECONDS (7 days by default), and stop
-working when the password changes or on \`POST /auth/logout?everywhere=true\`. The web pages use the same token
-from an httpOnly cookie.
+\`Authorization: Bearer <token>\`. Each sign-in is a session (\`GET /auth/sessions\`); its token is HS256, valid for
+JWT_TTL_SECONDS (7 days by default), and stops working at once when its session ends: \`POST /auth/logout\`,
+\`DELETE /auth/sessions/{id}\`, a password change or \`POST /auth/logout?everywhere=true\` (every session). The web
+pages use the same token from an httpOnly cookie; a request that changes something with that cookie must come
+from the app's own pages (\`Origin\`; otherwise 403 \`cross_origin_request\`).
 
 **Errors** are RFC 9457 \`application/problem+json\` with a machine-readable \`code\`; invalid input (400) lists
 every bad field in \`errors\` as a JSON Pointer with \`in\` (body, query, path). Request bodies must be
@@ -68,10 +72,40 @@ events you missed are sent first, then \`caught-up\` \`{ cursor }\`; an event ma
 \`resync\` means reload (more than 1,000 missed, or a bad cursor).
 
 **Rate limits.** Every request counts against the caller's window (keyed by the token's user, else by the
-client address): 600 per 60 s by default. Sign-in, registration, password change and every verify/accept
-endpoint share a stricter window (10 per 300 s by default), and failed sign-ins also count per account.
-Answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; a 429 carries \`Retry-After\`.
+client address): 600 per 60 s by default. Registration, password change and every verify/accept endpoint have a
+stricter window each (30 per 300 s by default). Password sign-in counts failures only: per account and address
+(5 per 15 minutes, then 20 per day), per address (100 per hour) and per account (50 per hour). Answers, 429s
+included, carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; a 429 carries \`Retry-After\`.
+
+**Input.** A NUL, a lone surrogate, an ISO date outside the years 0001-9999 or JSON nested deeper than 32 levels
+is a 400 naming the field, in any body, query or path parameter. Bodies may be sent with \`Content-Encoding: gzip\`
+(other encodings: 415; a body that is not gzip: 400). A known path asked with another method is a 405 with \`Allow\`.
 `;
+
+/**
+ * The methods each path answers, from the app's route table: a known path asked with another method is a 405 with
+ * `Allow` (RFC 9110 §15.5.6), not a 404. HEAD goes with GET (Hono answers it with the GET handler).
+ */
+function methodTable(routes: readonly { method: string; path: string }[]): (path: string) => string[] {
+  let table: { pattern: RegExp; methods: Set<string> }[] | undefined;
+  return (path) => {
+    if (!table) {
+      const byPath = new Map<string, Set<string>>();
+      for (const route of routes) {
+        if (route.method === "ALL") continue;
+        const methods = byPath.get(route.path) ?? new Set<string>();
+        for (const method of route.method === "GET" ? ["GET", "HEAD"] : [route.method]) methods.add(method);
+        byPath.set(route.path, methods);
+      }
+      table = [...byPath].map(([routePath, methods]) => ({
+        pattern: new RegExp(`^${routePath.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/:\w+/g, "[^/]+")}/?$`),
+        methods,
+      }));
+    }
+    const methods = new Set(table.filter((entry) => entry.pattern.test(path)).flatMap((entry) => [...entry.methods]));
+    return [...methods].sort();
+  };
+}
 
 /** Builds the API: shared middleware, every domain's routes under /api/v1, the OpenAPI document. */
 export function createApiApp() {
@@ -84,9 +118,10 @@ export function createApiApp() {
     await openDatabase();
     await next();
   });
-  app.use(`${API_PREFIX}/*`, jsonBodyOnly(config().BODY_LIMIT_BYTES), rateLimit("general"));
+  app.use(`${API_PREFIX}/*`, sameOriginOnly, jsonBodyOnly(config().BODY_LIMIT_BYTES), rateLimit("general"));
 
   app.route(API_PREFIX, accountsRoutes);
+  app.route(API_PREFIX, sessionsRoutes);
   app.route(API_PREFIX, accountDataRoutes);
   app.route(API_PREFIX, webauthnRoutes);
   app.route(API_PREFIX, errorsRoutes);
@@ -137,17 +172,29 @@ export function createApiApp() {
     ),
   );
 
-  app.notFound((c) => problemResponse(c, new AppError("not_found", `No API route ${c.req.method} ${c.req.path}`)));
+  const allowedMethods = methodTable(app.routes);
+  app.notFound((c) => {
+    const allow = allowedMethods(c.req.path);
+    if (allow.length > 0) {
+      return problemResponse(
+        c,
+        new AppError("method_not_allowed", `${c.req.path} does not answer ${c.req.method}: use ${allow.join(", ")}`, { allow }),
+      );
+    }
+    return problemResponse(c, new AppError("not_found", `No API route ${c.req.method} ${c.req.path}`));
+  });
   app.onError(async (error, c) => {
     const appError = toAppError(error);
-    if (appError.code === "unavailable") {
+    if (appError.code === "unavailable" && !(error instanceof AppError)) {
       // A dependency is down: the error log lives in the database, which may be the one that is down.
       log.warn("Answered 503: a dependency is unavailable", {
         route: c.req.routePath || c.req.path,
         requestId: c.get("requestId"),
         detail: appError.message,
       });
-    } else if (appError.status >= 500) {
+      // Only the unexpected is a server error to record: a designed answer (501 for a placeholder, 503 while a
+      // dependency is away) is thrown as an AppError on purpose.
+    } else if (appError.status >= 500 && !(error instanceof AppError)) {
       await recordServerError(error, {
         method: c.req.method,
         route: c.req.routePath || c.req.path,

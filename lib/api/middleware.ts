@@ -1,4 +1,6 @@
-import type { MiddlewareHandler } from "hono";
+import { promisify } from "node:util";
+import { gunzip } from "node:zlib";
+import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { matchedRoutes } from "hono/route";
@@ -6,9 +8,11 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { actorFromClaims, tokenFromRequest, type Actor } from "../auth/actor";
 import { verifySessionToken, type SessionClaims } from "../auth/tokens";
 import { limiter, type LimitState } from "../rate-limit/limiter";
+import { config } from "../config";
 import { AppError } from "./app-error";
 import { clientIp } from "./client-ip";
 import type { ApiEnv } from "./env";
+import { strictTransportSecurity } from "./page-headers";
 import { requestHeader } from "./request-header";
 
 export const JSON_UTF8 = "application/json; charset=utf-8";
@@ -20,13 +24,24 @@ export function requestIdFor(given: string | undefined): string {
 }
 
 /** Headers every API answer carries (OWASP's secure headers for an API that serves only JSON). */
-export const SECURITY_HEADERS: readonly [string, string][] = [
+const API_HEADERS: readonly [string, string][] = [
   // Nothing in an answer may load or be framed (frame-ancestors supersedes X-Frame-Options).
   ["Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"],
   ["Cross-Origin-Resource-Policy", "same-origin"],
   ["Referrer-Policy", "no-referrer"],
   ["X-Content-Type-Options", "nosniff"],
 ];
+
+let securityHeadersOf: { settings: object; headers: readonly [string, string][] } | undefined;
+
+/** The API's security headers, with HSTS when APP_URL is https (the configuration's, computed once). */
+export function securityHeaders(): readonly [string, string][] {
+  const settings = config();
+  if (securityHeadersOf?.settings !== settings) {
+    securityHeadersOf = { settings, headers: [...API_HEADERS, ...strictTransportSecurity(settings.APP_URL)] };
+  }
+  return securityHeadersOf.headers;
+}
 
 /**
  * Gives every request an id (the caller's X-Request-Id when it is sane), and sets the id and the
@@ -41,10 +56,10 @@ export const responseHeaders: MiddlewareHandler<ApiEnv> = (c, next) => {
   if (outgoing) {
     // Node merges these into the response head: much cheaper than growing a Headers object.
     outgoing.setHeader("X-Request-Id", id);
-    for (const [name, value] of SECURITY_HEADERS) outgoing.setHeader(name, value);
+    for (const [name, value] of securityHeaders()) outgoing.setHeader(name, value);
   } else {
     c.header("X-Request-Id", id);
-    for (const [name, value] of SECURITY_HEADERS) c.header(name, value);
+    for (const [name, value] of securityHeaders()) c.header(name, value);
   }
   // Hono's `c.json` says `application/json` without the charset: answer JSON the same way, with it.
   c.json = ((object: unknown, arg?: ContentfulStatusCode, headers?: Record<string, string>) =>
@@ -79,26 +94,81 @@ function declaredBodyLimit(c: Parameters<MiddlewareHandler<ApiEnv>>[0]): number 
   return undefined;
 }
 
+const tooLarge = (maxSize: number) => new AppError("payload_too_large", `The request body is larger than ${maxSize} bytes`);
+
 function limiterOf(maxSize: number): MiddlewareHandler<ApiEnv> {
   return bodyLimit({
     maxSize,
     onError: (c) => {
       // The rest of the body is never read: the connection cannot carry another request (RFC 9110 §15.5.14).
       c.header("Connection", "close");
-      throw new AppError("payload_too_large", `The request body is larger than ${maxSize} bytes`);
+      throw tooLarge(maxSize);
     },
   });
 }
 
+const gunzipAsync = promisify(gunzip);
+
+/** The request's bytes, refusing (413) once more than `maxSize` arrive. */
+async function readAtMost(c: Context<ApiEnv>, maxSize: number): Promise<Buffer> {
+  const reader = c.req.raw.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = (await reader?.read()) ?? { done: true, value: undefined };
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxSize) {
+      await reader?.cancel();
+      c.header("Connection", "close");
+      throw tooLarge(maxSize);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A body sent with `Content-Encoding: gzip` (RFC 9110 §8.4), decoded before any route reads it: at most `maxSize`
+ * bytes in and out (a small bomb that inflates past the limit is a 413), and a body that is not gzip a 400, never
+ * read as if it were plain. Any other coding is a 415 (§15.5.16).
+ */
+async function decodeBody(c: Context<ApiEnv>, encoding: string, maxSize: number): Promise<void> {
+  if (encoding !== "gzip" && encoding !== "x-gzip") {
+    throw new AppError(
+      "unsupported_media_type",
+      `Content-Encoding "${encoding}" is not supported: send the body as it is, or gzip it`,
+    );
+  }
+  const length = Number(requestHeader(c, "content-length"));
+  if (length > maxSize) {
+    c.header("Connection", "close");
+    throw tooLarge(maxSize);
+  }
+  const compressed = await readAtMost(c, maxSize);
+  let decoded: Buffer;
+  try {
+    decoded = await gunzipAsync(compressed, { maxOutputLength: maxSize });
+  } catch (error) {
+    if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw tooLarge(maxSize);
+    throw new AppError("bad_request", "The request body says Content-Encoding: gzip but is not gzip data");
+  }
+  // Every reader of the body (c.req.json(), the validators) takes it from Hono's cache: the decoded bytes.
+  (c.req.bodyCache as Record<string, unknown>).arrayBuffer = Promise.resolve(
+    decoded.buffer.slice(decoded.byteOffset, decoded.byteOffset + decoded.byteLength) as ArrayBuffer,
+  );
+}
+
 /**
  * A request that carries a body must say it is JSON (else 415) and stay within `maxSize` bytes (else 413), or the
- * limit its route declares with `routeBodyLimit`, before any handler runs. Requests without a body pass straight
- * on: Hono's bodyLimit would build a whole Fetch Request just to find that out.
+ * limit its route declares with `routeBodyLimit`, before any handler runs; a gzip-encoded one is decoded within the
+ * same limit (`decodeBody`). Requests without a body pass straight on: Hono's bodyLimit would build a whole Fetch
+ * Request just to find that out.
  */
 export function jsonBodyOnly(maxSize: number): MiddlewareHandler<ApiEnv> {
   const limit = limiterOf(maxSize);
   const routeLimits = new Map<number, MiddlewareHandler<ApiEnv>>();
-  return (c, next) => {
+  return async (c, next) => {
     const length = requestHeader(c, "content-length");
     const hasBody = (length !== undefined && length !== "0") || requestHeader(c, "transfer-encoding") !== undefined;
     if (!hasBody) return next();
@@ -106,6 +176,11 @@ export function jsonBodyOnly(maxSize: number): MiddlewareHandler<ApiEnv> {
       throw new AppError("unsupported_media_type", "Send the request body as application/json");
     }
     const declared = declaredBodyLimit(c);
+    const encoding = requestHeader(c, "content-encoding")?.trim().toLowerCase();
+    if (encoding && encoding !== "identity") {
+      await decodeBody(c, encoding, declared ?? maxSize);
+      return next();
+    }
     if (declared === undefined) return limit(c, next);
     let own = routeLimits.get(declared);
     if (!own) routeLimits.set(declared, (own = limiterOf(declared)));
@@ -138,22 +213,18 @@ function setLimitHeaders(c: Parameters<MiddlewareHandler<ApiEnv>>[0], state: Lim
 }
 
 /**
- * Counts the request against the named limiter, keyed by the signed-in user (the verified token's
- * subject) or else by the client's address; the strict limiter also by endpoint. The signature is checked here; revocation is not needed
- * to pick a key.
+ * Counts the request against the named limiter, keyed by the signed-in user (the verified token's subject) or else
+ * by the client's address; the strict limiter also by endpoint; error reports always by address (anyone may send
+ * them). The signature is checked here; revocation is not needed to pick a key.
  */
-export function rateLimit(name: "general" | "strict"): MiddlewareHandler<ApiEnv> {
+export function rateLimit(name: "general" | "strict" | "error-report"): MiddlewareHandler<ApiEnv> {
   return createMiddleware<ApiEnv>(async (c, next) => {
-    const claims = await sessionClaims(c);
+    const claims = name === "error-report" ? null : await sessionClaims(c);
     const caller = claims ? `user:${claims.sub}` : `ip:${clientIp(c)}`;
     // The strict limit is counted per endpoint: signing in does not use up registration's budget.
     const key = name === "strict" ? `${c.req.routePath}|${caller}` : caller;
-    try {
-      setLimitHeaders(c, await limiter(name).consume(key));
-    } catch (error) {
-      if (error instanceof AppError) c.header("RateLimit-Remaining", "0");
-      throw error;
-    }
+    // Over the limit, the 429 carries the window's headers itself (problem.ts).
+    setLimitHeaders(c, await limiter(name).consume(key));
     await next();
   });
 }

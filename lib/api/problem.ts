@@ -9,6 +9,7 @@ const TITLES: Record<ErrorCode, string> = {
   validation_failed: "Invalid input",
   unauthenticated: "Sign-in required",
   forbidden: "Not allowed",
+  cross_origin_request: "Cross-origin request refused",
   account_disabled: "Account disabled",
   not_found: "Not found",
   module_disabled: "Module switched off",
@@ -17,6 +18,7 @@ const TITLES: Record<ErrorCode, string> = {
   gone: "Gone",
   invitation_used: "Invitation already used",
   invitation_revoked: "Invitation withdrawn",
+  invitation_declined: "Invitation declined",
   invitation_expired: "Invitation expired",
   payload_too_large: "Request body too large",
   unsupported_media_type: "Unsupported media type",
@@ -77,6 +79,16 @@ export function validationError(error: z.ZodError, target: string): AppError {
 /** How long a client is asked to wait when the database is unreachable, silent or full (503). */
 const DATABASE_RETRY_AFTER_SECONDS = 5;
 
+/**
+ * PostgreSQL's "data exception" class (SQLSTATE 22xxx: a value out of range, text it cannot store, a date outside
+ * its calendar). Requests are checked before they reach the database (input-guard.ts, each route's schema): this is
+ * the net under those checks, so that a value they missed is the client's 400, not a 500.
+ */
+export function isDataException(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code ?? (error as { cause?: { code?: unknown } })?.cause?.code;
+  return typeof code === "string" && code.startsWith("22");
+}
+
 /** Any thrown value as the AppError the client may see. Unknown errors reveal nothing. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
@@ -84,6 +96,9 @@ export function toAppError(error: unknown): AppError {
     return new AppError("unavailable", "The database is not answering right now; try again in a few seconds", {
       retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
     });
+  }
+  if (isDataException(error)) {
+    return new AppError("bad_request", "A value in the request is out of range or is not text the service can store");
   }
   if (error instanceof HTTPException) {
     if (error.status === 400) return new AppError("bad_request", error.message || "Bad request");
@@ -112,5 +127,12 @@ export function problemResponse(c: Context, error: AppError): Response {
   const body = problemBody(c, error);
   const headers: Record<string, string> = { "Content-Type": "application/problem+json; charset=utf-8" };
   if (error.extra.retryAfterSeconds !== undefined) headers["Retry-After"] = String(error.extra.retryAfterSeconds);
+  const window = error.extra.rateLimit;
+  if (window) {
+    headers["RateLimit-Limit"] = String(window.limit);
+    headers["RateLimit-Remaining"] = String(window.remaining);
+    headers["RateLimit-Reset"] = String(window.resetSeconds);
+  }
+  if (error.extra.allow) headers.Allow = error.extra.allow.join(", ");
   return c.body(JSON.stringify(body), error.status, headers);
 }

@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import { isModuleEnabled, type ModuleId } from "../modules/registry";
 import { AppError } from "./app-error";
 import type { ApiEnv } from "./env";
+import { inputGuard } from "./input-guard";
 import { authenticate, identify, rateLimit, requireAdmin, routeBodyLimit } from "./middleware";
 import { problemSchema } from "./problem";
 
@@ -11,8 +12,11 @@ export type Access = "public" | "optional" | "user" | "admin";
 
 export interface ApiRouteConfig extends RouteConfig {
   access: Access;
-  /** `strict`: the tighter limit for sign-in, registration and every verify/accept endpoint. */
-  limit?: "strict";
+  /**
+   * `strict`: the tighter limit for registration and every verify/accept endpoint; `error-report`: anonymous
+   * client error reports, per address.
+   */
+  limit?: "strict" | "error-report";
   /**
    * The feature module the route belongs to (lib/modules/registry.ts): while it is switched off the route answers
    * 404 `module_disabled`, before authentication. The OpenAPI document shows it as `x-spolu-module`.
@@ -42,6 +46,12 @@ function standardProblems(config: ApiRouteConfig) {
     ...(hasInput && { 400: problem("Invalid input: `errors` names each bad field") }),
     ...(config.access === "user" || config.access === "admin" ? { 401: problem("Missing, invalid or revoked token") } : {}),
     ...(config.access === "admin" && { 403: problem("Not an administrator") }),
+    ...(!["get", "head", "options"].includes(config.method) && {
+      403: problem(
+        `${config.access === "admin" ? "Not an administrator; or " : ""}\`cross_origin_request\`: sent with the session ` +
+          "cookie from another site's page (see lib/api/same-origin.ts)",
+      ),
+    }),
     ...(config.module && {
       404: problem(`No such resource, or the \`${config.module}\` module is switched off (\`module_disabled\`)`),
     }),
@@ -88,6 +98,8 @@ export function apiRoute<const R extends ApiRouteConfig>(config: R) {
       ...(limit ? [rateLimit(limit)] : []),
       ...ACCESS_MIDDLEWARE[access],
       ...[route.middleware ?? []].flat(),
+      // Last before the validators: the rules every string and date of every request follows (input-guard.ts).
+      inputGuard({ jsonBody: Boolean(route.request?.body) }),
     ] as MiddlewareHandler[],
     responses: { ...standardProblems(config), ...route.responses },
   }) as unknown as ApiRoute<R>;

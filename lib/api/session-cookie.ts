@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { deleteCookie, setCookie } from "hono/cookie";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { SESSION_COOKIE } from "../auth/actor";
 import { config } from "../config";
 import { LOCALE_COOKIE } from "../i18n/locale-cookie";
@@ -43,4 +43,31 @@ export function setLocaleCookie(c: Context, locale: Locale): void {
 
 export function clearSessionCookie(c: Context): void {
   deleteCookie(c, SESSION_COOKIE, { path: "/", secure: secure(c) });
+}
+
+/** The cookie that binds an external sign-in to the browser that started it (lib/oauth/service.ts). */
+const OAUTH_BINDING_COOKIE = "spolu_oauth";
+/** As long as a sign-in attempt lives (lib/oauth/service.ts STATE_TTL_MS). */
+const OAUTH_BINDING_MAX_AGE = 10 * 60;
+
+/**
+ * httpOnly (no script reads it) and SameSite=Lax: the provider sends the browser back with a top-level GET, which
+ * carries it; nothing else another site can make the browser do does.
+ */
+export function setOAuthBindingCookie(c: Context, value: string): void {
+  setCookie(c, OAUTH_BINDING_COOKIE, value, {
+    httpOnly: true,
+    sameSite: "Lax",
+    secure: secure(c),
+    path: "/",
+    maxAge: OAUTH_BINDING_MAX_AGE,
+  });
+}
+
+export function oauthBindingCookie(c: Context): string | undefined {
+  return getCookie(c, OAUTH_BINDING_COOKIE);
+}
+
+export function clearOAuthBindingCookie(c: Context): void {
+  deleteCookie(c, OAUTH_BINDING_COOKIE, { path: "/", secure: secure(c) });
 }

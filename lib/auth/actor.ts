@@ -1,6 +1,7 @@
 import { config } from "../config";
 import { findSessionUser } from "./repo";
-import { sessionIssuedAt, verifySessionToken, type SessionClaims } from "./tokens";
+import { liveCredential } from "./sessions/service";
+import { verifySessionToken, type SessionClaims } from "./tokens";
 
 /** Who is making a request: the API middleware, the pages and the socket handshake all use this. */
 export interface Actor {
@@ -9,8 +10,10 @@ export interface Actor {
   locale: string;
   timeZone: string;
   isAdmin: boolean;
-  /** When the session token was issued (its `iat`), for actions that need a recent sign-in; absent when unknown. */
+  /** When the user signed in with this session, for actions that need a recent sign-in; absent for background work. */
   signedInAt?: Date;
+  /** The session the request is made with (signing out ends it); absent for background work. */
+  sessionId?: string;
 }
 
 export const SESSION_COOKIE = "spolu_session";
@@ -29,33 +32,34 @@ export function tokenFromRequest(authorization: string | undefined, cookieHeader
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The actor for a session token, or null. A token stops working when its user is deleted, has changed the
- * password or signed out everywhere since it was issued, or is disabled by an administrator.
+ * The actor for a session token, or null. A token stops working when its session ends (signed out, ended from the
+ * security settings), when its user is deleted, has changed the password or signed out everywhere since it was
+ * issued, or is disabled by an administrator.
  */
 export async function actorFromToken(token: string | null): Promise<Actor | null> {
   return actorFromClaims(token ? await verifySessionToken(token) : null);
 }
 
-function signedIn(claims: SessionClaims): Pick<Actor, "signedInAt"> {
-  const at = sessionIssuedAt(claims);
-  return at ? { signedInAt: at } : {};
-}
-
 /**
- * The actor for a verified token's claims: checks that the user exists and is not disabled, and that the token
- * is not revoked. (Disabling revokes the tokens too; the flag also covers a token issued in the same instant.)
+ * The actor for a verified token's claims: checks that the user exists and is not disabled, that the token is not
+ * revoked, and that its session (or other credential: `liveCredential`) still works, each from a short cache that
+ * is dropped the moment it changes. (Disabling revokes the tokens too; the flag also covers a token issued in the
+ * same instant.)
  */
 export async function actorFromClaims(claims: SessionClaims | null): Promise<Actor | null> {
   if (!claims || !UUID.test(claims.sub)) return null;
   const user = await findSessionUser(claims.sub);
   if (!user || user.disabled || user.tokenVersion !== claims.ver) return null;
+  const credential = await liveCredential(claims);
+  if (!credential) return null;
   return {
     userId: user.id,
     email: user.email,
     locale: user.locale,
     timeZone: user.timeZone,
     isAdmin: config().ADMIN_EMAILS.includes(user.email),
-    ...signedIn(claims),
+    signedInAt: credential.signedInAt,
+    sessionId: credential.sessionId,
   };
 }
 

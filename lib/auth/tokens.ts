@@ -1,6 +1,5 @@
 import { createSecretKey, type KeyObject } from "node:crypto";
 import { jwtVerify, SignJWT, errors as joseErrors } from "jose";
-import { now } from "../clock";
 import { config } from "../config";
 
 const ISSUER = "spolu";
@@ -8,12 +7,22 @@ const ISSUER = "spolu";
 const AUDIENCE = "spolu:session";
 const ALGORITHM = "HS256";
 
+/**
+ * The claims of a verified token. `kind` says which record stands behind it and decides how revocation is checked
+ * (lib/auth/actor.ts): `session`, a sign-in (lib/auth/sessions.ts). Another kind (a personal access token) adds its
+ * own member to this union, its own audience, and its own check beside the session's.
+ */
 export interface SessionClaims {
+  kind: "session";
   /** The user id. */
   sub: string;
   /** The user's token version when the token was issued (raised by a password change). */
   ver: number;
+  /** The session's id (`sessions.id`). */
+  sid: string;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 let key: { secret: string; object: KeyObject } | undefined;
 /** The signing key, made into a KeyObject once (jose would import raw bytes again on every call). */
@@ -23,14 +32,24 @@ function signingKey(): KeyObject {
   return key.object;
 }
 
-export async function issueSessionToken(userId: string, tokenVersion: number): Promise<string> {
-  return new SignJWT({ ver: tokenVersion })
+/**
+ * The token of a session (lib/auth/sessions/service.ts starts the session first): issued now and valid until
+ * `expiresAt`, both on the machine's clock (the times jose checks it against).
+ */
+export async function issueSessionToken(session: {
+  userId: string;
+  tokenVersion: number;
+  sessionId: string;
+  issuedAt: Date;
+  expiresAt: Date;
+}): Promise<string> {
+  return new SignJWT({ ver: session.tokenVersion, sid: session.sessionId })
     .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
-    .setSubject(userId)
+    .setSubject(session.userId)
     .setIssuer(ISSUER)
     .setAudience(AUDIENCE)
-    .setIssuedAt(Math.floor(now() / 1000))
-    .setExpirationTime(Math.floor(Date.now() / 1000) + config().JWT_TTL_SECONDS)
+    .setIssuedAt(Math.floor(session.issuedAt.getTime() / 1000))
+    .setExpirationTime(Math.floor(session.expiresAt.getTime() / 1000))
     .sign(signingKey());
 }
 
@@ -42,32 +61,24 @@ export async function issueSessionToken(userId: string, tokenVersion: number): P
 const VERIFIED_MAX = 10_000;
 const verified = new Map<string, { claims: SessionClaims; expiresAtMs: number; key: KeyObject }>();
 
-/** When the token behind verified claims was issued (ms since the epoch), kept beside the claims' object. */
-const issuedAt = new WeakMap<SessionClaims, number>();
-
 /** The claims of a valid session token, or null for anything else (bad signature, expired, wrong kind). */
 export async function verifySessionToken(token: string): Promise<SessionClaims | null> {
   const known = verified.get(token);
   if (known && known.key === signingKey() && known.expiresAtMs > Date.now()) return known.claims;
   const checked = await checkSessionToken(token);
   if (!checked) return null;
-  const claims: SessionClaims = { sub: checked.sub, ver: checked.ver };
-  issuedAt.set(claims, checked.iat * 1000);
+  const claims: SessionClaims = { kind: "session", sub: checked.sub, ver: checked.ver, sid: checked.sid };
   if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
   verified.set(token, { claims, expiresAtMs: checked.exp * 1000, key: signingKey() });
   return claims;
 }
 
 /**
- * When the session token whose claims `verifySessionToken` answered was issued (its `iat`, set by lib/clock), for
- * actions that need a recent sign-in (deleting the account); null for claims that did not come from there.
+ * The signature, issuer, audience and times, and a lifetime (`exp - iat`) no longer than JWT_TTL_SECONDS: a token
+ * that would live longer was not issued by this configuration (a leaked key, or a longer setting since shortened),
+ * whatever its signature says.
  */
-export function sessionIssuedAt(claims: SessionClaims): Date | null {
-  const ms = issuedAt.get(claims);
-  return ms === undefined ? null : new Date(ms);
-}
-
-async function checkSessionToken(token: string): Promise<(SessionClaims & { exp: number; iat: number }) | null> {
+async function checkSessionToken(token: string): Promise<(Omit<SessionClaims, "kind"> & { exp: number; iat: number }) | null> {
   try {
     const { payload } = await jwtVerify(token, signingKey(), {
       algorithms: [ALGORITHM],
@@ -75,8 +86,10 @@ async function checkSessionToken(token: string): Promise<(SessionClaims & { exp:
       audience: AUDIENCE,
       requiredClaims: ["sub", "exp", "iat"],
     });
-    if (typeof payload.sub !== "string" || typeof payload.ver !== "number") return null;
-    return { sub: payload.sub, ver: payload.ver, exp: payload.exp!, iat: payload.iat! };
+    const { sub, ver, sid, exp, iat } = payload;
+    if (typeof sub !== "string" || typeof ver !== "number" || typeof sid !== "string" || !UUID.test(sid)) return null;
+    if (exp! - iat! > config().JWT_TTL_SECONDS) return null;
+    return { sub, ver, sid, exp: exp!, iat: iat! };
   } catch (error) {
     if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return null;
     throw error;

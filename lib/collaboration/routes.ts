@@ -1,5 +1,6 @@
 import { apiRoute, jsonBody, jsonContent, problemResponse } from "../api/route";
 import { createRouter } from "../api/router";
+import { createdInvitationOutput } from "../invitations/schema";
 import { taskIdParams } from "../tasks/schema";
 import {
   claimOutput,
@@ -64,15 +65,19 @@ const createRequestRoute = apiRoute({
   description:
     `${ABOUT} \`assign\` and \`collaborate\` need the \`share\` right on the task (its owner, assignees and ` +
     "collaborators), `transfer` the `transfer` right (its owner); anyone else who sees the task gets 403. The " +
-    "recipient is an existing account, named by `userId` or `email` (exactly one; an unknown one is a 400 naming " +
-    "the field) and not yourself (400). They may not see the task yet: the request shows them its title, status " +
-    "and due date and who asked. 409 when they already have what is asked (assign: already an assignee; " +
+    "recipient is named by `userId` or `email` (exactly one), and is not yourself (400). By `userId` (an unknown one " +
+    "is a 400): a request they decide (201); they may not see the task yet: the request shows them its title, " +
+    "status and due date and who asked. 409 when they already have what is asked (assign: already an assignee; " +
     "collaborate: already its owner, an assignee or a collaborator; transfer: already its owner) or already have " +
-    `the same pending request. The request expires ${REQUEST_TTL_DAYS} days after it is made.`,
+    `the same pending request. The request expires ${REQUEST_TTL_DAYS} days after it is made. By \`email\` ` +
+    "(`assign` and `collaborate`): an invitation addressed to that email (202; see `POST /invitations`), the same " +
+    "answer whether the address has an account or not; it shows in that account's app, and its link (with share " +
+    "links for messengers and email) works with an account or without. A `transfer` names its recipient by `userId`.",
   access: "user",
   request: { params: taskIdParams, body: jsonBody(createRequestInput) },
   responses: {
-    201: jsonContent(collaborationRequestOutput, "The pending request"),
+    201: jsonContent(collaborationRequestOutput, "The pending request (recipient named by userId)"),
+    202: jsonContent(createdInvitationOutput, "An invitation to the email (recipient named by email)"),
     403: problemResponse("You see the task but may not share it (assign, collaborate) or hand it over (transfer)"),
     404: problemResponse(NO_TASK),
     409: problemResponse("The recipient already has what is asked, or an identical request is pending"),
@@ -185,9 +190,15 @@ const removeCollaboratorRoute = apiRoute({
 
 export const collaborationRoutes = createRouter()
   .openapi(claimRoute, async (c) => c.json(await claimTask(c.var.actor, c.req.valid("param").id), 200))
-  .openapi(createRequestRoute, async (c) =>
-    c.json(await createCollaborationRequest(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 201),
-  )
+  .openapi(createRequestRoute, async (c) => {
+    const asked = await createCollaborationRequest(
+      c.var.actor,
+      c.req.valid("param").id,
+      c.req.valid("json"),
+      new URL(c.req.url).origin,
+    );
+    return "request" in asked ? c.json(asked.request, 201) : c.json(asked.invitation, 202);
+  })
   .openapi(listRoute, async (c) => c.json(await listCollaborationRequests(c.var.actor, c.req.valid("query")), 200))
   .openapi(getRoute, async (c) => c.json(await getCollaborationRequest(c.var.actor, c.req.valid("param").id), 200))
   .openapi(acceptRoute, async (c) => c.json(await acceptCollaborationRequest(c.var.actor, c.req.valid("param").id), 200))

@@ -11,6 +11,8 @@ import { mayOnTask } from "../permissions/tasks";
 import { invalidateTaskLists } from "../tasks/list-cache";
 import { findVisibleTask, lockedLastPosition, lockTask, taskAudience, updateTaskRow, type TaskRecord } from "../tasks/repo";
 import { announceTaskChange, getTask, getTaskFor, getVisibleTask } from "../tasks/service";
+import type { CreatedInvitationOutput } from "../invitations/schema";
+import { inviteToJoin } from "../invitations/service";
 import { findUserId } from "../teams/repo";
 import { expireDueInTransaction, expireDueRequests, requestEvent } from "./expiry";
 import {
@@ -149,14 +151,39 @@ function checkNotAlready(kind: CreateRequestInput["kind"], recipientId: string, 
   if (kind === "transfer" && task.ownerId === recipientId) throw new AppError("conflict", "This user already owns the task");
 }
 
+/**
+ * Asks someone to take part in a task. Named by `userId`: a collaboration request they decide (201). Named by
+ * `email`, to assign or collaborate: an invitation addressed to that email, whose link and in-app entry let them
+ * accept (as an assignee or a collaborator), answered the same whether the address has an account or not (202):
+ * asking cannot tell anyone whether an email is registered. A transfer by email goes to someone who already works
+ * on the task (an assignee or collaborator: a request, 201); any other address is the same 400, known or not.
+ */
 export async function createCollaborationRequest(
   actor: Actor,
   taskId: string,
   input: CreateRequestInput,
-): Promise<CollaborationRequestOutput> {
+  origin: string,
+): Promise<{ request: CollaborationRequestOutput } | { invitation: CreatedInvitationOutput }> {
   const task = await getTaskFor(actor, taskId, input.kind === "transfer" ? "transfer" : "share");
+  if (input.email !== undefined && input.kind !== "transfer") {
+    const taskRole = input.kind === "assign" ? "assignee" : "collaborator";
+    const invitee = { email: input.email, ...(input.message ? { message: input.message } : {}) };
+    return { invitation: await inviteToJoin(actor, { taskId, taskRole }, invitee, origin) };
+  }
+  return { request: await requestOf(actor, task, input) };
+}
+
+async function requestOf(actor: Actor, task: TaskRecord, input: CreateRequestInput): Promise<CollaborationRequestOutput> {
+  const taskId = task.id;
   const pointer = input.userId !== undefined ? "/userId" : "/email";
   const recipientId = await findUserId(input);
+  if (input.email !== undefined) {
+    // A transfer by email: only to someone already on the task, and the same answer for every other address.
+    const onTask = recipientId !== null && (task.assigneeIds.includes(recipientId) || task.collaboratorIds.includes(recipientId));
+    if (!onTask && recipientId !== actor.userId) {
+      throw invalidField("body", pointer, "a transfer by email goes to someone who already works on this task");
+    }
+  }
   if (!recipientId) throw invalidField("body", pointer, "no such user");
   if (recipientId === actor.userId) throw invalidField("body", pointer, "is you: a request goes to someone else");
   checkNotAlready(input.kind, recipientId, task);

@@ -19,9 +19,12 @@ const reportRoute = apiRoute({
   path: "/errors/report",
   tags: ["Errors"],
   summary: "Report a client-side error",
-  description: `Works without sign-in (a valid token links the report to the user). Body at most ${ERROR_REPORT_MAX_BYTES} bytes; limited like sign-in.`,
+  description:
+    `Works without sign-in (a valid token links the report to the user). Body at most ${ERROR_REPORT_MAX_BYTES} bytes ` +
+    "(413 beyond). Limited per client address, signed in or not: ERROR_REPORT_LIMIT_POINTS reports per " +
+    "ERROR_REPORT_LIMIT_WINDOW_SECONDS (10 per 10 minutes by default), then 429.",
   access: "optional",
-  limit: "strict",
+  limit: "error-report",
   middleware: [
     bodyLimit({
       maxSize: ERROR_REPORT_MAX_BYTES,

@@ -23,6 +23,8 @@ export type DomainEventType =
   | "invitation.created"
   | "invitation.accepted"
   | "invitation.revoked"
+  /** The person an invitation was addressed to said no in the app (to the inviter and them). */
+  | "invitation.declined"
   | "project.member_added"
   | "project.member_removed"
   | "family.member_added"

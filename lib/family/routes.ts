@@ -1,6 +1,7 @@
 import { apiRoute, jsonBody, jsonContent, problemResponse } from "../api/route";
 import { createRouter } from "../api/router";
 import { groupOutput } from "../groups/schema";
+import { createdInvitationOutput } from "../invitations/schema";
 import {
   addFamilyMemberInput,
   changeFamilyRoleInput,
@@ -100,19 +101,22 @@ const addMemberRoute = apiRoute({
   method: "post",
   path: "/family/members",
   tags: TAGS,
-  summary: "Add a member",
+  summary: "Invite a member",
   description:
-    "Parents only (a child gets 403) add an existing account, by `userId` or by `email` (exactly one), as " +
-    "`parent` or `child`. An id or email with no account behind it is a 400 naming the field. Someone who " +
-    "already belongs to a family workspace, this one or another, is a 409: a user belongs to at most one.",
+    "Parents only (a child gets 403) invite someone, by `userId` or by `email` (exactly one), as `parent` or " +
+    "`child`. Nobody becomes a member without accepting: the answer (202) is an invitation addressed to them, the " +
+    "same whether the email has an account or not. It shows in their app (`GET /invitations/received`) when they " +
+    "have an account, and its link (`url`, with share links for messengers and email) lets them accept with an " +
+    "account or create one (`/invite/{token}`). A user belongs to at most one family workspace: someone in another " +
+    "must leave it before accepting. A current member of this one is a 409; an unknown `userId` a 400.",
   access: "user",
   module: "family",
   request: { body: jsonBody(addFamilyMemberInput) },
   responses: {
-    201: jsonContent(familyMemberOutput, "The new member"),
+    202: jsonContent(createdInvitationOutput, "The invitation: they become a member when they accept it"),
     403: problemResponse(PARENTS_ONLY),
     404: problemResponse(NO_FAMILY),
-    409: problemResponse("The user already belongs to a family workspace"),
+    409: problemResponse("The person is already a member of your family workspace"),
   },
 });
 
@@ -212,7 +216,9 @@ export const familyRoutes = createRouter()
     await deleteFamily(c.var.actor);
     return c.body(null, 204);
   })
-  .openapi(addMemberRoute, async (c) => c.json(await addFamilyMember(c.var.actor, c.req.valid("json")), 201))
+  .openapi(addMemberRoute, async (c) =>
+    c.json(await addFamilyMember(c.var.actor, c.req.valid("json"), new URL(c.req.url).origin), 202),
+  )
   .openapi(changeRoleRoute, async (c) =>
     c.json(await changeFamilyMemberRole(c.var.actor, c.req.valid("param").userId, c.req.valid("json")), 200),
   )

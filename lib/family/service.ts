@@ -1,10 +1,12 @@
-import { AppError, invalidField } from "../api/app-error";
+import { AppError } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { db, type Executor } from "../db/client";
 import type { FamilyRole } from "../db/schema/family";
 import type { TaskGroupRow } from "../db/schema/tasks";
 import { publish } from "../events/publish";
 import { groupLanguage } from "../groups/names";
+import type { CreatedInvitationOutput } from "../invitations/schema";
+import { inviteToJoin } from "../invitations/service";
 import { findOwnGroup, homeGroupId, moveTasksToGroup, tasksInGroup } from "../groups/repo";
 import type { GroupOutput } from "../groups/schema";
 import { sendTasksHome, toGroupOutput } from "../groups/service";
@@ -21,7 +23,6 @@ import {
   findMembership,
   findUserId,
   insertFamily,
-  insertFamilyMember,
   listFamilyMembers,
   listSharedGroups,
   lockFamily,
@@ -205,38 +206,24 @@ export async function deleteFamily(actor: Actor): Promise<void> {
 // Members
 
 /**
- * Adds an existing account, by id or by email, with a role: parents. An unknown id or email is a 400 naming the
- * field; someone who already belongs to a family workspace (this one or another) is a 409.
+ * Invites someone to the family, by account id or by email, with a role: parents. Nobody joins a family without
+ * saying yes: this makes an invitation addressed to them (it shows in their app if they have an account, and its
+ * link works with an account or without one), answered the same whether the email has an account or not. A
+ * current member of this family is a 409 (the parent sees them already); an unknown id a 400 naming `/userId`.
  */
-export async function addFamilyMember(actor: Actor, input: AddFamilyMemberInput): Promise<FamilyMemberOutput> {
-  const { member, audience } = await changeFamily(actor, async ({ familyId, role, tx }) => {
-    if (role !== "parent") throw parentsOnly("add members");
-    const userId = await findUserId(input, tx);
-    if (!userId) {
-      throw input.userId !== undefined
-        ? invalidField("body", "/userId", "no account has this id")
-        : invalidField("body", "/email", "no account has this email");
-    }
-    if (!(await insertFamilyMember(familyId, userId, input.role, tx))) {
-      throw new AppError(
-        "conflict",
-        (await findFamilyRole(familyId, userId, tx))
-          ? "This user is already a member of your family workspace"
-          : "This user already belongs to another family workspace: they must leave it first",
-      );
-    }
-    const members = userIds(await listFamilyMembers(familyId, tx));
-    await publish(tx, {
-      type: "family.member_added",
-      actorId: actor.userId,
-      audience: members,
-      data: { familyId, userId, role: input.role },
-    });
-    // The shared groups' tasks join the new member's lists.
-    return { member: toMemberOutput(await getMemberOrThrow(familyId, userId, tx)), audience: members };
-  });
-  await invalidateTaskLists(audience);
-  return member;
+export async function addFamilyMember(
+  actor: Actor,
+  input: AddFamilyMemberInput,
+  origin: string,
+): Promise<CreatedInvitationOutput> {
+  const mine = await findMembership(actor.userId);
+  if (!mine) throw noFamily();
+  if (mine.role !== "parent") throw parentsOnly("invite members");
+  const existing = await findUserId(input);
+  if (existing && (await findFamilyRole(mine.family.id, existing))) {
+    throw new AppError("conflict", "This person is already a member of your family workspace");
+  }
+  return inviteToJoin(actor, { familyId: mine.family.id, familyRole: input.role }, input, origin);
 }
 
 /** Changes a member's role: parents; the last parent cannot become a child. */

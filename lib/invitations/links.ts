@@ -18,6 +18,8 @@ import type { ShareLinksOutput } from "./schema";
  * - SMS: RFC 5724 `sms:<recipient>?body=<text>` (Android and most others). iOS and iPadOS 8+ expect `&` instead
  *   of `?` (`sms:&body=…`, `sms:+420…&body=…`), so both are given: `sms` and `smsIos`; a client that knows its
  *   platform picks one (`sms:?&body=` is a reported both-ways fallback, not used here).
+ * - email: RFC 6068 `mailto:<invitee>?subject=<…>&body=<text and link>`: the invitation by email, sent by the
+ *   inviter's own mail program (the server sends no mail to addresses users type: that would make it a spam relay).
  * - copy: the link itself.
  */
 
@@ -26,8 +28,8 @@ const MESSAGES: Record<Locale, { Invite: typeof en.Invite }> = { en, cs, he, ru,
 
 export interface ShareTarget {
   inviterName: string;
-  kind: "task" | "project";
-  /** The task's title or the project's name. */
+  kind: "task" | "project" | "family" | "team";
+  /** The task's title, or the project's, family workspace's or team's name. */
   title: string;
 }
 
@@ -35,13 +37,29 @@ export interface ShareTarget {
 export function shareText(locale: string, target: ShareTarget): string {
   const code: Locale = isLocale(locale) ? locale : DEFAULT_LOCALE;
   const t = createTranslator({ locale: languageTag(code), messages: MESSAGES[code], namespace: "Invite" });
-  return target.kind === "task"
-    ? t("shareTask", { inviter: target.inviterName, title: target.title })
-    : t("shareProject", { inviter: target.inviterName, name: target.title });
+  switch (target.kind) {
+    case "task":
+      return t("shareTask", { inviter: target.inviterName, title: target.title });
+    case "project":
+      return t("shareProject", { inviter: target.inviterName, name: target.title });
+    case "family":
+      return t("shareFamily", { inviter: target.inviterName, name: target.title });
+    case "team":
+      return t("shareTeam", { inviter: target.inviterName, name: target.title });
+  }
 }
 
-/** The four share links (five with the iOS form of SMS). `phone` is as the schema normalises it: `+?digits`. */
-export function shareLinks(input: { url: string; text: string; phone?: string | null }): ShareLinksOutput {
+/**
+ * The share links (WhatsApp, Telegram, SMS in both forms, email, the link to copy). `phone` is as the schema
+ * normalises it (`+?digits`); `email` is the invitee's address, if given; `subject` the email's subject line.
+ */
+export function shareLinks(input: {
+  url: string;
+  text: string;
+  phone?: string | null;
+  email?: string | null;
+  subject?: string;
+}): ShareLinksOutput {
   const { url, text } = input;
   const phone = input.phone ?? "";
   const message = encodeURIComponent(`${text}\n${url}`);
@@ -50,6 +68,8 @@ export function shareLinks(input: { url: string; text: string; phone?: string | 
     telegram: `https://t.me/share/url?url=${encodeURIComponent(url)}&text=${encodeURIComponent(text)}`,
     sms: `sms:${phone}?body=${message}`,
     smsIos: `sms:${phone}&body=${message}`,
+    // RFC 6068: the address is a path (its @ stays), the header fields are percent-encoded.
+    email: `mailto:${input.email ? encodeURIComponent(input.email).replace(/%40/g, "@") : ""}?subject=${encodeURIComponent(input.subject ?? text)}&body=${message}`,
     copy: url,
   };
 }

@@ -1,14 +1,26 @@
 import { z } from "@hono/zod-openapi";
 import { emailInput, userOutput } from "../accounts/schema";
+import { refuseDisguise } from "../display-text";
 
 /** An invitation can be accepted for this long after it was created (interface spec, section 8). */
 export const INVITATION_TTL_DAYS = 7;
 export const INVITATION_TTL_MS = INVITATION_TTL_DAYS * 24 * 3600 * 1000;
-export const INVITATION_STATUSES = ["pending", "accepted", "revoked", "expired"] as const;
+export const INVITATION_STATUSES = ["pending", "accepted", "declined", "revoked", "expired"] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+/** What an invitation is to: a task, a project, a family workspace or a team (user group). */
+export const INVITATION_KINDS = ["task", "project", "family", "team"] as const;
+export type InvitationKind = (typeof INVITATION_KINDS)[number];
+/** What a task invitation makes the invitee. */
+export const INVITATION_TASK_ROLES = ["assignee", "collaborator"] as const;
+export type InvitationTaskRole = (typeof INVITATION_TASK_ROLES)[number];
 /** The roles a project invitation may grant: never `owner` (ownership is handed over inside the project). */
 export const INVITATION_PROJECT_ROLES = ["admin", "member", "viewer"] as const;
 export type InvitationProjectRole = (typeof INVITATION_PROJECT_ROLES)[number];
+export const INVITATION_FAMILY_ROLES = ["parent", "child"] as const;
+export type InvitationFamilyRole = (typeof INVITATION_FAMILY_ROLES)[number];
+/** The roles a team invitation may grant: never `owner`. */
+export const INVITATION_TEAM_ROLES = ["admin", "member"] as const;
+export type InvitationTeamRole = (typeof INVITATION_TEAM_ROLES)[number];
 export const INVITEE_NAME_MAX = 100;
 export const MESSAGE_MAX = 500;
 /** Tokens are 32 random bytes in base64url (43 characters); anything far longer is not one. */
@@ -21,8 +33,19 @@ export const PHONE_PATTERN = /^\+?[1-9]\d{5,14}$/;
 
 const statusSchema = z.enum(INVITATION_STATUSES).openapi({
   description:
-    "`pending`: the link works; `accepted`: used (a link works once); `revoked`: withdrawn by the inviter; " +
+    "`pending`: the link works; `accepted`: used (a link works once); `declined`: the person it is addressed to " +
+    "said no in the app; `revoked`: withdrawn by the inviter; " +
     `\`expired\`: not accepted within ${INVITATION_TTL_DAYS} days.`,
+});
+const kindSchema = z.enum(INVITATION_KINDS).openapi({ description: "What the invitation is to" });
+const taskRoleSchema = z.enum(INVITATION_TASK_ROLES, { message: "must be assignee or collaborator" }).openapi({
+  description: "What a task invitation makes the invitee: `assignee` (default) or `collaborator`",
+});
+const familyRoleSchema = z.enum(INVITATION_FAMILY_ROLES, { message: "must be parent or child" }).openapi({
+  description: "The role the invitee gets in the family workspace: `parent` or `child` (default)",
+});
+const teamRoleSchema = z.enum(INVITATION_TEAM_ROLES, { message: "must be admin or member" }).openapi({
+  description: "The role the invitee gets in the team: `admin` or `member` (default). Never `owner`.",
 });
 const projectRoleSchema = z.enum(INVITATION_PROJECT_ROLES, { message: "must be one of admin, member, viewer" }).openapi({
   description: "The role the invitee gets in the project: `admin`, `member` (default) or `viewer`. Never `owner`.",
@@ -42,14 +65,20 @@ export const phoneInput = z
 
 export const createInvitationInput = z
   .strictObject({
-    taskId: z.uuid("must be a task id").optional().openapi({ description: "The task to invite to; or give `projectId`" }),
-    projectId: z.uuid("must be a project id").optional().openapi({ description: "The project to invite to; or give `taskId`" }),
+    taskId: z.uuid("must be a task id").optional().openapi({ description: "The task to invite to" }),
+    taskRole: taskRoleSchema.optional(),
+    projectId: z.uuid("must be a project id").optional().openapi({ description: "The project to invite to" }),
     projectRole: projectRoleSchema.optional(),
+    familyId: z.uuid("must be a family workspace id").optional().openapi({ description: "Your family workspace" }),
+    familyRole: familyRoleSchema.optional(),
+    teamId: z.uuid("must be a team id").optional().openapi({ description: "The team (user group) to invite to" }),
+    teamRole: teamRoleSchema.optional(),
     name: z
       .string()
       .trim()
       .min(1, "must not be empty")
       .max(INVITEE_NAME_MAX, `must be at most ${INVITEE_NAME_MAX} characters`)
+      .superRefine(refuseDisguise)
       .optional()
       .openapi({ description: "The invitee's name: shown to you in your list and offered on the sign-up form" }),
     email: emailInput.optional().openapi({ description: "The invitee's email, for your list; the link is not bound to it" }),
@@ -65,16 +94,24 @@ export const createInvitationInput = z
       .openapi({ description: "A personal note put before the share text; not stored" }),
   })
   .superRefine((input, context) => {
-    if (input.taskId === undefined && input.projectId === undefined) {
-      context.addIssue({ code: "custom", message: "give taskId or projectId", path: ["taskId"] });
-    } else if (input.taskId !== undefined && input.projectId !== undefined) {
-      context.addIssue({ code: "custom", message: "give either taskId or projectId, not both", path: ["projectId"] });
+    const targets = (["taskId", "projectId", "familyId", "teamId"] as const).filter((field) => input[field] !== undefined);
+    if (targets.length === 0) {
+      context.addIssue({ code: "custom", message: "give taskId, projectId, familyId or teamId", path: ["taskId"] });
+    } else if (targets.length > 1) {
+      context.addIssue({ code: "custom", message: "give only one of taskId, projectId, familyId, teamId", path: [targets[1]!] });
     }
-    if (input.projectRole !== undefined && input.projectId === undefined) {
-      context.addIssue({ code: "custom", message: "only a project invitation has a role", path: ["projectRole"] });
+    for (const [role, target] of [
+      ["taskRole", "taskId"],
+      ["projectRole", "projectId"],
+      ["familyRole", "familyId"],
+      ["teamRole", "teamId"],
+    ] as const) {
+      if (input[role] !== undefined && input[target] === undefined) {
+        context.addIssue({ code: "custom", message: `only goes with ${target}`, path: [role] });
+      }
     }
   })
-  .openapi("CreateInvitationInput", { description: "Exactly one of `taskId` and `projectId`" });
+  .openapi("CreateInvitationInput", { description: "Exactly one of `taskId`, `projectId`, `familyId` and `teamId`" });
 export type CreateInvitationInput = z.infer<typeof createInvitationInput>;
 
 export const invitationIdParams = z.object({ id: z.uuid("must be an invitation id") });
@@ -94,9 +131,15 @@ const inviteeOutput = z
 export const invitationOutput = z
   .object({
     id: z.uuid(),
+    kind: kindSchema,
     taskId: z.uuid().nullable().openapi({ description: "Set for a task invitation" }),
+    taskRole: taskRoleSchema.nullable().openapi({ description: "What a task invitation makes the invitee" }),
     projectId: z.uuid().nullable().openapi({ description: "Set for a project invitation" }),
     projectRole: projectRoleSchema.nullable().openapi({ description: "The role a project invitation grants" }),
+    familyId: z.uuid().nullable().openapi({ description: "Set for a family invitation" }),
+    familyRole: familyRoleSchema.nullable().openapi({ description: "The role a family invitation grants" }),
+    teamId: z.uuid().nullable().openapi({ description: "Set for a team invitation" }),
+    teamRole: teamRoleSchema.nullable().openapi({ description: "The role a team invitation grants" }),
     status: statusSchema,
     invitee: inviteeOutput,
     expiresAt: z.iso.datetime().openapi({ description: `${INVITATION_TTL_DAYS} days after createdAt` }),
@@ -104,6 +147,7 @@ export const invitationOutput = z
     acceptedAt: z.iso.datetime().nullable(),
     acceptedBy: z.uuid().nullable().openapi({ description: "The account that accepted it" }),
     revokedAt: z.iso.datetime().nullable(),
+    declinedAt: z.iso.datetime().nullable(),
   })
   .openapi("Invitation", { description: "An invitation as its inviter sees it. The token is shown once, when it is created." });
 export type InvitationOutput = z.infer<typeof invitationOutput>;
@@ -123,6 +167,9 @@ export const shareLinksOutput = z
     smsIos: z
       .string()
       .openapi({ description: "The same for iOS and iPadOS, which expect `&`: `sms:&body=…`, `sms:<+number>&body=…`" }),
+    email: z.string().openapi({
+      description: "`mailto:<the invitee's email, when given>?subject=…&body=…` (RFC 6068): the invitation by email",
+    }),
     copy: z.string().openapi({ description: "The invitation link itself, to copy" }),
   })
   .openapi("InvitationShareLinks", { description: "Every text is percent-encoded (UTF-8); each carries the invitation link" });
@@ -143,10 +190,15 @@ export const invitationPreviewOutput = z
   .object({
     status: z.literal("pending").openapi({ description: "Only a usable invitation is previewed (else 404 or 410)" }),
     inviterName: z.string(),
-    kind: z.enum(["task", "project"]),
+    kind: kindSchema,
     taskTitle: z.string().nullable().openapi({ description: "The task's title, for a task invitation" }),
+    taskRole: taskRoleSchema.nullable(),
     projectName: z.string().nullable().openapi({ description: "The project's name, for a project invitation" }),
     projectRole: projectRoleSchema.nullable(),
+    familyName: z.string().nullable().openapi({ description: "The family workspace's name, for a family invitation" }),
+    familyRole: familyRoleSchema.nullable(),
+    teamName: z.string().nullable().openapi({ description: "The team's name, for a team invitation" }),
+    teamRole: teamRoleSchema.nullable(),
     inviteeName: z.string().nullable().openapi({ description: "The name the inviter gave, to fill in the sign-up form" }),
     expiresAt: z.iso.datetime(),
   })
@@ -159,8 +211,40 @@ export const acceptedInvitationOutput = z
       .string()
       .openapi({ description: "JWT (HS256) of the account that accepted; send it as `Authorization: Bearer <token>`" }),
     user: userOutput,
-    taskId: z.uuid().nullable().openapi({ description: "The task the user is now assigned to" }),
+    taskId: z.uuid().nullable().openapi({ description: "The task the user is now assigned to (or a collaborator on)" }),
     projectId: z.uuid().nullable().openapi({ description: "The project the user is now a member of" }),
+    familyId: z.uuid().nullable().openapi({ description: "The family workspace the user is now a member of" }),
+    teamId: z.uuid().nullable().openapi({ description: "The team the user is now a member of" }),
   })
   .openapi("AcceptedInvitation");
 export type AcceptedInvitationOutput = z.infer<typeof acceptedInvitationOutput>;
+
+/** What joining took the user into (the accepted invitation's target). */
+export const joinedOutput = acceptedInvitationOutput
+  .pick({ taskId: true, projectId: true, familyId: true, teamId: true })
+  .openapi("JoinedByInvitation");
+export type JoinedOutput = z.infer<typeof joinedOutput>;
+
+/** An invitation addressed to the signed-in user (by their account or email), as they see it in the app. */
+export const receivedInvitationOutput = invitationPreviewOutput
+  .omit({ status: true, inviteeName: true })
+  .extend({
+    id: z.uuid(),
+    createdAt: z.iso.datetime(),
+  })
+  .openapi("ReceivedInvitation", { description: "An invitation for you: accept it or decline it" });
+export type ReceivedInvitationOutput = z.infer<typeof receivedInvitationOutput>;
+
+export const receivedInvitationListOutput = z
+  .object({ items: z.array(receivedInvitationOutput).openapi({ description: "Pending ones, newest first" }) })
+  .openapi("ReceivedInvitationList");
+export type ReceivedInvitationListOutput = z.infer<typeof receivedInvitationListOutput>;
+
+/** Someone named by a body that adds a member or asks to collaborate, when they must accept an invitation first. */
+export interface Invitee {
+  userId?: string;
+  email?: string;
+  name?: string;
+  /** A personal note put before the share text. */
+  message?: string;
+}

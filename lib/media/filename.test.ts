@@ -18,6 +18,10 @@ describe("filenameProblem", () => {
     [" . ", /not \. or \.\./],
     ["   ", /blank/],
     ["x".repeat(256), /at most 255/],
+    // A right-to-left override shows "invoice\u202Egpj.exe" as "invoiceexe.jpg": the extension is disguised.
+    ["invoice\u202Egpj.exe", /bidirectional/],
+    ["photo\u2067gpj.exe\u2069", /bidirectional/],
+    ["a\u200Fb.txt", /bidirectional/],
   ])("refuses %j", (name, problem) => {
     expect(filenameProblem(name)).toMatch(problem);
   });

@@ -4,15 +4,18 @@
  * cleaned up, so that what the user sees is what they sent.
  */
 
+import { displayTextProblem } from "../display-text";
+
 export const MAX_FILENAME_LENGTH = 255;
 
 /**
  * Why a filename is refused, or null when it is fine: a path (`/` or `\`, a drive such as `C:`, `.` or `..`),
- * NUL or another control character, or blank.
+ * NUL or another control character, a bidirectional formatting character that could disguise the extension
+ * (`photo\u202Egpj.exe` shows as `photoexe.jpg`), or blank.
  */
 export function filenameProblem(name: string): string | null {
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return "must not contain control characters";
+  const disguise = displayTextProblem(name);
+  if (disguise) return disguise;
   if (/[/\\]/.test(name)) return "is a display name, not a path: leave out / and \\";
   if (/^[a-zA-Z]:/.test(name)) return "is a display name, not a path: leave out the drive";
   if (name.trim() === "") return "must not be blank";

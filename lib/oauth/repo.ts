@@ -5,7 +5,10 @@ import { oauthStates, userIdentities, type UserIdentityRow } from "../db/schema/
 import { users, type UserRow } from "../db/schema/users";
 
 export type OAuthStateRow = typeof oauthStates.$inferSelect;
-export type NewOAuthState = Pick<OAuthStateRow, "state" | "provider" | "codeVerifier" | "nonce" | "returnTo" | "expiresAt">;
+export type NewOAuthState = Pick<
+  OAuthStateRow,
+  "state" | "provider" | "codeVerifier" | "nonce" | "returnTo" | "browserHash" | "expiresAt"
+>;
 
 export async function insertOAuthState(row: NewOAuthState): Promise<void> {
   await db().insert(oauthStates).values(row);
@@ -13,9 +16,15 @@ export async function insertOAuthState(row: NewOAuthState): Promise<void> {
 
 /**
  * Marks the provider's state used and answers it, in one statement: of two callbacks with the same state only
- * one gets the row. Unknown, used, expired or another provider's state: null.
+ * one gets the row. Unknown, used, expired, another provider's state, or one started in another browser (its
+ * binding's hash differs): null.
  */
-export async function consumeOAuthState(state: string, provider: string, now: Date): Promise<OAuthStateRow | null> {
+export async function consumeOAuthState(
+  state: string,
+  provider: string,
+  browserHash: string,
+  now: Date,
+): Promise<OAuthStateRow | null> {
   const [row] = await db()
     .update(oauthStates)
     .set({ usedAt: now })
@@ -23,6 +32,7 @@ export async function consumeOAuthState(state: string, provider: string, now: Da
       and(
         eq(oauthStates.state, state),
         eq(oauthStates.provider, provider),
+        eq(oauthStates.browserHash, browserHash),
         isNull(oauthStates.usedAt),
         gt(oauthStates.expiresAt, now),
       ),

@@ -1,7 +1,8 @@
 import { AppError } from "../api/app-error";
 import { apiRoute, jsonContent, problemResponse } from "../api/route";
 import { createRouter } from "../api/router";
-import { setSessionCookie } from "../api/session-cookie";
+import { clientInfo } from "../api/client-info";
+import { clearOAuthBindingCookie, oauthBindingCookie, setOAuthBindingCookie, setSessionCookie } from "../api/session-cookie";
 import { localeFromAcceptLanguage } from "../i18n/locales";
 import { callbackQuery, oauthResultOutput, providerListOutput, providerParams, startQuery } from "./schema";
 import { completeSignIn, listProviders, startSignIn } from "./service";
@@ -36,8 +37,9 @@ const callbackRoute = apiRoute({
   summary: "Complete a sign-in with an external account (the provider redirects here)",
   description: [
     "The provider sends the browser here with `code` and `state` (or `error`). The state is used up first, whatever " +
-      "follows: an unknown, used or expired one (10 minutes) answers 400 `invalid or expired sign-in attempt`, and " +
-      "nothing is created. The code is exchanged with the PKCE verifier (a code used before is refused by the " +
+      "follows: an unknown, used or expired one (10 minutes), or one started in another browser (the short-lived " +
+      "binding cookie `GET /auth/{provider}` set does not come back with it), answers 400 `invalid or expired sign-in " +
+      "attempt`, and nothing is created: a callback URL taken from someone else's sign-in signs nobody in. The code is exchanged with the PKCE verifier (a code used before is refused by the " +
       "provider: 400); for OpenID Connect the ID Token's issuer, audience and nonce are checked (401 otherwise).",
     "**Which account.** (1) the account this external account (provider + subject) is linked to; else (2) the " +
       "account with the same email, linked now, only when the provider verified the email (otherwise 409: sign " +
@@ -49,7 +51,7 @@ const callbackRoute = apiRoute({
       "address its emails API lists as `verified` (the primary one first). With Microsoft's multi-tenant issuers " +
       "(`common`, `organizations`, `consumers`) the ID Token's issuer must be the `{tenantid}` template filled with " +
       "the token's own `tid`.",
-    "**Answer.** Started with `mode=json` (API clients): 200 `{ token, user, provider }`, no cookie. Started with " +
+    "**Answer.** Started with `mode=json` (API clients): 200 `{ token, user, provider }`, no session cookie. Started with " +
       "`mode=redirect` (the default, browsers): the session cookie is set and the answer is a 302 to `returnTo` with " +
       "the JWT in the fragment (`/path#token=<jwt>`), which a mobile app's web view can read; the fragment never " +
       "reaches a server. Failures answer a problem, except to a browser (a request that accepts `text/html`), " +
@@ -82,7 +84,10 @@ const startRoute = apiRoute({
   summary: "Start a sign-in with an external account",
   description:
     `Redirects the browser to the provider with a fresh \`state\`, a PKCE challenge (S256) and, for OpenID Connect, ` +
-    `a \`nonce\`; the attempt is remembered for 10 minutes and works once. ${REDIRECT_URI} ` +
+    `a \`nonce\`; the attempt is remembered for 10 minutes and works once, and only in this browser: the answer sets ` +
+    "a short-lived httpOnly, SameSite=Lax cookie (`spolu_oauth`) whose hash is kept with the attempt, and the callback " +
+    "must bring it back. API clients (`mode=json`) therefore open this address in the same user agent (browser or web " +
+    `view) that will follow the provider back to the callback. ${REDIRECT_URI} ` +
     "`mode` picks how the callback answers (`redirect`: cookie + 302 to `returnTo#token=<jwt>`; `json`: " +
     `\`{ token, user, provider }\`). ${PROVIDERS}`,
   access: "public",
@@ -120,6 +125,8 @@ export const oauthRoutes = createRouter()
         search: requestUrl.search,
         requestOrigin: requestUrl.origin,
         acceptLanguage: c.req.header("accept-language"),
+        browserBinding: oauthBindingCookie(c),
+        client: clientInfo(c),
       });
     } catch (error) {
       // A browser (it asks for HTML) goes back to the sign-in page, which says what happened in its language;
@@ -128,12 +135,14 @@ export const oauthRoutes = createRouter()
       const locale = localeFromAcceptLanguage(c.req.header("accept-language"));
       return c.redirect(`/${locale}/sign-in?oauthError=${browserReason(error)}`, 302);
     }
+    clearOAuthBindingCookie(c);
     if (outcome.redirectTo === null) return c.json(outcome.result, 200);
     setSessionCookie(c, outcome.result);
     return c.redirect(`${outcome.redirectTo}#token=${outcome.result.token}`, 302);
   })
   .openapi(startRoute, async (c) => {
-    const url = await startSignIn(c.req.valid("param").provider, c.req.valid("query"), new URL(c.req.url).origin);
+    const started = await startSignIn(c.req.valid("param").provider, c.req.valid("query"), new URL(c.req.url).origin);
+    setOAuthBindingCookie(c, started.browserBinding);
     c.header("Cache-Control", "no-store");
-    return c.redirect(url.href, 302);
+    return c.redirect(started.url.href, 302);
   });

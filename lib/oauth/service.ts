@@ -1,10 +1,12 @@
+import { createHash, randomBytes } from "node:crypto";
 import { refuseDisabledAccount, toUserOutput } from "../accounts/service";
 import { insertUser } from "../accounts/repo";
 import { AppError, invalidField } from "../api/app-error";
-import { issueSessionToken } from "../auth/tokens";
+import { startSession, type ClientInfo } from "../auth/sessions/service";
 import { nowDate } from "../clock";
 import { config } from "../config";
 import { db } from "../db/client";
+import { withoutDisguise } from "../display-text";
 import type { UserRow } from "../db/schema/users";
 import { localeFromAcceptLanguage } from "../i18n/locales";
 import { configuredProviders, lookupProvider, type ExternalProfile, type SignInProvider } from "./providers";
@@ -68,19 +70,36 @@ export function safeReturnTo(value: string | undefined): string {
   return parsed.origin === base.origin && isSitePath(path) ? path : "/";
 }
 
-/** Starts a sign-in: remembers the attempt (state, PKCE verifier, nonce, where to go) and answers the provider's URL. */
-export async function startSignIn(name: string, query: StartQuery, requestOrigin: string): Promise<URL> {
+const hashBinding = (binding: string) => createHash("sha256").update(binding, "utf8").digest("hex");
+
+/** A sign-in on its way to the provider: where to send the browser, and the value the browser keeps meanwhile. */
+export interface StartedSignIn {
+  url: URL;
+  /**
+   * A random value for a short-lived httpOnly cookie on the browser that starts the sign-in (lib/oauth/routes.ts);
+   * only its hash is stored with the attempt, and the callback completes only where the cookie comes back.
+   */
+  browserBinding: string;
+}
+
+/**
+ * Starts a sign-in: remembers the attempt (state, PKCE verifier, nonce, where to go, the hash of the browser's
+ * binding) and answers the provider's URL.
+ */
+export async function startSignIn(name: string, query: StartQuery, requestOrigin: string): Promise<StartedSignIn> {
   const provider = requireProvider(name);
   const authorization = await provider.authorize(redirectUriFor(name, requestOrigin));
+  const browserBinding = randomBytes(32).toString("base64url");
   await insertOAuthState({
     state: authorization.state,
     provider: name,
     codeVerifier: authorization.codeVerifier,
     nonce: authorization.nonce,
     returnTo: query.mode === "json" ? JSON_MODE : safeReturnTo(query.returnTo),
+    browserHash: hashBinding(browserBinding),
     expiresAt: new Date(nowDate().getTime() + STATE_TTL_MS),
   });
-  return authorization.url;
+  return { url: authorization.url, browserBinding };
 }
 
 export interface CallbackInput {
@@ -89,6 +108,9 @@ export interface CallbackInput {
   search: string;
   requestOrigin: string;
   acceptLanguage: string | undefined;
+  /** The binding cookie the browser sent back (absent: it did not start this sign-in). */
+  browserBinding: string | undefined;
+  client: ClientInfo;
 }
 
 /** A completed sign-in: the JSON answer, and where a browser goes (null for an API client). */
@@ -98,16 +120,20 @@ export interface SignInOutcome {
 }
 
 /**
- * Completes a sign-in. The state is used up first (whatever follows), so that a callback works once; then the
- * code is exchanged and the account found, linked or created (see `accountFor`).
+ * Completes a sign-in. The state is used up first (whatever follows), so that a callback works once, and only in
+ * the browser that started it (its binding cookie): a callback URL taken from someone else's sign-in signs nobody
+ * in (login CSRF). Then the code is exchanged and the account found, linked or created (see `accountFor`).
  */
 export async function completeSignIn(name: string, input: CallbackInput): Promise<SignInOutcome> {
   const provider = requireProvider(name);
-  const attempt = await consumeOAuthState(input.query.state, name, nowDate());
+  const attempt = input.browserBinding
+    ? await consumeOAuthState(input.query.state, name, hashBinding(input.browserBinding), nowDate())
+    : null;
   if (!attempt) {
     throw new AppError(
       "bad_request",
-      "Invalid or expired sign-in attempt: it was used already, is older than 10 minutes or was never started here. Start again.",
+      "Invalid or expired sign-in attempt: it was used already, is older than 10 minutes, or was not started in this " +
+        "browser. Start again.",
     );
   }
   if (input.query.error) {
@@ -126,7 +152,11 @@ export async function completeSignIn(name: string, input: CallbackInput): Promis
   const user = await accountFor(provider, profile, localeFromAcceptLanguage(input.acceptLanguage));
   refuseDisabledAccount(user);
   return {
-    result: { token: await issueSessionToken(user.id, user.tokenVersion), user: toUserOutput(user), provider: provider.name },
+    result: {
+      token: await startSession(user, `oauth:${provider.name}`, input.client),
+      user: toUserOutput(user),
+      provider: provider.name,
+    },
     redirectTo: attempt.returnTo === JSON_MODE ? null : attempt.returnTo,
   };
 }
@@ -134,7 +164,11 @@ export async function completeSignIn(name: string, input: CallbackInput): Promis
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
 
 function profileName(profile: ExternalProfile, email: string): string {
-  const name = (profile.name ?? email.split("@")[0] ?? "").trim().slice(0, 100).trim();
+  // The provider's profile name is shown to other people: without characters that could disguise it.
+  const name = withoutDisguise(profile.name ?? email.split("@")[0] ?? "")
+    .trim()
+    .slice(0, 100)
+    .trim();
   return name || "Spolu user";
 }
 

@@ -4,6 +4,8 @@ import { nowDate } from "../clock";
 import { db, type Executor } from "../db/client";
 import type { ProjectRole } from "../db/schema/projects";
 import { publish } from "../events/publish";
+import type { CreatedInvitationOutput } from "../invitations/schema";
+import { inviteToJoin, isConnected } from "../invitations/service";
 import { invalidateTaskLists } from "../tasks/list-cache";
 import { taskAudience } from "../tasks/repo";
 import { findUserId } from "../teams/repo";
@@ -177,29 +179,39 @@ export async function listProjectMembers(actor: Actor, projectId: string): Promi
 }
 
 /**
- * Adds an existing account, by id or by email, as `member` unless `role` says otherwise. An id or email with no
- * account behind it is a 400 naming the field (people without an account are invited with POST /invitations);
- * someone already in the project is a 409.
+ * Adds someone, by id or by email, as `member` unless `role` says otherwise. Someone who already works with the
+ * actor (a shared team, project or family workspace) is added at once; anyone else (and any email without an
+ * account) gets an invitation to accept, answered the same whether the email has an account or not. Someone
+ * already in the project is a 409; an unknown id a 400 naming `/userId`.
  */
-export async function addProjectMember(actor: Actor, projectId: string, input: AddMemberInput): Promise<MemberOutput> {
-  const member = await withLockedProject(actor, projectId, async (tx, actorRole) => {
+export async function addProjectMember(
+  actor: Actor,
+  projectId: string,
+  input: AddMemberInput,
+  origin: string,
+): Promise<{ member: MemberOutput } | { invitation: CreatedInvitationOutput }> {
+  const added = await withLockedProject(actor, projectId, async (tx, actorRole) => {
     if (!isManager(actorRole)) throw managersOnly();
     const role = input.role ?? "member";
     if (role === "owner" && actorRole !== "owner") throw ownersOnly("make someone an owner");
     const userId = await findUserId(input, tx);
-    if (!userId) {
-      const field = input.userId !== undefined ? "/userId" : "/email";
-      throw invalidField("body", field, "has no account: invite people without one with POST /invitations");
-    }
-    if (!(await insertMember(projectId, userId, role, tx))) {
+    if (userId && (await findProjectRole(projectId, userId, tx))) {
       throw new AppError("conflict", "This user is already a member of the project");
     }
+    if (!userId || !(await isConnected(actor, userId, tx))) return null;
+    await insertMember(projectId, userId, role, tx);
     await publishMembership(tx, "project.member_added", actor, projectId, { userId, role });
     return toMemberOutput(await getMemberOrThrow(projectId, userId, tx));
   });
+  if (!added) {
+    const role = input.role ?? "member";
+    if (role === "owner")
+      throw invalidField("body", "/role", "an invitation grants admin, member or viewer: make them owner once they joined");
+    return { invitation: await inviteToJoin(actor, { projectId, projectRole: role }, input, origin) };
+  }
   // The project's tasks join the new member's lists.
-  await invalidateTaskLists([member.userId]);
-  return member;
+  await invalidateTaskLists([added.userId]);
+  return { member: added };
 }
 
 /**

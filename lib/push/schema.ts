@@ -51,14 +51,14 @@ const endpoint = z
     example: "https://fcm.googleapis.com/fcm/send/c1KrmpTuRm4:APA91bH...",
   });
 
-/** What `PushSubscription.toJSON()` gives; fields a browser adds besides these are ignored. */
+/** What `PushSubscription.toJSON()` gives: those fields and no others (an unknown one is a 400 naming it). */
 export const subscribeInput = z
-  .object({
+  .strictObject({
     endpoint,
     expirationTime: z.number({ error: "must be a number of milliseconds or null" }).nullable().optional().openapi({
       description: "As the browser gives it; accepted and not used (a 404 or 410 from the push service ends a subscription)",
     }),
-    keys: z.object({ p256dh, auth }, { error: "must be an object with p256dh and auth" }),
+    keys: z.strictObject({ p256dh, auth }, { error: "must be an object with p256dh and auth" }),
   })
   .openapi("PushSubscriptionInput", { description: "The browser's `PushSubscription.toJSON()`, sent as it is" });
 export type SubscribeInput = z.infer<typeof subscribeInput>;

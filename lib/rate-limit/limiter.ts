@@ -1,13 +1,9 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { AppError } from "../api/app-error";
+import { AppError, type RateLimitState } from "../api/app-error";
 import { config } from "../config";
 import { redis } from "../redis/client";
 
-export interface LimitState {
-  limit: number;
-  remaining: number;
-  resetSeconds: number;
-}
+export type LimitState = RateLimitState;
 
 /**
  * A fixed-window counter per key: in Redis when REDIS_URL is set (all processes share it, with this
@@ -71,24 +67,47 @@ export class Limiter {
     const retryAfterSeconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
     return new AppError("rate_limited", `Too many requests; try again in ${retryAfterSeconds} s`, {
       retryAfterSeconds,
+      rateLimit: { limit: this.points, remaining: 0, resetSeconds: retryAfterSeconds },
     });
   }
 }
 
 const LIMITERS = Symbol.for("spolu.limiters");
-type Holder = { [LIMITERS]?: Map<string, Limiter> };
+type Holder = { [LIMITERS]?: { settings: ReturnType<typeof config>; limiters: Map<string, Limiter> } };
 
-/** The process-wide limiter of each name (created on first use from the configured numbers). */
-export function limiter(name: "general" | "strict" | "login-account"): Limiter {
+/** Every limiter by name, and its points and window (seconds) from the configuration. docs/security.md explains each. */
+const LIMITS = {
+  /** Every API request, per user (or address when signed out). */
+  general: (c) => [c.RATE_LIMIT_POINTS, c.RATE_LIMIT_WINDOW_SECONDS],
+  /** Registration, verify/accept endpoints, per endpoint and user (or address). */
+  strict: (c) => [c.AUTH_RATE_LIMIT_POINTS, c.AUTH_RATE_LIMIT_WINDOW_SECONDS],
+  /** Client error reports, per address whoever is signed in. */
+  "error-report": (c) => [c.ERROR_REPORT_LIMIT_POINTS, c.ERROR_REPORT_LIMIT_WINDOW_SECONDS],
+  /** Failed sign-ins to one account from one address: a short lockout. */
+  "login-account-address": (c) => [c.LOGIN_FAILURE_LIMIT, c.LOGIN_FAILURE_WINDOW_SECONDS],
+  /** Failed sign-ins to one account from one address over a day: the longer lockout. */
+  "login-account-address-day": (c) => [c.LOGIN_LOCKOUT_FAILURES, c.LOGIN_LOCKOUT_SECONDS],
+  /** Failed sign-ins from one address to any accounts (password spraying), per hour. */
+  "login-address": (c) => [c.LOGIN_ADDRESS_FAILURES_PER_HOUR, 3600],
+  /** Failed sign-ins to one account from any addresses (a distributed guess), per hour. */
+  "login-account": (c) => [c.LOGIN_ACCOUNT_FAILURES_PER_HOUR, 3600],
+} satisfies Record<string, (c: ReturnType<typeof config>) => [number, number]>;
+
+export type LimiterName = keyof typeof LIMITS;
+
+/**
+ * The process-wide limiter of each name (created on first use from the configured numbers; made anew when the
+ * configuration is loaded again, as a test that starts a second server with other numbers does).
+ */
+export function limiter(name: LimiterName): Limiter {
   const holder = globalThis as Holder;
-  const limiters = (holder[LIMITERS] ??= new Map());
+  const settings = config();
+  if (holder[LIMITERS]?.settings !== settings) holder[LIMITERS] = { settings, limiters: new Map() };
+  const { limiters } = holder[LIMITERS];
   let found = limiters.get(name);
   if (!found) {
-    const c = config();
-    found =
-      name === "general"
-        ? new Limiter(name, c.RATE_LIMIT_POINTS, c.RATE_LIMIT_WINDOW_SECONDS)
-        : new Limiter(name, c.AUTH_RATE_LIMIT_POINTS, c.AUTH_RATE_LIMIT_WINDOW_SECONDS);
+    const [points, windowSeconds] = LIMITS[name](settings);
+    found = new Limiter(name, points, windowSeconds);
     limiters.set(name, found);
   }
   return found;

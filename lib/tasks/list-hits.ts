@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getQueryParams } from "hono/utils/url";
-import { JSON_UTF8, rateLimitHeaders, requestIdFor, SECURITY_HEADERS } from "../api/middleware";
+import { queryProblems } from "../api/input-guard";
+import { JSON_UTF8, rateLimitHeaders, requestIdFor, securityHeaders } from "../api/middleware";
 import { actorFromClaims, tokenFromRequest } from "../auth/actor";
 import { verifySessionToken } from "../auth/tokens";
 import { limiter } from "../rate-limit/limiter";
@@ -26,11 +27,12 @@ export function generationSeenBefore(request: IncomingMessage | undefined): numb
 
 /**
  * The query string as the route's validator sees it: Hono's own parsing of the query (`c.req.queries()`, a name
- * given once is a string, given more often an array), then the route's schema. Undefined when the route would
- * answer 400.
+ * given once is a string, given more often an array), the rules of every request (lib/api/input-guard.ts), then the
+ * route's schema. Undefined when the route would answer 400.
  */
 async function validQuery(queryString: string) {
   const params = getQueryParams(`http://localhost/tasks?${queryString}`) as Record<string, string[]>;
+  if (queryProblems(params).length > 0) return undefined;
   const value = Object.fromEntries(
     Object.entries(params).map(([name, values]) => [name, values.length === 1 ? values[0] : values]),
   );
@@ -58,7 +60,7 @@ export async function answerTaskList(request: IncomingMessage, response: ServerR
     const given = request.headers["x-request-id"];
     const headers: [string, string][] = [
       ["X-Request-Id", requestIdFor(Array.isArray(given) ? given.join(", ") : given)],
-      ...SECURITY_HEADERS,
+      ...securityHeaders(),
       // A miss carries the route's head byte for byte (@hono/node-server writes the handler's headers in lower case,
       // the type first); a hit keeps the head it has always had here.
       ...(cached.hit

@@ -1,5 +1,6 @@
 import { apiRoute, jsonBody, jsonContent, problemResponse } from "../api/route";
 import { createRouter } from "../api/router";
+import { createdInvitationOutput } from "../invitations/schema";
 import {
   addMemberInput,
   changeRoleInput,
@@ -114,18 +115,22 @@ const addMemberRoute = apiRoute({
   method: "post",
   path: "/user-groups/{id}/members",
   tags: TAGS,
-  summary: "Add a member",
+  summary: "Add a member, or invite them",
   description:
-    "Owners and admins add an existing account, by `userId` or by `email` (exactly one), as `member` unless " +
-    "`role` says otherwise; only an owner may add someone as `owner` (an admin gets 403). An id or email with " +
-    "no account behind it is a 400 naming the field (`no such user`) that says nothing more. Someone already " +
-    "in the group is a 409.",
+    "Owners and admins add someone, by `userId` or by `email` (exactly one), as `member` unless `role` says " +
+    "otherwise; only an owner may add someone as `owner` (an admin gets 403). Someone who already works with you " +
+    "(you share a team, a project or a family workspace) is added at once (201). Anyone else joins only by " +
+    "accepting: the answer (202) is an invitation addressed to them, the same whether the email has an account or " +
+    "not; it shows in their app when they have one, and its link works with an account or without (an invitation " +
+    "grants `admin` or `member`, never `owner`: 400 naming `/role`). Someone already in the group is a 409; an " +
+    "unknown `userId` a 400.",
   access: "user",
   request: { params: userGroupIdParams, body: jsonBody(addMemberInput) },
   responses: {
-    201: jsonContent(memberOutput, "The new member"),
+    201: jsonContent(memberOutput, "Added at once: they already work with you"),
+    202: jsonContent(createdInvitationOutput, "Invited: they become a member when they accept"),
     403: problemResponse(`${MANAGERS_ONLY}; or an admin tried to add an owner`),
-    400: problemResponse("Invalid input; or no account has this id or email"),
+    400: problemResponse("Invalid input; or no account has this id; or an invitation cannot grant `owner`"),
     404: problemResponse(NOT_FOUND),
     409: problemResponse("Already a member of the group"),
   },
@@ -207,9 +212,10 @@ export const teamsRoutes = createRouter()
     return c.body(null, 204);
   })
   .openapi(listMembersRoute, async (c) => c.json(await listUserGroupMembers(c.var.actor, c.req.valid("param").id), 200))
-  .openapi(addMemberRoute, async (c) =>
-    c.json(await addUserGroupMember(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 201),
-  )
+  .openapi(addMemberRoute, async (c) => {
+    const added = await addUserGroupMember(c.var.actor, c.req.valid("param").id, c.req.valid("json"), new URL(c.req.url).origin);
+    return "member" in added ? c.json(added.member, 201) : c.json(added.invitation, 202);
+  })
   .openapi(changeRoleRoute, async (c) => {
     const { id, userId } = c.req.valid("param");
     return c.json(await changeUserGroupMemberRole(c.var.actor, id, userId, c.req.valid("json")), 200);

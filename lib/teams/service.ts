@@ -1,6 +1,8 @@
 import { AppError, invalidField } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { db, type Executor } from "../db/client";
+import type { CreatedInvitationOutput } from "../invitations/schema";
+import { inviteToJoin, isConnected } from "../invitations/service";
 import { invalidateTaskLists } from "../tasks/list-cache";
 import type { UserGroupRole } from "../db/schema/teams";
 import {
@@ -139,24 +141,37 @@ export async function listUserGroupMembers(actor: Actor, groupId: string): Promi
 }
 
 /**
- * Adds an existing account, by id or by email, as `member` unless `role` says otherwise. An unknown id or email
- * is a 400 naming the field and saying nothing more (as everywhere a body names someone); someone already in the
- * group is a 409.
+ * Adds someone, by id or by email, as `member` unless `role` says otherwise. Someone who already works with the
+ * actor (a shared team, project or family workspace) is added at once; anyone else (and any email without an
+ * account) gets an invitation to accept, answered the same whether the email has an account or not. Someone
+ * already in the group is a 409; an unknown id a 400 naming `/userId`.
  */
-export async function addUserGroupMember(actor: Actor, groupId: string, input: AddMemberInput): Promise<MemberOutput> {
-  const member = await changeMembership(actor, groupId, async (tx, actorRole) => {
+export async function addUserGroupMember(
+  actor: Actor,
+  groupId: string,
+  input: AddMemberInput,
+  origin: string,
+): Promise<{ member: MemberOutput } | { invitation: CreatedInvitationOutput }> {
+  const added = await changeMembership(actor, groupId, async (tx, actorRole) => {
     if (!isManager(actorRole)) throw managersOnly();
     const role = input.role ?? "member";
     if (role === "owner" && actorRole !== "owner") throw ownersOnly("make someone an owner");
     const userId = await findUserId(input, tx);
-    if (!userId) throw invalidField("body", input.userId !== undefined ? "/userId" : "/email", "no such user");
-    if (!(await insertMember(groupId, userId, role, tx)))
+    if (userId && (await findMemberRole(groupId, userId, tx)))
       throw new AppError("conflict", "This user is already a member of the group");
+    if (!userId || !(await isConnected(actor, userId, tx))) return null;
+    await insertMember(groupId, userId, role, tx);
     return toMemberOutput(await getMemberOrThrow(groupId, userId, tx));
   });
+  if (!added) {
+    const role = input.role ?? "member";
+    if (role === "owner")
+      throw invalidField("body", "/role", "an invitation grants admin or member: make them owner once they joined");
+    return { invitation: await inviteToJoin(actor, { teamId: groupId, teamRole: role }, input, origin) };
+  }
   // The group's tasks join the new member's lists.
-  await invalidateTaskLists([member.userId]);
-  return member;
+  await invalidateTaskLists([added.userId]);
+  return { member: added };
 }
 
 /**

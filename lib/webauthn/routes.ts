@@ -1,6 +1,7 @@
 import { authResultOutput } from "../accounts/schema";
 import { requestHeader } from "../api/request-header";
 import { apiRoute, jsonBody, jsonContent, problemResponse } from "../api/route";
+import { clientInfo } from "../api/client-info";
 import { createRouter } from "../api/router";
 import { setSessionCookie } from "../api/session-cookie";
 import {
@@ -160,7 +161,7 @@ export const webauthnRoutes = createRouter()
   })
   .openapi(authOptionsRoute, async (c) => c.json(await startSignIn(c.req.valid("json")), 200))
   .openapi(authVerifyRoute, async (c) => {
-    const result = await signInWithPasskey(c.req.valid("json"));
+    const result = await signInWithPasskey(c.req.valid("json"), clientInfo(c));
     setSessionCookie(c, result);
     return c.json(result, 200);
   })

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { refuseDisguise } from "../display-text";
 import { emailInput } from "../accounts/schema";
 import { DEVICE_LABELS } from "./labels";
 
@@ -19,6 +20,7 @@ const deviceName = z
   .trim()
   .min(1, "must not be empty")
   .max(DEVICE_NAME_MAX, `must be at most ${DEVICE_NAME_MAX} characters`)
+  .superRefine(refuseDisguise)
   .openapi({ description: `1-${DEVICE_NAME_MAX} characters (trimmed)`, example: "Work laptop" });
 
 const transports = z

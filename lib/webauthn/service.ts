@@ -10,7 +10,7 @@ import { findUserById } from "../accounts/repo";
 import type { AuthResultOutput } from "../accounts/schema";
 import { refuseDisabledAccount, toUserOutput } from "../accounts/service";
 import type { Actor } from "../auth/actor";
-import { issueSessionToken } from "../auth/tokens";
+import { startSession, type ClientInfo } from "../auth/sessions/service";
 import { now } from "../clock";
 import { config } from "../config";
 import type { WebauthnCredentialRow } from "../db/schema/auth";
@@ -250,7 +250,7 @@ const refused = () =>
  * a counter that did not go up. Refusals count against the account like wrong passwords; while it is limited even
  * a good assertion is refused.
  */
-export async function signInWithPasskey(input: AuthVerifyInput): Promise<AuthResultOutput> {
+export async function signInWithPasskey(input: AuthVerifyInput, client: ClientInfo): Promise<AuthResultOutput> {
   const response = input.response;
   const challenge = challengeOf(response.response.clientDataJSON, "/response/response/clientDataJSON");
   const accountKey = `webauthn:${input.email}`;
@@ -304,7 +304,7 @@ export async function signInWithPasskey(input: AuthVerifyInput): Promise<AuthRes
     if (!recorded) throw new Refusal("counter did not go up (concurrent sign-in)");
     await limiter("login-account").reset(accountKey);
     refuseDisabledAccount(user);
-    return { token: await issueSessionToken(user.id, user.tokenVersion), user: toUserOutput(user) };
+    return { token: await startSession(user, "passkey", client), user: toUserOutput(user) };
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
     log.info("Passkey sign-in refused", { reason: error.message });

@@ -10,6 +10,7 @@ import { mediaRoot } from "../../lib/media/storage";
 import { taskListOutput } from "../../lib/tasks/schema";
 import { PNG } from "./media-samples";
 import {
+  addMember as joinAs,
   createTask,
   expectProblem,
   expectShape,
@@ -137,7 +138,7 @@ async function arrange() {
 
   await ok(api("/family", { token: alice.token, json: { name: `Family ${marker}` } }), 201);
   await ok(api(`/family/groups/${home.id}`, { method: "PUT", token: alice.token }));
-  await ok(api("/family/members", { token: alice.token, json: { userId: bobId, role: "child" } }), 201);
+  await ok(joinAs(server, "/api/v1/family/members", alice, bob, { role: "child" }), 201);
   const bobInAlicesGroup = await createTask(server, bob.token, { title: `Bob's in Home ${marker}`, groupId: home.id });
 
   // Sharing both ways, and requests pending both ways.
@@ -147,13 +148,23 @@ async function arrange() {
   await request(alice, alicePrivate.id, "collaborate", bob, false);
   const bobThird = await createTask(server, bob.token, { title: `Bob's third ${marker}` });
   await request(bob, bobThird.id, "collaborate", alice, false);
+  // Someone else asks her by email to take a task on: an invitation addressed to her email, waiting for her.
+  const carl = await registerUser(server, { name: `Carl ${marker}` });
+  const carlTask = await createTask(server, carl.token, { title: `Carl's task ${marker}` });
+  await ok(
+    server.request(`/tasks/${carlTask.id}/collaboration-requests`, {
+      token: carl.token,
+      json: { kind: "assign", email: alice.email },
+    }),
+    202,
+  );
 
   // A team and a project she owns with Bob in them, and one of each with nobody else.
   const team = await ok(api("/user-groups", { token: alice.token, json: { name: `Team ${marker}` } }), 201);
-  await ok(api(`/user-groups/${team.id}/members`, { token: alice.token, json: { userId: bobId, role: "member" } }), 201);
+  await ok(joinAs(server, `/api/v1/user-groups/${team.id}/members`, alice, bob, { role: "member" }), 201);
   const soloTeam = await ok(api("/user-groups", { token: alice.token, json: { name: `Solo team ${marker}` } }), 201);
   const project = await ok(api("/projects", { token: alice.token, json: { name: `Project ${marker}` } }), 201);
-  await ok(api(`/projects/${project.id}/members`, { token: alice.token, json: { userId: bobId, role: "viewer" } }), 201);
+  await ok(joinAs(server, `/api/v1/projects/${project.id}/members`, alice, bob, { role: "viewer" }), 201);
 
   // She invites a third person to her task, and joins Bob's third task through his invitation.
   const thirdEmail = `third-${marker}@example.com`;
@@ -381,7 +392,8 @@ async function arrange() {
   const tokenHashes = (
     await server.sql<{ token_hash: string }>("select token_hash from invitations where inviter_id = $1", [aliceId])
   ).map((row) => row.token_hash);
-  expect(tokenHashes.length).toBe(1);
+  // Hers: the task invitation, and the one that brought Bob into her family workspace.
+  expect(tokenHashes.length).toBe(2);
   return {
     marker,
     alice,
@@ -536,10 +548,20 @@ describe("GET /auth/export-data", () => {
     expect(body.projects.map((project: { id: string }) => project.id)).toEqual([data.project.id]);
     expect(body.familyMemberships).toEqual([expect.objectContaining({ userId: alice.user.id, role: "parent" })]);
     expect(body.collaborationRequests.length).toBe(5);
-    expect(body.invitations).toEqual([
-      expect.objectContaining({ inviterId: alice.user.id, inviteeEmail: data.thirdEmail, taskId: data.aliceTask.id }),
-    ]);
+    expect(body.invitations).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ inviterId: alice.user.id, inviteeEmail: data.thirdEmail, taskId: data.aliceTask.id }),
+        expect.objectContaining({ inviterId: alice.user.id, inviteeUserId: bob.user.id, familyRole: "child" }),
+      ]),
+    );
+    expect(body.invitations).toHaveLength(2);
     expect(body.invitations[0]).not.toHaveProperty("tokenHash");
+    expect(body.receivedInvitations).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ taskRole: "assignee", acceptedAt: null, inviterId: expect.any(String) }),
+      ]),
+    );
+    expect(body.receivedInvitations[0]).not.toHaveProperty("tokenHash");
     expect(body.acceptedInvitations).toEqual([expect.objectContaining({ inviterId: bob.user.id, taskId: data.bobThird.id })]);
     expect(body.acceptedInvitations[0]).not.toHaveProperty("inviteeEmail");
     expect(body.pushSubscriptions).toEqual([expect.objectContaining({ endpoint: expect.stringContaining(data.marker) })]);
@@ -762,13 +784,13 @@ describe("DELETE /auth/delete-account", () => {
   test("the last parent's leaving makes the longest-standing member parent; a last owner's team or project passes on, or goes", async () => {
     const [frank, gina, hugo] = [await registerUser(server), await registerUser(server), await registerUser(server)];
     await ok(api("/family", { token: frank.token, json: { name: "F" } }), 201);
-    await ok(api("/family/members", { token: frank.token, json: { userId: gina.user.id, role: "child" } }), 201);
-    await ok(api("/family/members", { token: frank.token, json: { userId: hugo.user.id, role: "child" } }), 201);
+    await ok(joinAs(server, "/api/v1/family/members", frank, gina, { role: "child" }), 201);
+    await ok(joinAs(server, "/api/v1/family/members", frank, hugo, { role: "child" }), 201);
     const team = await ok(api("/user-groups", { token: frank.token, json: { name: "T" } }), 201);
-    await ok(api(`/user-groups/${team.id}/members`, { token: frank.token, json: { userId: gina.user.id, role: "member" } }), 201);
-    await ok(api(`/user-groups/${team.id}/members`, { token: frank.token, json: { userId: hugo.user.id, role: "admin" } }), 201);
+    await ok(joinAs(server, `/api/v1/user-groups/${team.id}/members`, frank, gina, { role: "member" }), 201);
+    await ok(joinAs(server, `/api/v1/user-groups/${team.id}/members`, frank, hugo, { role: "admin" }), 201);
     const project = await ok(api("/projects", { token: frank.token, json: { name: "P" } }), 201);
-    await ok(api(`/projects/${project.id}/members`, { token: frank.token, json: { userId: gina.user.id, role: "viewer" } }), 201);
+    await ok(joinAs(server, `/api/v1/projects/${project.id}/members`, frank, gina, { role: "viewer" }), 201);
     const soloTeam = await ok(api("/user-groups", { token: frank.token, json: { name: "Alone" } }), 201);
     const soloProject = await ok(api("/projects", { token: frank.token, json: { name: "Alone" } }), 201);
 

@@ -76,6 +76,23 @@ describe("POST /auth/register", () => {
     expect(await server.sql("select 1 from users where email = 'd@example.com'")).toEqual([]);
   });
 
+  test("a name with a bidirectional override or a control character is refused, naming the field", async () => {
+    // "Eve\u202Efdp.exe" would show as "Eveexe.pdf" wherever the name appears.
+    for (const name of ["Eve\u202Efdp.exe", "Eve\u2066x\u2069", "Eve\u0007"]) {
+      const refused = expectProblem(
+        await server.request("/auth/register", { json: { email: "e@example.com", password: "long enough pw", name } }),
+        400,
+        "validation_failed",
+      );
+      expect(refused.errors).toEqual([expect.objectContaining({ in: "body", pointer: "/name" })]);
+    }
+    // Hebrew and other right-to-left names are welcome as they are.
+    const { token } = await registerUser(server, { name: "אלישבע" });
+    expect((await server.request("/auth/me", { token })).body.name).toBe("אלישבע");
+    const renamed = await server.request("/auth/profile", { method: "PATCH", token, json: { name: "x\u202Ey" } });
+    expect(expectProblem(renamed, 400, "validation_failed").errors?.[0]?.pointer).toBe("/name");
+  });
+
   test("a very common password is refused (as typed or in other case), naming the field", async () => {
     for (const password of ["password1", "Qwertyuiop", "iloveyou"]) {
       const problem = expectProblem(

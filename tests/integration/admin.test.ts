@@ -4,7 +4,16 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { adminUserListOutput, adminUserOutput } from "../../lib/admin/schema";
 import { advanceClock, resetClock } from "../../lib/clock";
 import { startGithubStub, type GithubStub, type GithubUser } from "./github-stub";
-import { ADMIN_EMAIL, createTask, expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
+import {
+  ADMIN_EMAIL,
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type TestServer,
+  CookieJar,
+} from "./harness";
 import { SoftAuthenticator } from "./soft-authenticator";
 
 const RP_ID = "spolu.test";
@@ -214,9 +223,10 @@ describe("POST /admin/users/{id}/disable and /enable", () => {
     /** Start → GitHub (authorizes at once) → the callback, as an API client. */
     const signIn = async () => {
       github.signInAs(githubUser);
+      const browser = new CookieJar(server.url);
       let location = new URL(`${server.url}/auth/github?mode=json`);
       for (let hop = 0; hop < 5; hop++) {
-        const response = await fetch(location, { redirect: "manual" });
+        const response = await browser.fetch(location);
         if (response.status !== 302) {
           return { status: response.status, body: await response.json() };
         }
@@ -231,9 +241,10 @@ describe("POST /admin/users/{id}/disable and /enable", () => {
     expect(refused).toMatchObject({ status: 403, body: { code: "account_disabled" } });
     // A browser is sent back to the sign-in page, which says why.
     github.signInAs(githubUser);
+    const browser = new CookieJar(server.url);
     let location = new URL(`${server.url}/auth/github`);
     while (!location.searchParams.has("oauthError")) {
-      const response = await fetch(location, { redirect: "manual", headers: { Accept: "text/html" } });
+      const response = await browser.fetch(location, { headers: { Accept: "text/html" } });
       expect(response.status).toBe(302);
       location = new URL(response.headers.get("location")!, location);
     }

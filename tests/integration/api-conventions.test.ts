@@ -1,5 +1,7 @@
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { ADMIN_EMAIL, expectProblem, registerUser, startTestServer, type TestServer } from "./harness";
+import { ADMIN_EMAIL, expectProblem, registerUser, startTestServer, type ApiResponse, type TestServer } from "./harness";
+import { fillPath, operationsOf, type OpenApiDocument } from "./openapi-operations";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -42,6 +44,43 @@ describe("request bodies", () => {
     expect(await server.sql("select 1 from users where email = 'big@example.com'")).toEqual([]);
   });
 
+  /** A request whose body is given as bytes (the harness sends strings). */
+  async function sendBytes(path: string, body: Uint8Array, headers: Record<string, string>): Promise<ApiResponse> {
+    const response = await fetch(server.url + path, {
+      method: "POST",
+      body: new Blob([body as Uint8Array<ArrayBuffer>]),
+      headers: { "Content-Type": "application/json", ...headers },
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : text };
+  }
+
+  test("Content-Encoding: gzip is decoded; a body that is not gzip is a 400, other codings 415", async () => {
+    const email = `gzip-${Date.now()}@example.com`;
+    const json = JSON.stringify({ email, password: "a long enough password" });
+    const registered = await sendBytes("/auth/register", gzipSync(json), { "Content-Encoding": "gzip" });
+    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+    expect(registered.body.user.email).toBe(email);
+
+    // Plain JSON that claims to be gzip is refused, not read as plain.
+    const plain = JSON.stringify({ email: `not-gzip-${Date.now()}@example.com`, password: "a long enough password" });
+    const notGzip = await sendBytes("/auth/register", new TextEncoder().encode(plain), { "Content-Encoding": "gzip" });
+    expect(expectProblem(notGzip, 400, "bad_request").detail).toMatch(/gzip/);
+    expect(await server.sql("select 1 from users where email like 'not-gzip-%'")).toEqual([]);
+
+    expectProblem(
+      await sendBytes("/auth/register", gzipSync(plain), { "Content-Encoding": "br" }),
+      415,
+      "unsupported_media_type",
+    );
+  });
+
+  test("a gzip body that inflates past BODY_LIMIT_BYTES is 413, however small it was sent", async () => {
+    const bomb = gzipSync(JSON.stringify({ email: "bomb@example.com", password: "x".repeat(2_000_000) }));
+    expect(bomb.byteLength).toBeLessThan(65536);
+    expectProblem(await sendBytes("/auth/register", bomb, { "Content-Encoding": "gzip" }), 413, "payload_too_large");
+  });
+
   test("a JSON array or null where an object belongs is a 400, not a 500", async () => {
     for (const body of ["[]", "null", '"text"', "12"]) {
       const response = await server.request("/auth/login", { body, headers: { "Content-Type": "application/json" } });
@@ -63,6 +102,38 @@ describe("paths", () => {
   test("an unknown API path is a 404 problem", async () => {
     expectProblem(await server.request("/api/v1/no-such-thing"), 404, "not_found");
     expectProblem(await server.request("/auth/no-such-thing"), 404, "not_found");
+  });
+
+  test("every documented path asked with a method it does not answer is a 405 naming the methods in Allow", async () => {
+    const document: OpenApiDocument = (await server.request("/openapi.json")).body;
+    const checked: string[] = [];
+    for (const [path, item] of Object.entries(document.paths)) {
+      const operation = operationsOf({ ...document, paths: { [path]: item } })[0]!;
+      const url = fillPath(document, operation);
+      const documented = Object.keys(item).map((method) => method.toUpperCase());
+      const method = ["PATCH", "PUT", "DELETE", "POST", "GET"].find((candidate) => !documented.includes(candidate))!;
+      const response = await server.request(url, { method });
+      // Another documented path may match the same URL (`/auth/{provider}` and `/auth/me`): then it answers.
+      if (response.status !== 405) {
+        expect(response.status, `${method} ${url}`).not.toBe(404);
+        continue;
+      }
+      const allow = response.headers.get("allow")?.split(", ") ?? [];
+      expectProblem(response, 405, "method_not_allowed");
+      expect(allow, `${method} ${url}`).toEqual(expect.arrayContaining(documented));
+      expect(allow).not.toContain(method);
+      checked.push(`${method} ${path}`);
+    }
+    expect(checked.length).toBeGreaterThan(50);
+    expect(checked).toContain("PATCH /api/v1/auth/login");
+  });
+
+  test("a page path with a malformed % is a 400 problem, not a plain-text 500", async () => {
+    for (const path of ["/%", "/en/tasks/%E0%A4%A", "/%zz?x=1"]) {
+      const response = await server.request(path);
+      expectProblem(response, 400, "bad_request");
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    }
   });
 
   test("TRACE is refused with 405", async () => {
@@ -88,6 +159,10 @@ describe("response headers", () => {
     expect(generated.headers.get("x-content-type-options")).toBe("nosniff");
     expect(generated.headers.get("x-powered-by")).toBeNull();
     expect(generated.headers.get("content-type")).toBe("application/json; charset=utf-8");
+  });
+
+  test("no HSTS while the public address is not https (tests/integration/cross-site.test.ts has an https one)", async () => {
+    expect((await server.request("/healthz")).headers.get("strict-transport-security")).toBeNull();
   });
 
   test("a problem carries the request id of its request", async () => {

@@ -47,6 +47,7 @@ interface OwnerData {
   mediaId: string;
   templateId: string;
   timeEntryId: string;
+  sessionId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
 }
@@ -86,7 +87,7 @@ beforeAll(async () => {
       method: method.toUpperCase(),
       path,
       authenticated: Boolean(operation.security?.length),
-      adminOnly: operation.responses?.["403"]?.description === "Not an administrator",
+      adminOnly: operation.responses?.["403"]?.description?.startsWith("Not an administrator") ?? false,
       hasBody: Boolean(operation.requestBody),
     })),
   );
@@ -216,8 +217,10 @@ beforeAll(async () => {
     },
   });
   expect(invoice.status).toBe(201);
+  const [session] = await server.sql<{ id: string }>("select id from sessions where user_id = $1", [user.id]);
   owner = {
     token,
+    sessionId: session!.id,
     connectionId: connection!.id,
     invoiceId: invoice.body.id,
     userId: user.id,
@@ -242,6 +245,7 @@ beforeAll(async () => {
     templateId: template.body.id,
     timeEntryId: timeEntry.body.id,
     secrets: [
+      session!.id,
       connection!.id,
       card.body.id,
       reviewed.body.review.id,
@@ -307,6 +311,7 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/templates/from-project/")) return owner.projectId;
     if (name === "id" && path.startsWith("/api/v1/templates/")) return owner.templateId;
     if (name === "id" && path.startsWith("/api/v1/time-entries/")) return owner.timeEntryId;
+    if (name === "id" && path.startsWith("/api/v1/auth/sessions/")) return owner.sessionId;
     if (name === "taskId") return owner.taskId;
     if (name === "weekStart") return "2026-11-16";
     throw new Error(`No id to try for {${name}} in ${path}: add one to pathFor`);

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { advanceClock, resetClock } from "../../lib/clock";
 import { chatAnswerOutput, chatMessageListOutput } from "../../lib/assistant/schema";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
+import {
+  addMember as joinAs,
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type TestServer,
+} from "./harness";
 import { readEvents } from "./sse";
 
 /*
@@ -221,10 +229,9 @@ describe("proposed actions", () => {
     const { user } = await seededUser();
     const theirs = await createTask(server, other.token, { title: "Read-only for me" });
     const project = await api("/projects", { token: other.token, json: { name: "Shared" } });
-    expect(
-      (await api(`/projects/${project.body.id}/members`, { token: other.token, json: { userId: user.user.id, role: "viewer" } }))
-        .status,
-    ).toBe(201);
+    expect((await joinAs(server, `/api/v1/projects/${project.body.id}/members`, other, user, { role: "viewer" })).status).toBe(
+      201,
+    );
     expect(
       (await api(`/tasks/${theirs.id}`, { method: "PATCH", token: other.token, json: { projectId: project.body.id } })).status,
     ).toBe(200);

@@ -11,6 +11,7 @@ import {
 import { claimTask } from "../../lib/collaboration/service";
 import { taskListOutput, taskOutput } from "../../lib/tasks/schema";
 import {
+  addMember as joinAs,
   createTask,
   expectProblem,
   expectShape,
@@ -107,7 +108,7 @@ async function userGroup(owner: User, members: User[]): Promise<string> {
   const created = await api("/user-groups", { token: owner.token, json: { name: "Crew" } });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   for (const member of members) {
-    const added = await api(`/user-groups/${created.body.id}/members`, { token: owner.token, json: { userId: member.user.id } });
+    const added = await joinAs(server, `/api/v1/user-groups/${created.body.id}/members`, owner, member);
     expect(added.status, JSON.stringify(added.body)).toBe(201);
   }
   return created.body.id;
@@ -160,10 +161,16 @@ describe("POST /tasks/{id}/collaboration-requests and accepting them", () => {
   test("collaborate (by email): the collaborator can then edit the task, as collaboratorIds shows", async () => {
     const [owner, carol] = await users(2);
     const task = await createTask(server, owner.token, { title: "Plan the trip" });
+    // By email: an invitation to collaborate addressed to the email (the same answer whether it has an account).
     const response = await sendRequest(owner, task.id, { kind: "collaborate", email: carol.email.toUpperCase() });
-    expect(response.status, JSON.stringify(response.body)).toBe(201);
-    const request = expectShape(collaborationRequestOutput, response.body);
-    expect(request.recipient.id).toBe(carol.user.id);
+    expect(response.status, JSON.stringify(response.body)).toBe(202);
+    expect(response.body.invitation).toMatchObject({
+      kind: "task",
+      taskId: task.id,
+      taskRole: "collaborator",
+      status: "pending",
+    });
+    expect(JSON.stringify(response.body)).not.toContain(carol.user.id);
 
     const before = await server.request(`/tasks/${task.id}`, {
       method: "PATCH",
@@ -173,7 +180,13 @@ describe("POST /tasks/{id}/collaboration-requests and accepting them", () => {
     expectProblem(before, 404, "not_found");
     await warmList(carol);
 
-    await decided(carol, request.id, "accept");
+    // Carol finds it in the app and accepts.
+    const received = await api("/invitations/received", { token: carol.token });
+    expect(received.body.items).toEqual([
+      expect.objectContaining({ kind: "task", taskTitle: task.title, taskRole: "collaborator" }),
+    ]);
+    const accepted = await api(`/invitations/${received.body.items[0].id}/accept`, { method: "POST", token: carol.token });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
     const patched = await server.request(`/tasks/${task.id}`, {
       method: "PATCH",
       token: carol.token,
@@ -191,10 +204,11 @@ describe("POST /tasks/{id}/collaboration-requests and accepting them", () => {
     expect(list).toEqual({ ids: [task.id], cache: "MISS" });
     // A collaborator still may not delete the task.
     expectProblem(await server.request(`/tasks/${task.id}`, { method: "DELETE", token: carol.token }), 403, "forbidden");
-    expect((await eventsOf(request.id)).map((event) => event.type)).toEqual([
-      "collaboration.requested",
-      "collaboration.accepted",
-    ]);
+    const events = await server.sql<{ type: string }>(
+      "select type from domain_events where data->>'invitationId' = $1 order by id",
+      [response.body.invitation.id],
+    );
+    expect(events.map((event) => event.type)).toEqual(["invitation.created", "invitation.accepted"]);
   });
 
   test("transfer: the new owner owns and may delete it, in their first group after their last task; the old owner collaborates", async () => {
@@ -296,7 +310,7 @@ describe("POST /tasks/{id}/collaboration-requests and accepting them", () => {
 
     await ask(owner, task.id, "collaborate", carol);
     const duplicate = expectProblem(
-      await sendRequest(owner, task.id, { kind: "collaborate", email: carol.email }),
+      await sendRequest(owner, task.id, { kind: "collaborate", userId: carol.user.id }),
       409,
       "conflict",
     );
@@ -326,9 +340,10 @@ describe("POST /tasks/{id}/collaboration-requests and accepting them", () => {
       // Asking yourself, by id or by email.
       [{ kind: "assign", userId: owner.user.id }, ["/userId"]],
       [{ kind: "collaborate", email: owner.email }, ["/email"]],
-      // No such account.
+      // No such account (by id: ids are no secret to guess), and a transfer by email to someone not on the task.
       [{ kind: "assign", userId: MISSING_ID }, ["/userId"]],
-      [{ kind: "assign", email: "nobody-at-all@example.com" }, ["/email"]],
+      [{ kind: "transfer", email: "nobody-at-all@example.com" }, ["/email"]],
+      [{ kind: "transfer", email: bob.email }, ["/email"]],
     ];
     for (const [json, pointers] of cases) {
       const problem = expectProblem(await sendRequest(owner, task.id, json as Record<string, unknown>), 400, "validation_failed");
@@ -344,12 +359,21 @@ describe("POST /tasks/{id}/collaboration-requests and accepting them", () => {
       "validation_failed",
     );
     expect(self.errors![0]!.detail).toMatch(/is you/);
-    const unknown = expectProblem(
-      await sendRequest(owner, task.id, { kind: "assign", email: "nobody-at-all@example.com" }),
-      400,
-      "validation_failed",
+    // A transfer by email: the same 400 for an address with an account and one without.
+    const transfers = await Promise.all(
+      ["nobody-at-all@example.com", bob.email].map((email) => sendRequest(owner, task.id, { kind: "transfer", email })),
     );
-    expect(unknown.errors![0]!.detail).toBe("no such user");
+    expect(transfers[0]!.body.errors).toEqual(transfers[1]!.body.errors);
+    // Asking by email: an account or none, the answer has the same shape and says nothing of who it is.
+    const [unknown, known] = await Promise.all(
+      ["nobody-at-all@example.com", bob.email].map((email) => sendRequest(owner, task.id, { kind: "assign", email })),
+    );
+    for (const answer of [unknown!, known!]) {
+      expect(answer.status).toBe(202);
+      expect(Object.keys(answer.body).sort()).toEqual(["invitation", "links", "text", "token", "url"]);
+      expect(answer.body.invitation.acceptedBy).toBeNull();
+    }
+    expect(JSON.stringify(known!.body)).not.toContain(bob.user.id);
     expect((await ask(owner, task.id, "assign", bob, { message: "x".repeat(2000) })).message).toHaveLength(2000);
     expect((await listRequests(owner, "?box=outgoing")).items).toHaveLength(1);
 

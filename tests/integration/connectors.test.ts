@@ -4,7 +4,15 @@ import { advanceClock, resetClock } from "../../lib/clock";
 import { connectionOutput, createdConnectionOutput, runListOutput, runOutput, statusOutput } from "../../lib/connectors/schema";
 import { runConnectorRetries, RETRY_DELAYS_MS } from "../../lib/connectors/service";
 import { moduleOverrides } from "../../lib/modules/registry";
-import { expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+import {
+  addMember as joinAs,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type RequestOptions,
+  type TestServer,
+} from "./harness";
 import { ODOO_ADMIN, ODOO_DATABASE, startOdooServer, type OdooServer } from "./odoo-server";
 import { startMoodleServer, type MoodleServer } from "./moodle-server";
 
@@ -164,7 +172,7 @@ describe("connections", () => {
     expect((await api("/connectors", { token: bob.token })).body.items).toEqual([]);
 
     const team = await api("/user-groups", { token: alice.token, json: { name: "Office" } });
-    await api(`/user-groups/${team.body.id}/members`, { token: alice.token, json: { userId: bob.user.id } });
+    await joinAs(server, `/api/v1/user-groups/${team.body.id}/members`, alice, bob);
     const shared = await connect(alice, { teamId: team.body.id, name: "Office ERP" });
     const seen = await api("/connectors", { token: bob.token });
     expect(seen.body.items.map((item: { id: string; canManage: boolean }) => [item.id, item.canManage])).toEqual([

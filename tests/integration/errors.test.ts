@@ -7,7 +7,7 @@ import { ADMIN_EMAIL, expectProblem, expectShape, registerUser, startTestServer,
 let server: TestServer;
 let adminToken: string;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ TRUST_PROXY: "1" });
   adminToken = (await registerUser(server, { email: ADMIN_EMAIL })).token;
 });
 afterAll(() => server.close());
@@ -32,6 +32,32 @@ describe("POST /errors/report", () => {
       userAgent: "SpoluTest/1.0",
       context: { appVersion: "1.2.3" },
     });
+  });
+
+  test("limited per client address, signed in or not: the 11th report in 10 minutes is a 429 with the window", async () => {
+    const office = { "X-Forwarded-For": "198.51.100.23" };
+    const { token } = await registerUser(server);
+    for (let i = 0; i < 10; i++) {
+      const response = await server.request("/errors/report", { headers: office, json: { message: `report ${i}` } });
+      expect(response.status).toBe(202);
+      expect(response.headers.get("ratelimit-limit")).toBe("10");
+    }
+    // A token does not buy more reports from the same address.
+    const limited = await server.request("/errors/report", { headers: office, token, json: { message: "one more" } });
+    expectProblem(limited, 429, "rate_limited");
+    expect(limited.headers.get("ratelimit-remaining")).toBe("0");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(500);
+    const stored = await server.sql<{ n: number }>("select count(*)::int as n from error_logs where message = 'one more'");
+    expect(stored[0]!.n).toBe(0);
+    // Another address is not affected.
+    const elsewhere = { "X-Forwarded-For": "198.51.100.24" };
+    expect((await server.request("/errors/report", { headers: elsewhere, json: { message: "elsewhere" } })).status).toBe(202);
+  });
+
+  test("a designed answer (the Apple placeholder's 501) is not stored as a server error", async () => {
+    const before = await server.sql<{ n: number }>("select count(*)::int as n from error_logs where source = 'server'");
+    expectProblem(await server.request("/auth/apple"), 501, "not_implemented");
+    expect(await server.sql("select count(*)::int as n from error_logs where source = 'server'")).toEqual(before);
   });
 
   test("a report over 16 KiB is 413 and is not stored", async () => {

@@ -3,6 +3,7 @@ import { familyMemberOutput, familyOutput } from "../../lib/family/schema";
 import { groupListOutput, groupOutput, groupScheduleOutput } from "../../lib/groups/schema";
 import { taskListOutput } from "../../lib/tasks/schema";
 import {
+  addMember as joinAs,
   createTask,
   expectProblem,
   expectShape,
@@ -38,8 +39,9 @@ async function getFamily(who: User, query = "") {
   return expectShape(familyOutput, response.body);
 }
 
+/** Invites `who` to `by`'s family, and `who` accepts (nobody joins a family without saying yes). */
 async function addMember(by: User, who: User, role: "parent" | "child") {
-  const response = await api("/family/members", { token: by.token, json: { userId: who.user.id, role } });
+  const response = await joinAs(server, "/family/members", by, who, { role });
   expect(response.status, JSON.stringify(response.body)).toBe(201);
   return expectShape(familyMemberOutput, response.body);
 }
@@ -89,7 +91,7 @@ async function household() {
 }
 
 describe("POST /family and GET /family", () => {
-  test("creates a workspace whose creator is its first parent; members join by email and by id", async () => {
+  test("creates a workspace whose creator is its first parent; members join by accepting, invited by email and by id", async () => {
     const parent = await registerUser(server, { name: "Petra" });
     const partner = await registerUser(server, { name: "Pavel" });
     const child = await registerUser(server, { name: "Kid" });
@@ -97,12 +99,27 @@ describe("POST /family and GET /family", () => {
     expect(created).toMatchObject({ name: "The Novaks", role: "parent", createdBy: parent.user.id, groups: [] });
     expect(created.members.map((member) => [member.userId, member.role])).toEqual([[parent.user.id, "parent"]]);
 
+    // Inviting by email makes nobody a member: it is an invitation, which the child sees in the app.
     const byEmail = await api("/family/members", {
       token: parent.token,
       json: { email: ` ${child.email.toUpperCase()} `, role: "child" },
     });
-    expect(byEmail.status, JSON.stringify(byEmail.body)).toBe(201);
-    expect(expectShape(familyMemberOutput, byEmail.body)).toMatchObject({ userId: child.user.id, name: "Kid", role: "child" });
+    expect(byEmail.status, JSON.stringify(byEmail.body)).toBe(202);
+    expect(byEmail.body.invitation).toMatchObject({
+      kind: "family",
+      familyId: created.id,
+      familyRole: "child",
+      status: "pending",
+    });
+    expect((await getFamily(parent)).members).toHaveLength(1);
+    expectProblem(await api("/family", { token: child.token }), 404, "not_found");
+    const received = await api("/invitations/received", { token: child.token });
+    expect(received.body.items).toEqual([
+      expect.objectContaining({ kind: "family", familyName: "The Novaks", familyRole: "child", inviterName: "Petra" }),
+    ]);
+    const accepted = await api(`/invitations/${byEmail.body.invitation.id}/accept`, { method: "POST", token: child.token });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+    expect(accepted.body).toEqual({ taskId: null, projectId: null, familyId: created.id, teamId: null });
     expect(await addMember(parent, partner, "parent")).toMatchObject({ userId: partner.user.id, name: "Pavel", role: "parent" });
 
     // Every member sees the same workspace, with their own role.
@@ -117,11 +134,39 @@ describe("POST /family and GET /family", () => {
 
     const added = await eventsAbout("family.member_added", child.user.id);
     expect(added).toHaveLength(1);
-    expect(added[0]).toMatchObject({ actor_id: parent.user.id, data: { familyId: created.id, role: "child" } });
+    expect(added[0]).toMatchObject({ actor_id: child.user.id, data: { familyId: created.id, role: "child" } });
     expect(added[0]!.audience.sort()).toEqual([parent.user.id, child.user.id].sort());
   });
 
-  test("someone who already belongs to a workspace cannot create another (409), nor be added to one (409)", async () => {
+  test("a relative is invited by link and joins without an account in advance: registering on the invitation", async () => {
+    const parent = await registerUser(server, { name: "Petra" });
+    const family = await createFamily(parent, "The Dvořáks");
+    const invited = await api("/invitations", {
+      token: parent.token,
+      json: { familyId: family.id, familyRole: "child", name: "Grandma" },
+    });
+    expect(invited.status, JSON.stringify(invited.body)).toBe(201);
+    expect(invited.body.text).toContain("The Dvořáks");
+    const preview = await api(`/invitations/preview/${invited.body.token}`);
+    expect(preview.body).toMatchObject({
+      kind: "family",
+      familyName: "The Dvořáks",
+      familyRole: "child",
+      inviteeName: "Grandma",
+    });
+
+    const email = `grandma-${Date.now()}@example.com`;
+    const joined = await api(`/invite/${invited.body.token}/accept`, { json: { email, password: "a long enough password" } });
+    expect(joined.status, JSON.stringify(joined.body)).toBe(201);
+    expect(joined.body).toMatchObject({ familyId: family.id, user: { email, name: "Grandma" } });
+    const seen = await getFamily({ token: joined.body.token } as User);
+    expect(seen.members.map((member) => [member.name, member.role])).toEqual([
+      ["Petra", "parent"],
+      ["Grandma", "child"],
+    ]);
+  });
+
+  test("inviting answers the same for an email with an account and one without; a member of another family must leave it to accept", async () => {
     const [parent, other, member] = [await registerUser(server), await registerUser(server), await registerUser(server)];
     await createFamily(parent, "First");
     await addMember(parent, member, "child");
@@ -129,12 +174,23 @@ describe("POST /family and GET /family", () => {
     expectProblem(await api("/family", { token: member.token, json: { name: "Mine" } }), 409, "conflict");
 
     await createFamily(other, "Other");
-    const elsewhere = expectProblem(
-      await api("/family/members", { token: other.token, json: { userId: member.user.id, role: "parent" } }),
+    const known = await api("/family/members", { token: other.token, json: { email: member.email, role: "parent" } });
+    const unknown = await api("/family/members", {
+      token: other.token,
+      json: { email: `nobody-${Date.now()}@example.com`, role: "parent" },
+    });
+    for (const answer of [known, unknown]) {
+      expect(answer.status).toBe(202);
+      expect(Object.keys(answer.body).sort()).toEqual(["invitation", "links", "text", "token", "url"]);
+    }
+    // The invitation waits for the member, who belongs to a family already: accepting is a 409 until they leave.
+    const refused = expectProblem(
+      await api(`/invitations/${known.body.invitation.id}/accept`, { method: "POST", token: member.token }),
       409,
       "conflict",
     );
-    expect(elsewhere.detail).toMatch(/another family/);
+    expect(refused.detail).toMatch(/another family/);
+    // A current member of the parent's own family is a 409 at once (the parent sees them already).
     expectProblem(
       await api("/family/members", { token: parent.token, json: { userId: member.user.id, role: "parent" } }),
       409,
@@ -142,6 +198,12 @@ describe("POST /family and GET /family", () => {
     );
     expect((await getFamily(member)).name).toBe("First");
     expect((await getFamily(other)).members).toHaveLength(1);
+    // Once they left, the same invitation works.
+    expect((await leave(member)).status).toBe(204);
+    expect((await api(`/invitations/${known.body.invitation.id}/accept`, { method: "POST", token: member.token })).status).toBe(
+      200,
+    );
+    expect((await getFamily(member)).name).toBe("Other");
   });
 
   test("GET /family is a 404 for someone with no workspace", async () => {
@@ -178,7 +240,6 @@ describe("POST /family and GET /family", () => {
       [{ email: "not-an-email", role: "child" }, ["/email"]],
       [{ userId: someone.user.id, email: someone.email, role: "child" }, ["/email"]],
       [{ userId: MISSING_ID, role: "child" }, ["/userId"]],
-      [{ email: "nobody-here@example.com", role: "child" }, ["/email"]],
     ];
     for (const [json, pointers] of memberCases) {
       const problem = expectProblem(await api("/family/members", { token: parent.token, json }), 400, "validation_failed");

@@ -6,6 +6,7 @@ import { awardCompletion } from "../../lib/gamification/service";
 import { moduleOverrides } from "../../lib/modules/registry";
 import { createDueOccurrences } from "../../lib/tasks/recurring";
 import {
+  addMember as joinAs,
   createTask,
   expectProblem,
   expectShape,
@@ -343,9 +344,7 @@ describe("GET /gamification/leaderboard", () => {
     ];
     const team = (await api("/user-groups", { token: ana.token, json: { name: "Racers" } })).body as { id: string };
     for (const who of [ben, cyd])
-      expect((await api(`/user-groups/${team.id}/members`, { token: ana.token, json: { userId: who.user.id } })).status).toBe(
-        201,
-      );
+      expect((await joinAs(server, `/api/v1/user-groups/${team.id}/members`, ana, who)).status).toBe(201);
     const strangersTeam = (await api("/user-groups", { token: stranger.token, json: { name: "Elsewhere" } })).body as {
       id: string;
     };
@@ -398,9 +397,7 @@ describe("GET /gamification/leaderboard", () => {
     const child = await registerUser(server, { name: "Child" });
     expectProblem(await api("/gamification/leaderboard?scope=family", { token: parent.token }), 404, "not_found");
     expect((await api("/family", { token: parent.token, json: { name: "Home" } })).status).toBe(201);
-    expect((await api("/family/members", { token: parent.token, json: { userId: child.user.id, role: "child" } })).status).toBe(
-      201,
-    );
+    expect((await joinAs(server, "/api/v1/family/members", parent, child, { role: "child" })).status).toBe(201);
     await optIn(child, true);
     await completeNew(child);
     const family = await board(parent, "?scope=family");

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { goalListOutput, goalOutput, reportListOutput, reportOutput } from "../../lib/goals/schema";
 import {
+  addMember as joinAs,
   createTask,
   expectProblem,
   expectShape,
@@ -322,7 +323,7 @@ describe("PUT and DELETE /goals/{id}/tasks/{taskId}: linked tasks and the progre
 
     // A task of a project both belong to may be linked.
     const project = await api("/projects", { token: colleague.token, json: { name: "Launch" } });
-    await api(`/projects/${project.body.id}/members`, { token: colleague.token, json: { userId: owner.user.id } });
+    await joinAs(server, `/api/v1/projects/${project.body.id}/members`, colleague, owner);
     const shared = await createTask(server, colleague.token, { title: "Shared step", projectId: project.body.id });
     expect((await link(owner, goal.id, shared.id)).linkedTasks.map((task) => task.title)).toEqual(["Shared step"]);
 

@@ -144,3 +144,70 @@ export function expectShape<T extends z.ZodType>(schema: T, body: unknown): z.in
   expect(result.success, result.success ? "" : JSON.stringify(result.error.issues)).toBe(true);
   return result.data as z.infer<T>;
 }
+
+/** A browser's cookies for one site: those it set (name and value), sent back to it, and no other site. */
+export class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  constructor(readonly origin: string) {}
+
+  /** The Cookie header for a request to `url` (empty for another site). */
+  headers(url: string | URL): Record<string, string> {
+    if (new URL(url).origin !== this.origin || this.cookies.size === 0) return {};
+    return { Cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ") };
+  }
+
+  /** Keeps what a response from `url` set (a cookie set to expire is dropped). */
+  store(url: string | URL, response: Response): void {
+    if (new URL(url).origin !== this.origin) return;
+    for (const header of response.headers.getSetCookie()) {
+      const [pair = "", ...attributes] = header.split(";");
+      const at = pair.indexOf("=");
+      const name = pair.slice(0, at).trim();
+      const expired = attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute));
+      if (expired) this.cookies.delete(name);
+      else this.cookies.set(name, pair.slice(at + 1));
+    }
+  }
+
+  get(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  /** A fetch that sends and keeps this site's cookies, not following redirects. */
+  async fetch(url: string | URL, init: RequestInit = {}): Promise<Response> {
+    const response = await fetch(url, {
+      redirect: "manual",
+      ...init,
+      headers: { ...this.headers(url), ...(init.headers as Record<string, string>) },
+    });
+    this.store(url, response);
+    return response;
+  }
+}
+
+/**
+ * Adds `who` to a team, project or family through `path` (`/api/v1/user-groups/{id}/members`, …) as `by`, the way
+ * a person joins: whoever is not yet connected to `by` gets an invitation (202), which `who` accepts in the app.
+ * Answers 201 and the member as the list shows them, however they joined (another answer of the add as it came).
+ */
+export async function addMember(
+  server: TestServer,
+  path: string,
+  by: { token: string },
+  who: { token: string; user: { id: string } },
+  fields: Record<string, unknown> = {},
+): Promise<ApiResponse> {
+  const apiPath = path.startsWith("/api/v1") ? path : `/api/v1${path}`;
+  const added = await server.request(apiPath, { token: by.token, json: { userId: who.user.id, ...fields } });
+  if (added.status !== 202) return added;
+  const accepted = await server.request(`/api/v1/invitations/${added.body.invitation.id}/accept`, {
+    method: "POST",
+    token: who.token,
+  });
+  expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+  const listPath = apiPath.startsWith("/api/v1/family") ? "/api/v1/family" : apiPath;
+  const list = await server.request(listPath, { token: by.token });
+  const members = (list.body.items ?? list.body.members) as { userId: string }[];
+  return { status: 201, headers: added.headers, body: members.find((member) => member.userId === who.user.id) };
+}

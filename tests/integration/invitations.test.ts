@@ -11,6 +11,7 @@ import {
 } from "../../lib/invitations/schema";
 import { taskListOutput, taskOutput } from "../../lib/tasks/schema";
 import {
+  addMember as joinAs,
   createTask,
   expectProblem,
   expectShape,
@@ -159,10 +160,7 @@ describe("POST /invitations", () => {
     const owner = await registerUser(server);
     const [assignee, teammate, stranger] = [await registerUser(server), await registerUser(server), await registerUser(server)];
     const team = await server.request("/api/v1/user-groups", { token: owner.token, json: { name: "Crew" } });
-    await server.request(`/api/v1/user-groups/${team.body.id}/members`, {
-      token: owner.token,
-      json: { userId: teammate.user.id },
-    });
+    await joinAs(server, `/api/v1/user-groups/${team.body.id}/members`, owner, teammate);
     const task = await createTask(server, owner.token, { title: "Shared", userGroupId: team.body.id });
     await assign(task.id, assignee);
 
@@ -373,7 +371,7 @@ describe("POST /invite/{token}/accept", () => {
     expect((await accept(token, { json: newcomer() })).status).toBe(201);
   });
 
-  test("bad registration data is a 400 naming the field; a registered email is a 409; the token stays usable", async () => {
+  test("bad registration data is a 400 naming the field; a registered email never says so; the token stays usable", async () => {
     const owner = await registerUser(server);
     const existing = await registerUser(server);
     const task = await createTask(server, owner.token);
@@ -389,14 +387,32 @@ describe("POST /invite/{token}/accept", () => {
       const problem = expectProblem(await accept(token, { json }), 400, "validation_failed");
       expect(problem.errors?.map((error) => error.pointer).sort(), JSON.stringify(json)).toEqual(pointers);
     }
+    // An email that has an account, with another password: refused like a wrong sign-in, never "this email is
+    // taken" (a wrong password for an address nobody uses is the same 401 at /auth/login).
     const taken = expectProblem(
       await accept(token, { json: { ...newcomer(), email: existing.email.toUpperCase() } }),
-      409,
-      "conflict",
+      401,
+      "unauthenticated",
     );
-    expect(taken.detail).toMatch(/sign in/i);
+    expect(taken.detail).not.toMatch(/exist|taken|already/i);
+    const login = await server.request("/auth/login", {
+      json: { email: `free-${Date.now()}@example.com`, password: "whatever it is" },
+    });
+    expect(login.status).toBe(401);
     const response = await accept(token, { token: existing.token });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
+  });
+
+  test("registration data whose email has an account, with its own password, accepts as that account (201, a new session)", async () => {
+    const owner = await registerUser(server);
+    const existing = await registerUser(server, { name: "Existing" });
+    const task = await createTask(server, owner.token);
+    const { token } = await invite(owner, { taskId: task.id });
+    const response = await accept(token, { json: { email: existing.email, password: existing.password, name: "Ignored" } });
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    expect(response.body).toMatchObject({ taskId: task.id, user: { id: existing.user.id, name: "Existing" } });
+    expect((await server.request("/auth/me", { token: response.body.token })).body.id).toBe(existing.user.id);
+    expect(await server.sql("select count(*)::int as n from users where email = $1", [existing.email])).toEqual([{ n: 1 }]);
   });
 
   test("an inviter who lost the share right has withdrawn the invitation (410); already assigned or own invitation is 409", async () => {
@@ -473,8 +489,13 @@ describe("GET /invitations/preview/{token}", () => {
       inviterName: "Jana",
       kind: "task",
       taskTitle: "Fix the bike",
+      taskRole: "assignee",
       projectName: null,
       projectRole: null,
+      familyName: null,
+      familyRole: null,
+      teamName: null,
+      teamRole: null,
       inviteeName: "Petr",
       expiresAt: invitation.expiresAt,
     });

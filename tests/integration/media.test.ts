@@ -6,6 +6,7 @@ import { mediaRoot } from "../../lib/media/storage";
 import { transcriptionsSettled } from "../../lib/media/transcription";
 import { moduleOverrides } from "../../lib/modules/registry";
 import {
+  addMember as joinAs,
   createTask,
   expectProblem,
   expectShape,
@@ -207,14 +208,26 @@ describe("media without an AI endpoint", () => {
       { json: { ...photo, data: b64(PNG).slice(0, -1) }, status: 400, code: "validation_failed", pointer: "/data" },
       { json: { ...photo, data: "" }, status: 400, code: "validation_failed", pointer: "/data" },
       // Path-like or otherwise unusable filenames.
-      ...["../x", "../../etc/passwd", "a/b", "C:\\x", "C:x.png", "a\\b", "nul\u0000.png", "bell\u0007.png", "..", "  "].map(
-        (filename) => ({
-          json: { ...photo, filename },
-          status: 400,
-          code: "validation_failed",
-          pointer: "/filename",
-        }),
-      ),
+      // A right-to-left override or isolate would show "photo\u202Egnp.exe" as "photoexe.png": the extension disguised.
+      ...[
+        "../x",
+        "../../etc/passwd",
+        "a/b",
+        "C:\\x",
+        "C:x.png",
+        "a\\b",
+        "nul\u0000.png",
+        "bell\u0007.png",
+        "..",
+        "  ",
+        "photo\u202Egnp.exe",
+        "photo\u2067gnp.exe\u2069",
+      ].map((filename) => ({
+        json: { ...photo, filename },
+        status: 400,
+        code: "validation_failed",
+        pointer: "/filename",
+      })),
       // Unknown fields and kinds.
       { json: { ...photo, kind: "document" }, status: 400, code: "validation_failed", pointer: "/kind" },
       { json: { ...photo, path: "/tmp/x" }, status: 400, code: "validation_failed", pointer: "/path" },
@@ -281,14 +294,9 @@ describe("media without an AI endpoint", () => {
     const assignee = await registerUser(server);
     const project = await api("/projects", { token: owner.token, json: { name: "Renovation" } });
     expect(project.status).toBe(201);
-    expect(
-      (
-        await api(`/projects/${project.body.id}/members`, {
-          token: owner.token,
-          json: { userId: viewer.user.id, role: "viewer" },
-        })
-      ).status,
-    ).toBe(201);
+    expect((await joinAs(server, `/api/v1/projects/${project.body.id}/members`, owner, viewer, { role: "viewer" })).status).toBe(
+      201,
+    );
     const task = await createTask(server, owner.token, { projectId: project.body.id });
     const item = await uploaded(owner, task.id, { kind: "photo", filename: "wall.png", data: b64(PNG) });
 

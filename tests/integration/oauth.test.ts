@@ -12,7 +12,15 @@ import { advanceClock, resetClock } from "../../lib/clock";
 import { oauthResultOutput, providerListOutput } from "../../lib/oauth/schema";
 import { purgeOAuthStates } from "../../lib/oauth/service";
 import { startGithubStub, type GithubStub, type GithubUser } from "./github-stub";
-import { expectProblem, expectShape, registerUser, startTestServer, type ApiResponse, type TestServer } from "./harness";
+import {
+  CookieJar,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type ApiResponse,
+  type TestServer,
+} from "./harness";
 import { startOidcServer, type OidcServer, type TestAccount } from "./oidc-server";
 
 const CLIENTS = {
@@ -54,9 +62,18 @@ afterEach(() => resetClock());
 
 type Provider = "google" | "microsoft" | "github";
 
-/** A GET that does not follow redirects; JSON bodies parsed. */
-async function get(url: string | URL, headers: Record<string, string> = {}): Promise<ApiResponse> {
-  const response = await fetch(url, { redirect: "manual", headers });
+/**
+ * The browser that signs in: its cookies for Spolu (the sign-in's binding cookie among them) go back to Spolu.
+ * Each test file run is one browser; `asAnotherBrowser` plays someone else's.
+ */
+let browser: CookieJar;
+beforeAll(() => {
+  browser = new CookieJar(server.url);
+});
+
+/** A GET that does not follow redirects, from `jar`'s browser (the test's own by default); JSON bodies parsed. */
+async function get(url: string | URL, headers: Record<string, string> = {}, jar = browser): Promise<ApiResponse> {
+  const response = await jar.fetch(url, { headers });
   const text = await response.text();
   const type = response.headers.get("content-type") ?? "";
   return { status: response.status, headers: response.headers, body: type.includes("json") ? JSON.parse(text) : text };
@@ -218,13 +235,15 @@ describe("GET /auth/{provider}/callback – Google (OpenID Connect)", () => {
     );
   });
 
-  test("json mode: 200 { token, user, provider } and no cookie; the same Google account signs in to the same user", async () => {
+  test("json mode: 200 { token, user, provider } and no session cookie; the same Google account signs in to the same user", async () => {
     const person = useGoogle();
     const first = await signIn("google");
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     const result = expectShape(oauthResultOutput, first.body);
     expect(result).toMatchObject({ provider: "google", user: { email: person.email } });
-    expect(first.headers.getSetCookie()).toEqual([]);
+    // The sign-in's binding cookie is dropped; no session cookie is set.
+    expect(first.headers.getSetCookie().map((cookie) => cookie.split("=")[0])).toEqual(["spolu_oauth"]);
+    expect(first.headers.getSetCookie()[0]).toMatch(/Max-Age=0/i);
     expect((await me(result.token)).id).toBe(result.user.id);
 
     // Next time (a new provider session), even after the address changed at Google: the link decides.
@@ -366,6 +385,61 @@ describe("GET /auth/{provider}/callback – Google (OpenID Connect)", () => {
     const response = await get(await toCallback("google", `?returnTo=${encodeURIComponent(returnTo)}`));
     expect(response.status, JSON.stringify(response.body)).toBe(302);
     expect(response.headers.get("location")).toMatch(/^\/#token=[\w.-]+$/);
+  });
+});
+
+describe("login CSRF: a callback URL from someone else's sign-in", () => {
+  /**
+   * The attack: Mallory starts a sign-in to her own Google account in her browser, stops at the redirect back to
+   * Spolu and sends that callback URL to Alice. Alice's browser opening it must not be signed in to Mallory's account.
+   */
+  async function mallorysCallback(query = ""): Promise<{ url: URL; mallory: CookieJar }> {
+    useGoogle({ name: "Mallory" });
+    const mallory = new CookieJar(server.url);
+    const started = await get(`${server.url}/auth/google${query}`, {}, mallory);
+    expect(started.status).toBe(302);
+    return { url: await throughProvider(new URL(started.headers.get("location")!)), mallory };
+  }
+
+  test("a browser without the sign-in's cookie gets no session, whatever it accepts", async () => {
+    const alice = new CookieJar(server.url);
+    const { url } = await mallorysCallback();
+    const asBrowser = await get(url, { Accept: "text/html" }, alice);
+    expect(asBrowser.status).toBe(302);
+    expect(asBrowser.headers.get("location")).toBe("/en/sign-in?oauthError=expired");
+    expect(alice.get("spolu_session")).toBeUndefined();
+
+    const { url: json } = await mallorysCallback("?mode=json");
+    expectProblem(await get(json, {}, alice), 400, "bad_request");
+    expect(alice.get("spolu_session")).toBeUndefined();
+  });
+
+  test("a browser with a sign-in of its own in flight does not complete Mallory's either", async () => {
+    const alice = new CookieJar(server.url);
+    expect((await get(`${server.url}/auth/google`, {}, alice)).status).toBe(302);
+    expect(alice.get("spolu_oauth")).toBeTruthy();
+    const { url } = await mallorysCallback();
+    const response = await get(url, {}, alice);
+    expectProblem(response, 400, "bad_request");
+    expect(alice.get("spolu_session")).toBeUndefined();
+  });
+
+  test("the browser that started the sign-in completes it (the cookie is hashed server-side, used once)", async () => {
+    const { url, mallory } = await mallorysCallback();
+    expect(mallory.get("spolu_oauth")).toMatch(/^[\w-]{43}$/);
+    const started = await get(`${server.url}/auth/google`, {}, new CookieJar(server.url));
+    expect(started.headers.getSetCookie().join("\n")).toMatch(
+      /^spolu_oauth=[\w-]{43}; Max-Age=600; Path=\/; HttpOnly; SameSite=Lax$/m,
+    );
+    const stored = await server.sql<{ browser_hash: string }>("select browser_hash from oauth_states where state = $1", [
+      url.searchParams.get("state"),
+    ]);
+    expect(stored[0]!.browser_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(stored[0]!.browser_hash).not.toContain(mallory.get("spolu_oauth"));
+    const response = await get(url, {}, mallory);
+    expect(response.status, JSON.stringify(response.body)).toBe(302);
+    expect(mallory.get("spolu_session")).toBeTruthy();
+    expect(mallory.get("spolu_oauth")).toBeUndefined();
   });
 });
 

@@ -153,9 +153,13 @@ describe("server.ts", () => {
             body: JSON.stringify(body),
           });
         const group = await (await send(`${first}/api/v1/user-groups`, "POST", { name: "Pair" })).json();
-        expect((await send(`${first}/api/v1/user-groups/${group.id}/members`, "POST", { userId: teammate.user.id })).status).toBe(
-          201,
-        );
+        // Not yet connected: the teammate is invited and accepts (through the other process).
+        const invited = await send(`${first}/api/v1/user-groups/${group.id}/members`, "POST", { userId: teammate.user.id });
+        expect(invited.status).toBe(202);
+        const { invitation } = await invited.json();
+        expect(
+          (await send(`${second}/api/v1/invitations/${invitation.id}/accept`, "POST", undefined, teammate.token)).status,
+        ).toBe(200);
         const shared = await (await send(`${first}/tasks`, "POST", { title: "For the team", userGroupId: group.id })).json();
         expect((await list(second!, teammate.token)).body.items.map((task: { title: string }) => task.title)).toEqual([
           "For the team",

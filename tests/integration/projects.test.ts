@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { memberListOutput, memberOutput, projectListOutput, projectOutput } from "../../lib/projects/schema";
 import { taskListOutput } from "../../lib/tasks/schema";
 import {
+  addMember as joinAs,
   createTask,
   expectProblem,
   expectShape,
@@ -30,9 +31,10 @@ async function createProject(owner: User, json: Record<string, unknown> = { name
   return expectShape(projectOutput, response.body);
 }
 
+/** Adds `who` as `by` would: at once when they work together already, else by an invitation `who` accepts. */
 async function addMember(by: User, projectId: string, who: User, role?: string) {
-  const response = await api(`/projects/${projectId}/members`, { token: by.token, json: { userId: who.user.id, role } });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  const response = await joinAs(server, `/projects/${projectId}/members`, by, who, role ? { role } : {});
+  expect([201, 202], JSON.stringify(response.body)).toContain(response.status);
   return expectShape(memberOutput, response.body);
 }
 
@@ -325,25 +327,47 @@ describe("DELETE /projects/{id}", () => {
 });
 
 describe("POST /projects/{id}/members", () => {
-  test("adds an existing user by id or by email, as member unless a role is given", async () => {
+  test("someone not yet working with you is invited (202), the same answer by id, by email or for an unknown email; they join by accepting", async () => {
     const owner = await registerUser(server);
     const [byId, byEmail] = [await registerUser(server, { name: "Ivan" }), await registerUser(server, { name: "Eva" })];
     const project = await createProject(owner);
 
-    const added = await api(`/projects/${project.id}/members`, { token: owner.token, json: { userId: byId.user.id } });
-    expect(added.status, JSON.stringify(added.body)).toBe(201);
-    expect(expectShape(memberOutput, added.body)).toMatchObject({
-      userId: byId.user.id,
-      name: "Ivan",
-      email: byId.email,
-      role: "member",
-    });
-
+    const invitedById = await api(`/projects/${project.id}/members`, { token: owner.token, json: { userId: byId.user.id } });
+    expect(invitedById.status, JSON.stringify(invitedById.body)).toBe(202);
     const email = `  ${byEmail.email.toUpperCase()} `;
-    const addedByEmail = await api(`/projects/${project.id}/members`, { token: owner.token, json: { email, role: "viewer" } });
-    expect(addedByEmail.status, JSON.stringify(addedByEmail.body)).toBe(201);
-    expect(addedByEmail.body).toMatchObject({ userId: byEmail.user.id, name: "Eva", role: "viewer" });
+    const invitedByEmail = await api(`/projects/${project.id}/members`, { token: owner.token, json: { email, role: "viewer" } });
+    const unknown = await api(`/projects/${project.id}/members`, {
+      token: owner.token,
+      json: { email: `nobody-${randomUUID()}@example.com`, role: "viewer" },
+    });
+    // An email with an account and one without get the same answer: nothing tells them apart.
+    for (const answer of [invitedByEmail, unknown]) {
+      expect(answer.status).toBe(202);
+      expect(Object.keys(answer.body).sort()).toEqual(["invitation", "links", "text", "token", "url"]);
+      expect(answer.body.invitation).toMatchObject({
+        kind: "project",
+        projectId: project.id,
+        projectRole: "viewer",
+        status: "pending",
+      });
+    }
+    // Nobody is a member yet.
+    expect(Object.keys(await rolesIn(project.id, owner))).toEqual([owner.user.id]);
+    expect(await myProjects(byId)).toEqual([]);
 
+    // Each sees the invitation in the app, and accepts it there.
+    for (const [who, invited] of [
+      [byId, invitedById],
+      [byEmail, invitedByEmail],
+    ] as const) {
+      const received = await api("/invitations/received", { token: who.token });
+      expect(received.body.items).toEqual([
+        expect.objectContaining({ id: invited.body.invitation.id, kind: "project", projectName: project.name }),
+      ]);
+      const accepted = await api(`/invitations/${invited.body.invitation.id}/accept`, { method: "POST", token: who.token });
+      expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+      expect(accepted.body).toMatchObject({ projectId: project.id });
+    }
     const members = expectShape(memberListOutput, (await api(`/projects/${project.id}/members`, { token: byEmail.token })).body);
     expect(members.items.map((member) => [member.userId, member.role])).toEqual([
       [owner.user.id, "owner"],
@@ -351,6 +375,17 @@ describe("POST /projects/{id}/members", () => {
       [byEmail.user.id, "viewer"],
     ]);
     expect(await myProjects(byEmail)).toEqual([expect.objectContaining({ id: project.id, role: "viewer", memberCount: 3 })]);
+  });
+
+  test("someone who already works with you (a shared team) is added at once (201)", async () => {
+    const owner = await registerUser(server);
+    const colleague = await registerUser(server, { name: "Cleo" });
+    const team = await api("/user-groups", { token: owner.token, json: { name: "Crew" } });
+    await joinAs(server, `/user-groups/${team.body.id}/members`, owner, colleague);
+    const project = await createProject(owner);
+    const added = await api(`/projects/${project.id}/members`, { token: owner.token, json: { email: colleague.email } });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect(expectShape(memberOutput, added.body)).toMatchObject({ userId: colleague.user.id, name: "Cleo", role: "member" });
   });
 
   test("publishes project.member_added to every member, the new one included", async () => {
@@ -363,27 +398,25 @@ describe("POST /projects/{id}/members", () => {
       "select actor_id, audience, data from domain_events where type = 'project.member_added' and data->>'projectId' = $1 order by id",
       [project.id],
     );
+    // Each joined by accepting an invitation: they are the event's actor.
+    const invitationId = expect.any(String);
     expect(events.map((event) => [event.actor_id, [...event.audience].sort(), event.data])).toEqual([
-      [owner.user.id, [owner.user.id, first.user.id].sort(), { projectId: project.id, userId: first.user.id, role: "member" }],
       [
-        owner.user.id,
+        first.user.id,
+        [owner.user.id, first.user.id].sort(),
+        { projectId: project.id, userId: first.user.id, role: "member", invitationId },
+      ],
+      [
+        second.user.id,
         [owner.user.id, first.user.id, second.user.id].sort(),
-        { projectId: project.id, userId: second.user.id, role: "viewer" },
+        { projectId: project.id, userId: second.user.id, role: "viewer", invitationId },
       ],
     ]);
   });
 
-  test("an unknown email or user id is a 400 naming the field, and adds nobody", async () => {
+  test("an unknown user id is a 400 naming the field, and adds nobody", async () => {
     const owner = await registerUser(server);
     const project = await createProject(owner);
-    const email = `nobody-${randomUUID()}@example.com`;
-    const byEmail = expectProblem(
-      await api(`/projects/${project.id}/members`, { token: owner.token, json: { email } }),
-      400,
-      "validation_failed",
-    );
-    expect(byEmail.errors).toEqual([expect.objectContaining({ in: "body", pointer: "/email" })]);
-    expect(byEmail.detail).toMatch(/invitations/);
     const byId = expectProblem(
       await api(`/projects/${project.id}/members`, { token: owner.token, json: { userId: randomUUID() } }),
       400,
@@ -426,7 +459,16 @@ describe("POST /projects/{id}/members", () => {
 
     expect(await addMember(admin, project.id, newcomer, "admin")).toMatchObject({ role: "admin" });
     expect(await addMember(admin, project.id, another)).toMatchObject({ role: "member" });
-    expect(await addMember(owner, project.id, coOwner, "owner")).toMatchObject({ role: "owner" });
+    // An invitation never grants ownership: someone new is made owner once they joined...
+    const invited = expectProblem(
+      await api(`/projects/${project.id}/members`, { token: owner.token, json: { userId: coOwner.user.id, role: "owner" } }),
+      400,
+      "validation_failed",
+    );
+    expect(invited.errors?.[0]?.pointer).toBe("/role");
+    // ...and someone already working with the owner (here: in this project's team of people) is added as owner at once.
+    const second = await createProject(owner, { name: "Second" });
+    expect(await addMember(owner, second.id, newcomer, "owner")).toMatchObject({ role: "owner" });
   });
 
   test("answers 400 naming the field: neither or both of userId and email, a bad id, email or role", async () => {

@@ -3,7 +3,15 @@ import { groupListOutput, groupOutput } from "../../lib/groups/schema";
 import { projectOutput } from "../../lib/projects/schema";
 import { quickAddOutput } from "../../lib/quick-add/schema";
 import { taskOutput } from "../../lib/tasks/schema";
-import { expectProblem, expectShape, registerUser, startTestServer, type RequestOptions, type TestServer } from "./harness";
+import {
+  addMember,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type RequestOptions,
+  type TestServer,
+} from "./harness";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -134,7 +142,7 @@ describe("POST /tasks/parse", () => {
     const child = await registerUser(server, { locale: "cs", timeZone: "Europe/Prague" });
     const neighbour = await registerUser(server, { locale: "en", timeZone: "Europe/Prague" });
     expect((await api("/family", { token: parent.token, json: { name: "Home" } })).status).toBe(201);
-    const joined = await api("/family/members", { token: parent.token, json: { userId: child.user.id, role: "child" } });
+    const joined = await addMember(server, "/family/members", parent, child, { role: "child" });
     expect(joined.status, JSON.stringify(joined.body)).toBe(201);
     const chores = expectShape(
       groupOutput,
@@ -159,7 +167,7 @@ describe("POST /tasks/parse", () => {
       [member, "member"],
       [viewer, "viewer"],
     ] as const) {
-      const added = await api(`/projects/${project.id}/members`, { token: owner.token, json: { userId: who.user.id, role } });
+      const added = await addMember(server, `/projects/${project.id}/members`, owner, who, { role });
       expect(added.status, JSON.stringify(added.body)).toBe(201);
     }
     expect((await parse(member, { text: "Mow the lawn +Garden" })).projectId).toBe(project.id);

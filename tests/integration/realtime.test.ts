@@ -1,6 +1,6 @@
 import { io, type Socket } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { createTask, registerUser, startTestServer, type TestServer } from "./harness";
+import { addMember as joinAs, createTask, registerUser, startTestServer, type TestServer } from "./harness";
 
 /*
  * /ws delivers domain events: each user receives the events of the tasks they may see, and nothing else; a
@@ -80,10 +80,7 @@ async function connect(user: User, cursor?: number): Promise<Client> {
 async function team(owner: User, members: User[]): Promise<string> {
   const created = await server.request("/api/v1/user-groups", { token: owner.token, json: { name: "Crew" } });
   for (const member of members) {
-    const added = await server.request(`/api/v1/user-groups/${created.body.id}/members`, {
-      token: owner.token,
-      json: { userId: member.user.id },
-    });
+    const added = await joinAs(server, `/api/v1/user-groups/${created.body.id}/members`, owner, member);
     expect(added.status).toBe(201);
   }
   return created.body.id;

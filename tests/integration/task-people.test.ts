@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { taskPeopleOutput } from "../../lib/tasks/schema";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
+import {
+  addMember as joinAs,
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type TestServer,
+} from "./harness";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -53,10 +61,7 @@ describe("GET /tasks/{id}/people", () => {
     const teammate = await registerUser(server, { name: "Tereza Teammate" });
     const team = await server.request("/api/v1/user-groups", { token: owner.token, json: { name: "Kitchen crew" } });
     expect(team.status, JSON.stringify(team.body)).toBe(201);
-    const added = await server.request(`/api/v1/user-groups/${team.body.id}/members`, {
-      token: owner.token,
-      json: { userId: teammate.user.id },
-    });
+    const added = await joinAs(server, `/api/v1/user-groups/${team.body.id}/members`, owner, teammate);
     expect(added.status, JSON.stringify(added.body)).toBe(201);
     const task = await createTask(server, owner.token, { userGroupId: team.body.id });
 

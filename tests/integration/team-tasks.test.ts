@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { taskListOutput } from "../../lib/tasks/schema";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
+import {
+  addMember as joinAs,
+  createTask,
+  expectProblem,
+  expectShape,
+  registerUser,
+  startTestServer,
+  type TestServer,
+} from "./harness";
 
 /* Tasks assigned to a whole user group (team): every member sees them; only the owner and assignees change them. */
 
@@ -25,10 +33,7 @@ async function team(owner: User, members: User[]): Promise<string> {
   const created = await server.request("/api/v1/user-groups", { token: owner.token, json: { name: "Team" } });
   expect(created.status).toBe(201);
   for (const member of members) {
-    const added = await server.request(`/api/v1/user-groups/${created.body.id}/members`, {
-      token: owner.token,
-      json: { userId: member.user.id },
-    });
+    const added = await joinAs(server, `/api/v1/user-groups/${created.body.id}/members`, owner, member);
     expect(added.status, JSON.stringify(added.body)).toBe(201);
   }
   return created.body.id;
@@ -109,7 +114,7 @@ describe("a task assigned to a user group", () => {
     expect(await list(removed.token)).toMatchObject({ items: [], cache: "MISS" });
 
     // Joining again brings it back, also at once.
-    await server.request(`/api/v1/user-groups/${id}/members`, { token: teamOwner.token, json: { userId: removed.user.id } });
+    await joinAs(server, `/api/v1/user-groups/${id}/members`, teamOwner, removed);
     expect(titles(await list(removed.token))).toEqual(["Shared"]);
   });
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { memberListOutput, memberOutput, teamWorkloadOutput, userGroupListOutput, userGroupOutput } from "../../lib/teams/schema";
 import {
+  addMember as joinAs,
   createTask,
   expectProblem,
   expectShape,
@@ -29,9 +30,10 @@ async function createTeam(owner: User, json: Record<string, unknown> = { name: "
   return expectShape(userGroupOutput, response.body);
 }
 
+/** Adds `who` as `by` would: at once when they work together already, else by an invitation `who` accepts. */
 async function addMember(by: User, groupId: string, who: User, role?: string) {
-  const response = await api(`/user-groups/${groupId}/members`, { token: by.token, json: { userId: who.user.id, role } });
-  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  const response = await joinAs(server, `/user-groups/${groupId}/members`, by, who, role ? { role } : {});
+  expect([201, 202], JSON.stringify(response.body)).toContain(response.status);
   return expectShape(memberOutput, response.body);
 }
 
@@ -210,52 +212,72 @@ describe("DELETE /user-groups/{id}", () => {
 });
 
 describe("POST /user-groups/{id}/members", () => {
-  test("adds an existing user by id or by email, as member unless a role is given", async () => {
+  test("someone not yet working with you is invited (202), the same answer for a known and an unknown email; they join by accepting", async () => {
     const owner = await registerUser(server);
     const [byId, byEmail] = [await registerUser(server, { name: "Ivan" }), await registerUser(server, { name: "Eva" })];
     const team = await createTeam(owner);
 
-    const added = await api(`/user-groups/${team.id}/members`, { token: owner.token, json: { userId: byId.user.id } });
-    expect(added.status, JSON.stringify(added.body)).toBe(201);
-    expect(expectShape(memberOutput, added.body)).toMatchObject({
-      userId: byId.user.id,
-      name: "Ivan",
-      email: byId.email,
-      role: "member",
-    });
-
+    const invitedById = await api(`/user-groups/${team.id}/members`, { token: owner.token, json: { userId: byId.user.id } });
+    expect(invitedById.status, JSON.stringify(invitedById.body)).toBe(202);
+    expect(invitedById.body.invitation).toMatchObject({ kind: "team", teamId: team.id, teamRole: "member" });
     const email = `  ${byEmail.email.toUpperCase()} `;
-    const addedByEmail = await api(`/user-groups/${team.id}/members`, { token: owner.token, json: { email, role: "admin" } });
-    expect(addedByEmail.status, JSON.stringify(addedByEmail.body)).toBe(201);
-    expect(addedByEmail.body).toMatchObject({ userId: byEmail.user.id, name: "Eva", role: "admin" });
+    const invitedByEmail = await api(`/user-groups/${team.id}/members`, { token: owner.token, json: { email, role: "admin" } });
+    const unknownEmail = `nobody-${randomUUID()}@example.com`;
+    const unknown = await api(`/user-groups/${team.id}/members`, {
+      token: owner.token,
+      json: { email: unknownEmail, role: "admin" },
+    });
+    for (const answer of [invitedByEmail, unknown]) {
+      expect(answer.status).toBe(202);
+      expect(Object.keys(answer.body).sort()).toEqual(["invitation", "links", "text", "token", "url"]);
+      expect(answer.body.invitation).toMatchObject({ kind: "team", teamRole: "admin", status: "pending" });
+    }
+    expect(unknown.body.links.email).toMatch(new RegExp(`^mailto:${unknownEmail.replace(/[.]/g, "\\.")}\\?subject=`));
+    expect(Object.keys(await rolesIn(team.id, owner))).toEqual([owner.user.id]);
 
+    // In the app: Eva declines, Ivan accepts; Eva's link no longer works.
+    expect(
+      (await api(`/invitations/${invitedByEmail.body.invitation.id}/decline`, { method: "POST", token: byEmail.token })).status,
+    ).toBe(204);
+    expectProblem(
+      await api(`/invite/${invitedByEmail.body.token}/accept`, { method: "POST", token: byEmail.token }),
+      410,
+      "invitation_declined",
+    );
+    const accepted = await api(`/invitations/${invitedById.body.invitation.id}/accept`, { method: "POST", token: byId.token });
+    expect(accepted.body).toMatchObject({ teamId: team.id });
     const members = expectShape(memberListOutput, (await api(`/user-groups/${team.id}/members`, { token: byId.token })).body);
     expect(members.items.map((member) => [member.userId, member.role])).toEqual([
       [owner.user.id, "owner"],
       [byId.user.id, "member"],
-      [byEmail.user.id, "admin"],
     ]);
-    const seen = expectShape(userGroupListOutput, (await api("/user-groups", { token: byEmail.token })).body);
-    expect(seen.items).toEqual([expect.objectContaining({ id: team.id, role: "admin", memberCount: 3 })]);
+    const sent = await api(`/invitations/${invitedByEmail.body.invitation.id}`, { token: owner.token });
+    expect(sent.body.status).toBe("declined");
   });
 
-  test("an unknown email or user id is a 400 naming the field that reveals nothing more, and adds nobody", async () => {
+  test("someone who already works with you (a shared project) is added at once (201)", async () => {
+    const owner = await registerUser(server);
+    const colleague = await registerUser(server, { name: "Cleo" });
+    const project = await api("/projects", { token: owner.token, json: { name: "Roof" } });
+    await joinAs(server, `/projects/${project.body.id}/members`, owner, colleague);
+    const team = await createTeam(owner);
+    const added = await api(`/user-groups/${team.id}/members`, {
+      token: owner.token,
+      json: { email: colleague.email, role: "admin" },
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect(expectShape(memberOutput, added.body)).toMatchObject({ userId: colleague.user.id, name: "Cleo", role: "admin" });
+  });
+
+  test("an unknown user id is a 400 naming the field that reveals nothing more, and adds nobody", async () => {
     const owner = await registerUser(server);
     const team = await createTeam(owner);
-    const email = `nobody-${randomUUID()}@example.com`;
-    const byEmail = expectProblem(
-      await api(`/user-groups/${team.id}/members`, { token: owner.token, json: { email } }),
-      400,
-      "validation_failed",
-    );
     const byId = expectProblem(
       await api(`/user-groups/${team.id}/members`, { token: owner.token, json: { userId: randomUUID() } }),
       400,
       "validation_failed",
     );
-    expect(byEmail.errors).toEqual([{ in: "body", pointer: "/email", detail: "no such user" }]);
     expect(byId.errors).toEqual([{ in: "body", pointer: "/userId", detail: "no such user" }]);
-    expect(JSON.stringify(byEmail)).not.toContain(email);
     expect(Object.keys(await rolesIn(team.id, owner))).toEqual([owner.user.id]);
   });
 
@@ -290,7 +312,17 @@ describe("POST /user-groups/{id}/members", () => {
     for (const json of [{ userId: stranger.user.id }, { email: `nobody-${randomUUID()}@example.com` }]) {
       expectProblem(await api(`/user-groups/${team.id}/members`, { token: member.token, json }), 403, "forbidden");
     }
-    await addMember(owner, team.id, wouldBeOwner, "owner");
+    // An invitation never grants ownership: the newcomer joins, then is made owner.
+    expect(
+      (
+        await api(`/user-groups/${team.id}/members`, {
+          token: owner.token,
+          json: { userId: wouldBeOwner.user.id, role: "owner" },
+        })
+      ).status,
+    ).toBe(400);
+    await addMember(owner, team.id, wouldBeOwner);
+    expect((await setRole(owner, team.id, wouldBeOwner, "owner")).status).toBe(200);
     expect(await rolesIn(team.id, member)).toEqual({
       [owner.user.id]: "owner",
       [admin.user.id]: "admin",

@@ -4,6 +4,7 @@ import { moduleOverrides } from "../../lib/modules/registry";
 import { BUILT_IN_TEMPLATES } from "../../lib/templates/defaults";
 import { appliedTemplateOutput, templateListOutput, templateOutput } from "../../lib/templates/schema";
 import {
+  addMember as joinAs,
   createTask,
   expectProblem,
   expectShape,
@@ -213,14 +214,9 @@ describe("your own templates", () => {
     const viewer = await registerUser(server);
     const stranger = await registerUser(server);
     const project = await api("/projects", { token: owner.token, json: { name: "Launch" } });
-    expect(
-      (
-        await api(`/projects/${project.body.id}/members`, {
-          token: owner.token,
-          json: { userId: viewer.user.id, role: "viewer" },
-        })
-      ).status,
-    ).toBe(201);
+    expect((await joinAs(server, `/api/v1/projects/${project.body.id}/members`, owner, viewer, { role: "viewer" })).status).toBe(
+      201,
+    );
     await createTask(server, owner.token, { title: "Press release", projectId: project.body.id });
     await createTask(server, owner.token, { title: "Not in the project" });
 
@@ -300,14 +296,9 @@ describe("POST /templates/{id}/apply", () => {
     const owner = await registerUser(server);
     const viewer = await registerUser(server);
     const project = await api("/projects", { token: owner.token, json: { name: "Read only" } });
-    expect(
-      (
-        await api(`/projects/${project.body.id}/members`, {
-          token: owner.token,
-          json: { userId: viewer.user.id, role: "viewer" },
-        })
-      ).status,
-    ).toBe(201);
+    expect((await joinAs(server, `/api/v1/projects/${project.body.id}/members`, owner, viewer, { role: "viewer" })).status).toBe(
+      201,
+    );
     const before = await taskCount(viewer);
     expectInvalid(
       await api(`/templates/${MOVING.id}/apply`, { method: "POST", token: viewer.token, json: { projectId: project.body.id } }),

@@ -9,6 +9,7 @@ import {
   timerOutput,
 } from "../../lib/time-tracking/schema";
 import {
+  addMember as joinAs,
   createTask,
   expectProblem,
   expectShape,
@@ -64,10 +65,9 @@ const runningOf = async (who: User) =>
 async function sharedTask(owner: User, member: User, title = "Shared work") {
   const project = await api("/projects", { token: owner.token, json: { name: "Shared" } });
   expect(project.status).toBe(201);
-  expect(
-    (await api(`/projects/${project.body.id}/members`, { token: owner.token, json: { userId: member.user.id, role: "member" } }))
-      .status,
-  ).toBe(201);
+  expect((await joinAs(server, `/api/v1/projects/${project.body.id}/members`, owner, member, { role: "member" })).status).toBe(
+    201,
+  );
   return createTask(server, owner.token, { title, projectId: project.body.id });
 }
 

@@ -9,13 +9,14 @@ import { RequestsInbox } from "@/components/requests/requests-inbox";
 import { nowDate } from "@/lib/clock";
 import { listCollaborationRequests } from "@/lib/collaboration/service";
 import { tagOfSegment } from "@/lib/i18n/locales";
+import { listReceivedInvitations } from "@/lib/invitations/service";
 import "@/components/auth/auth.css";
 import "@/components/tasks/detail/task-detail.css";
 import "@/components/requests/requests.css";
 
 /**
- * /{locale}/requests: the collaboration requests the user is asked to decide and the ones they sent, read through
- * the collaboration service with the user as actor. Signed-in only: anyone else goes to the sign-in page first.
+ * /{locale}/requests: the invitations addressed to the user, the collaboration requests the user is asked to decide
+ * and the ones they sent, read through the invitations and collaboration services with the user as actor. Signed-in only: anyone else goes to the sign-in page first.
  */
 type Props = { params: Promise<{ locale: string }> };
 
@@ -34,9 +35,10 @@ export default async function RequestsPage({ params }: Props) {
   const actor = await pageActor();
   if (!actor) redirect(signInPath(locale, `/${locale}/requests`));
 
-  const [incoming, outgoing] = await Promise.all([
+  const [incoming, outgoing, invitations] = await Promise.all([
     listCollaborationRequests(actor, { box: "incoming", limit: REQUEST_LIST_LIMIT }),
     listCollaborationRequests(actor, { box: "outgoing", limit: REQUEST_LIST_LIMIT }),
+    listReceivedInvitations(actor),
   ]);
   const messages = await getMessages({ locale: tag });
   return (
@@ -52,6 +54,7 @@ export default async function RequestsPage({ params }: Props) {
         locale={locale}
         incoming={incoming.items}
         outgoing={outgoing.items}
+        invitations={invitations.items}
       />
     </NextIntlClientProvider>
   );

@@ -22,7 +22,7 @@ interface Problem {
 interface Props {
   token: string;
   locale: Locale;
-  kind: "task" | "project";
+  kind: "task" | "project" | "family" | "team";
   title: string;
   inviteeName: string;
   passwordMin: number;
@@ -88,7 +88,9 @@ export function AcceptForms({ token, locale, kind, title, inviteeName, passwordM
     const result = await post(acceptPath, { json });
     if (result.status === 201 || result.status === 200) return setAccepted(true);
     if (result.status === 400) return setRegisterErrors(fieldErrors(result.body as Problem));
-    setRegisterErrors({ form: problemMessage(result.status, t("errorEmailTaken")), fields: {} });
+    // 401: the email has an account and this is not its password (the answer never says whether it has one).
+    if (result.status === 401) return setRegisterErrors({ form: t("errorRegisterRefused"), fields: {} });
+    setRegisterErrors({ form: problemMessage(result.status, t("errorConflict")), fields: {} });
   }
 
   async function signIn(form: HTMLFormElement) {
@@ -126,7 +128,14 @@ export function AcceptForms({ token, locale, kind, title, inviteeName, passwordM
         <h2 id="invite-success-title" ref={successHeading} tabIndex={-1}>
           {t("successTitle")}
         </h2>
-        <p>{kind === "task" ? t("successTask", { title }) : t("successProject", { name: title })}</p>
+        <p>
+          {{
+            task: () => t("successTask", { title }),
+            project: () => t("successProject", { name: title }),
+            family: () => t("successFamily", { name: title }),
+            team: () => t("successTeam", { name: title }),
+          }[kind]()}
+        </p>
         <a className="button primary" href={`/${locale}`}>
           {t("openApp")}
         </a>

@@ -14,8 +14,9 @@ import { AcceptForms } from "./accept-forms";
 /**
  * GET /invite/{token}: the public landing page of an invitation, in the visitor's language (`?lang=`, else
  * Accept-Language). It reads the invitation through the same service call as `GET /api/v1/invitations/preview/{token}`;
- * the forms accept through `POST /api/v1/invite/{token}/accept`. An unknown token is a 404 (not-found.tsx); a used,
- * withdrawn or expired one explains itself.
+ * the forms accept through `POST /api/v1/invite/{token}/accept`. An invitation is to a task, a project, a family
+ * workspace or a team. An unknown token is a 404 (not-found.tsx); a used, declined, withdrawn or expired one
+ * explains itself.
  */
 type Props = { params: Promise<{ token: string }>; searchParams: Promise<{ lang?: string | string[] }> };
 
@@ -48,8 +49,18 @@ export default async function InvitePage({ params, searchParams }: Props) {
   const t = await getTranslations({ locale: tag, namespace: "Invite" });
   const format = await getFormatter({ locale: tag });
   const messages = await getMessages({ locale: tag });
-  const isTask = preview.kind === "task";
-  const title = (isTask ? preview.taskTitle : preview.projectName) ?? "";
+  const title =
+    { task: preview.taskTitle, project: preview.projectName, family: preview.familyName, team: preview.teamName }[preview.kind] ??
+    "";
+  const inviter = preview.inviterName;
+  const heading = {
+    task: () => t("taskHeading", { inviter }),
+    project: () => t("projectHeading", { inviter }),
+    family: () => t("familyHeading", { inviter }),
+    team: () => t("teamHeading", { inviter }),
+  }[preview.kind]();
+  const label = { task: "taskLabel", project: "projectLabel", family: "familyLabel", team: "teamLabel" } as const;
+  const role = preview.projectRole ?? preview.familyRole ?? preview.teamRole;
   // The visitor's time zone is unknown on the server: the expiry is given in UTC, and says so.
   const expires = format.dateTime(new Date(preview.expiresAt), {
     year: "numeric",
@@ -65,21 +76,20 @@ export default async function InvitePage({ params, searchParams }: Props) {
     <InviteShell locale={locale}>
       <section className="invite-card" aria-labelledby="invite-title">
         <p className="eyebrow">{t("eyebrow")}</p>
-        <h1 id="invite-title">
-          {isTask ? t("taskHeading", { inviter: preview.inviterName }) : t("projectHeading", { inviter: preview.inviterName })}
-        </h1>
+        <h1 id="invite-title">{heading}</h1>
         <dl className="invite-facts">
           <div>
-            <dt>{isTask ? t("taskLabel") : t("projectLabel")}</dt>
+            <dt>{t(label[preview.kind])}</dt>
             <dd className="invite-target">{title}</dd>
           </div>
-          {preview.projectRole && (
+          {role && (
             <div>
               <dt>{t("roleLabel")}</dt>
-              <dd>{t("role", { role: preview.projectRole })}</dd>
+              <dd>{t("role", { role })}</dd>
             </div>
           )}
         </dl>
+        {preview.taskRole === "collaborator" && <p>{t("collaboratorNote", { inviter })}</p>}
         <p className="invite-expiry">
           <time dateTime={preview.expiresAt}>{t("expires", { date: expires })}</time>
         </p>

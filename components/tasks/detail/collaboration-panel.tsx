@@ -10,7 +10,8 @@ import type { CollaborationRequestOutput } from "@/lib/collaboration/schema";
 import { request, useFailureMessage, type Announce, type TaskAbilities } from "./task-api";
 
 /*
- * Asking someone with an account to take part in the task (`POST /tasks/{id}/collaboration-requests`): to be
+ * Asking someone by email to take part in the task (`POST /tasks/{id}/collaboration-requests`; to assign or to
+ * collaborate this is an invitation to that address, answered 202 whether or not it has an account): to be
  * assigned, to collaborate, or (the owner only) to take it over; they accept or decline on their requests page.
  * Below, this task's requests that the user sent or received, pending first, with withdraw, accept and decline.
  */
@@ -72,9 +73,16 @@ export function CollaborationPanel({
       announce(t("requestSent", { name: answer.body.recipient.name }));
       return onRequestChanged(answer.body);
     }
+    // Asked by email: an invitation to that address, whether or not it has an account (the answer does not say).
+    if (answer.status === 202) {
+      setErrors({});
+      setFormError(undefined);
+      form.current?.reset();
+      return announce(t("invitationSent", { email }));
+    }
     if (answer.status === 400) {
       const named = fieldErrors(answer.body, {
-        email: t("errorRecipient"),
+        email: data.get("kind") === "transfer" ? t("errorTransferByEmail") : t("errorRecipient"),
         message: t("errorMessage", { max: MESSAGE_MAX }),
         kind: t("errorInvalid"),
       });

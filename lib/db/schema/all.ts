@@ -13,6 +13,7 @@ export * from "./push";
 export * from "./webhooks";
 export * from "./email";
 export * from "./auth";
+export * from "./sessions";
 export * from "./ai";
 export * from "./goals";
 export * from "./assistant";

@@ -77,6 +77,11 @@ export const oauthStates = pgTable(
     nonce: text("nonce"),
     /** Where to send the browser afterwards (a path on this site), or `json` for an API client. */
     returnTo: text("return_to").notNull(),
+    /**
+     * SHA-256 (hex) of the random value in the httpOnly cookie set on the browser that started the sign-in: the
+     * callback completes only in that browser (lib/oauth/service.ts), so that nobody can sign a victim in.
+     */
+    browserHash: text("browser_hash").notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

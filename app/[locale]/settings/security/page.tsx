@@ -5,12 +5,14 @@ import { getMessages, getTranslations, setRequestLocale } from "next-intl/server
 import { signInPath } from "@/components/auth/next-path";
 import { pageActor } from "@/components/auth/page-session";
 import { PasskeyManager } from "@/components/auth/passkey-manager";
+import { SessionList } from "@/components/auth/session-list";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { tagOfSegment } from "@/lib/i18n/locales";
 import "@/components/auth/auth.css";
 
 /**
- * /{locale}/settings/security: the signed-in user's passkeys (list, add, rename, remove) and signing out.
+ * /{locale}/settings/security: the signed-in user's passkeys (list, add, rename, remove), where they are signed in
+ * (each session, which they can sign out) and signing out.
  * Without a valid session cookie the visitor is sent to the sign-in page, which brings them back here.
  * Dates are shown in the user's own time zone (their profile's).
  */
@@ -45,6 +47,7 @@ export default async function SecurityPage({ params }: Props) {
       </header>
       <NextIntlClientProvider locale={tag} messages={{ Security: messages.Security }} timeZone={actor.timeZone}>
         <PasskeyManager signInHref={signInHref} />
+        <SessionList signInHref={signInHref} />
         <section className="auth-card" aria-labelledby="sign-out-title">
           <h2 id="sign-out-title">{t("signOutTitle")}</h2>
           <p className="auth-lead">{t("signOutLead")}</p>

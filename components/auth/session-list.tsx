@@ -1,0 +1,163 @@
+"use client";
+
+import { useFormatter, useTranslations } from "next-intl";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { callApi } from "./call-api";
+
+/*
+ * The signed-in user's sessions on /{locale}/settings/security (`GET /api/v1/auth/sessions`): each sign-in with its
+ * browser and system, the address it signed in from, when it signed in and was last active, and how; this browser's
+ * is marked. "Sign out" ends one (`DELETE /api/v1/auth/sessions/{id}`): its token stops working at once; ending this
+ * browser's own goes to the sign-in page. Outcomes are announced in a status region, failures as alerts.
+ */
+
+export interface SessionItem {
+  id: string;
+  current: boolean;
+  method: string;
+  browser: string | null;
+  os: string | null;
+  deviceType: string | null;
+  ipAddress: string | null;
+  createdAt: string;
+  lastUsedAt: string;
+}
+
+/** `password`, `passkey`, `oauth:google`...: the key of the message that says how the session began. */
+function methodKey(method: string): string {
+  if (method.startsWith("oauth:")) return "external";
+  if (method === "password-change") return "passwordChange";
+  return ["password", "registration", "passkey", "invitation"].includes(method) ? method : "other";
+}
+
+export function SessionList({ signInHref }: { signInHref: string }) {
+  const t = useTranslations("Security");
+  const format = useFormatter();
+  const [sessions, setSessions] = useState<SessionItem[] | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
+  const [status, setStatus] = useState("");
+  const [busy, setBusy] = useState<string | null>(null);
+  const [rowError, setRowError] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const answer = await callApi<{ items?: SessionItem[] }>("GET", "/api/v1/auth/sessions");
+      if (answer.status === 401) return window.location.assign(signInHref);
+      if (answer.status !== 200 || !Array.isArray(answer.body?.items)) return setLoadFailed(true);
+      setSessions(answer.body.items);
+      setLoadFailed(false);
+    } catch {
+      setLoadFailed(true);
+    }
+  }, [signInHref]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const date = (iso: string) => format.dateTime(new Date(iso), { dateStyle: "medium", timeStyle: "short" });
+  const device = (session: SessionItem) =>
+    session.browser && session.os
+      ? t("sessionDevice", { browser: session.browser, os: session.os })
+      : (session.browser ?? session.os ?? t("sessionUnknownDevice"));
+
+  async function end(session: SessionItem) {
+    if (busy) return;
+    setBusy(session.id);
+    setRowError(null);
+    try {
+      const answer = await callApi("DELETE", `/api/v1/auth/sessions/${encodeURIComponent(session.id)}`);
+      if (answer.status === 401 || (session.current && (answer.status === 204 || answer.status === 404))) {
+        return window.location.assign(signInHref);
+      }
+      if (answer.status !== 204 && answer.status !== 404) return setRowError(session.id);
+      setSessions((list) => list?.filter((item) => item.id !== session.id) ?? null);
+      heading.current?.focus();
+      setStatus(t("sessionEnded", { device: device(session) }));
+    } catch {
+      setRowError(session.id);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <section className="auth-card" aria-labelledby="sessions-title">
+      <h2 id="sessions-title" ref={heading} tabIndex={-1}>
+        {t("sessionsTitle")}
+      </h2>
+      <p className="auth-lead">{t("sessionsLead")}</p>
+      <p className="auth-status" role="status">
+        {status}
+      </p>
+      {sessions === null && !loadFailed && <p className="passkey-empty">{t("sessionsLoading")}</p>}
+      {loadFailed && (
+        <div className="passkey-load-error">
+          <p role="alert">{t("sessionsLoadError")}</p>
+          <button className="button" type="button" onClick={() => void load()}>
+            {t("retry")}
+          </button>
+        </div>
+      )}
+      {sessions !== null && sessions.length > 0 && (
+        <ul className="passkey-list" aria-labelledby="sessions-title">
+          {sessions.map((session) => {
+            const nameId = `session-${session.id}-name`;
+            return (
+              <li key={session.id} className="passkey session" data-session-id={session.id} aria-labelledby={nameId}>
+                <div className="passkey-body">
+                  <h3 id={nameId} className="passkey-name">
+                    <bdi>{device(session)}</bdi>
+                  </h3>
+                  {session.current && <p className="passkey-label">{t("sessionThisDevice")}</p>}
+                  <dl className="passkey-dates">
+                    <div>
+                      <dt>{t("sessionSignedIn")}</dt>
+                      <dd>
+                        <time dateTime={session.createdAt}>{date(session.createdAt)}</time>
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>{t("sessionLastActive")}</dt>
+                      <dd>
+                        <time dateTime={session.lastUsedAt}>{date(session.lastUsedAt)}</time>
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>{t("sessionAddress")}</dt>
+                      <dd>
+                        <bdi dir="ltr">{session.ipAddress ?? t("sessionUnknownAddress")}</bdi>
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>{t("sessionMethodLabel")}</dt>
+                      <dd>{t("sessionMethod", { method: methodKey(session.method) })}</dd>
+                    </div>
+                  </dl>
+                  {rowError === session.id && (
+                    <p className="auth-form-error" role="alert">
+                      {t("errorGeneric")}
+                    </p>
+                  )}
+                </div>
+                <div className="passkey-actions">
+                  <button
+                    className="button"
+                    type="button"
+                    aria-describedby={nameId}
+                    disabled={busy === session.id}
+                    aria-busy={busy === session.id}
+                    onClick={() => void end(session)}
+                  >
+                    {busy === session.id ? t("working") : t("sessionEnd")}
+                  </button>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

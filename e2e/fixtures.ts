@@ -1,0 +1,33 @@
+import { expect, test as base } from "@playwright/test";
+
+/*
+ * The `test` every spec uses: Playwright's, with one more check after each test. Every page of the test's browser
+ * context reports Content-Security-Policy violations (Chromium logs each as a console error, and the page's
+ * `securitypolicyviolation` event says which directive refused what); a test whose pages met any fails, naming them.
+ * The pages must work under their policy (lib/api/page-headers.ts), not merely look as if they did.
+ */
+
+export const test = base.extend<{ cspViolations: string[] }>({
+  cspViolations: [
+    async ({ context }, use) => {
+      const violations: string[] = [];
+      await context.addInitScript(() => {
+        document.addEventListener("securitypolicyviolation", (event) => {
+          console.error(
+            `CSP violation: ${event.violatedDirective} refused ${event.blockedURI || "inline code"} (${event.sourceFile}:${event.lineNumber})`,
+          );
+        });
+      });
+      context.on("console", (message) => {
+        const text = message.text();
+        if (/Content Security Policy|CSP violation/i.test(text)) violations.push(`${message.location().url}: ${text}`);
+      });
+      await use(violations);
+      expect(violations, "Content-Security-Policy violations in the test's pages").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+export type { APIRequestContext, Locator, Page, Response } from "@playwright/test";
