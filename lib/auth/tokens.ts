@@ -1,6 +1,7 @@
 import { createSecretKey, type KeyObject } from "node:crypto";
 import { jwtVerify, SignJWT, errors as joseErrors } from "jose";
 import { config } from "../config";
+import { MemoryCache } from "../memory-cache";
 
 const ISSUER = "spolu";
 /** Sign-in tokens only; other tokens (invitations, challenges) use their own audience. */
@@ -56,10 +57,15 @@ export async function issueSessionToken(session: {
 /**
  * Tokens whose signature was checked already, until they expire: jose verifies through WebCrypto, which
  * costs tens of microseconds a call, and a client sends the same token with every request. Revocation is
- * not decided here (the token version is checked against the user on every request).
+ * not decided here (the token version is checked against the user on every request). Bounded by bytes (a token
+ * of about 300 characters and its claims take about 1 KB with the map's overhead): 8 MB keep some 8,000 tokens.
  */
-const VERIFIED_MAX = 10_000;
-const verified = new Map<string, { claims: SessionClaims; expiresAtMs: number; key: KeyObject }>();
+const VERIFIED_MAX_BYTES = 8 * 1024 * 1024;
+const ENTRY_OVERHEAD_BYTES = 600;
+const verified = new MemoryCache<{ claims: SessionClaims; expiresAtMs: number; key: KeyObject }>(
+  VERIFIED_MAX_BYTES,
+  (token, entry) => token.length + entry.claims.sub.length + entry.claims.sid.length + ENTRY_OVERHEAD_BYTES,
+);
 
 /** The claims of a valid session token, or null for anything else (bad signature, expired, wrong kind). */
 export async function verifySessionToken(token: string): Promise<SessionClaims | null> {
@@ -68,7 +74,6 @@ export async function verifySessionToken(token: string): Promise<SessionClaims |
   const checked = await checkSessionToken(token);
   if (!checked) return null;
   const claims: SessionClaims = { kind: "session", sub: checked.sub, ver: checked.ver, sid: checked.sid };
-  if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
   verified.set(token, { claims, expiresAtMs: checked.exp * 1000, key: signingKey() });
   return claims;
 }
