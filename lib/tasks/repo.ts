@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gt, lt, lte, max, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, lt, lte, max, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { lockUserRow } from "../auth/repo";
 import { db, statementRows, type Executor } from "../db/client";
 import { subtasks, taskAssignees, taskGroups, tasks, type SubtaskRow, type TaskRow } from "../db/schema/tasks";
@@ -147,27 +147,46 @@ function visiblePage(values: ListValues, sort: SortKey): SQL {
   const order = sql.join(orderOf(sort), sql`, `);
   const limit = bind("limit");
   const userId = bind("userId");
+  const branches = visibleBranches(
+    userId,
+    conditions,
+    (where) => sql`(select * from ${tasks} where ${where} order by ${order} limit ${limit})`,
+    (groups, column, where) =>
+      sql`(select page.* from ${groups} as mine(id) cross join lateral
+        (select * from ${tasks} where ${column} = mine.id and ${where} order by ${order} limit ${limit}) page)`,
+  );
+  return sql`${sql.join(branches, sql` union all `)} order by ${sql.raw(outerOrder(sort, ""))} limit ${limit}`;
+}
+
+/**
+ * The branches of a read over the tasks a user can see, one per relation of the `read` permission (see
+ * `visiblePage`): `direct` makes the branch of a relation held on the task row or its own tables (owner,
+ * assignee, collaborator), `perGroup` the branch of a relation through a group (team, project, family), given
+ * the user's groups as a one-column query and the task column that names the group. Each branch's condition
+ * leaves out what an earlier branch covers, so that the branches are disjoint.
+ */
+function visibleBranches(
+  userId: Placeholder,
+  conditions: SQL[],
+  direct: (where: SQL) => SQL,
+  perGroup: (groups: SQL, column: SQL, where: SQL) => SQL,
+): SQL[] {
   const relations = readRelations(userId);
   const seen: SQL[] = [];
   /** The conditions of one branch: its relation, none of the earlier ones, the filters. */
   const only = (relation: SQL) => {
-    const condition = and(relation, seen.length ? sql`(${sql.join(seen, sql` or `)}) is not true` : undefined, ...conditions);
+    const condition = and(relation, seen.length ? sql`(${sql.join(seen, sql` or `)}) is not true` : undefined, ...conditions)!;
     seen.push(relation);
     return condition;
   };
-  const direct = (relation: SQL) => sql`(select * from ${tasks} where ${only(relation)} order by ${order} limit ${limit})`;
-  const perGroup = (relation: SQL, groups: SQL, column: SQL) =>
-    sql`(select page.* from ${groups} as mine(id) cross join lateral
-      (select * from ${tasks} where ${column} = mine.id and ${only(relation)} order by ${order} limit ${limit}) page)`;
-  const branches = [
-    direct(relations.owner),
-    direct(relations.assignee),
-    direct(relations.collaborator),
-    perGroup(relations.team, userGroupsOf(userId), sql`${tasks.userGroupId}`),
-    perGroup(relations.project, projectsOf(userId), sql`${tasks.projectId}`),
-    perGroup(relations.family, familyGroupsOf(userId), sql`${tasks.groupId}`),
+  return [
+    direct(only(relations.owner)),
+    direct(only(relations.assignee)),
+    direct(only(relations.collaborator)),
+    perGroup(userGroupsOf(userId), sql`${tasks.userGroupId}`, only(relations.team)),
+    perGroup(projectsOf(userId), sql`${tasks.projectId}`, only(relations.project)),
+    perGroup(familyGroupsOf(userId), sql`${tasks.groupId}`, only(relations.family)),
   ];
-  return sql`${sql.join(branches, sql` union all `)} order by ${sql.raw(outerOrder(sort, ""))} limit ${limit}`;
 }
 
 function orderOf(sort: SortKey): SQL[] {
@@ -212,13 +231,25 @@ function outerOrder(sort: SortKey, table = "t."): string {
   return `${table}${sort.column.name} ${direction}${sort.nullable ? " nulls last" : ""}, ${table}id ${direction}`;
 }
 
-/** How many tasks a user can see that match a filter. */
+/**
+ * How many tasks a user can see that match a filter: a count per branch of `visiblePage`, summed, so that it reads
+ * the user's own rows through the same indexes (one condition over the whole table, an `or` of the relations,
+ * scanned every task of the installation: 17-33 ms a board on 16,000 tasks, for a user with 3 tasks or 10,000).
+ */
 async function countVisibleTasks(userId: string, filter: ListFilter): Promise<number> {
   const values = listValues(userId, filter, null);
   const [row] = await statementRows<{ total: number }>(
     shapeOf("task-count", values),
-    () =>
-      sql`select count(*)::int as total from ${tasks} where ${and(visibleTaskCondition(bind("userId")), ...filterConditions(values))}`,
+    () => {
+      const branches = visibleBranches(
+        bind("userId"),
+        filterConditions(values),
+        (where) => sql`(select count(*) as n from ${tasks} where ${where})`,
+        (groups, column, where) =>
+          sql`(select count(*) as n from ${groups} as mine(id) join ${tasks} on ${column} = mine.id where ${where})`,
+      );
+      return sql`select coalesce(sum(n), 0)::int as total from (${sql.join(branches, sql` union all `)}) counts`;
+    },
     values,
   );
   return row?.total ?? 0;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { boardOutput, subtaskOutput } from "../../lib/tasks/schema";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
+import { addMember, createTask, expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -134,6 +134,34 @@ describe("kanban", () => {
       total: 2,
       tasks: [expect.objectContaining({ title: "A" })],
     });
+  });
+
+  test("a column's total counts each task the user sees once, through every way of seeing it, and nobody else's", async () => {
+    const [me, colleague, stranger] = [await registerUser(server), await registerUser(server), await registerUser(server)];
+    const team = await server.request("/api/v1/user-groups", { token: colleague.token, json: { name: "Crew" } });
+    expect(team.status).toBe(201);
+    expect((await addMember(server, `/api/v1/user-groups/${team.body.id}/members`, colleague, me)).status).toBe(201);
+    const project = await server.request("/api/v1/projects", { token: colleague.token, json: { name: "Roof" } });
+    expect(project.status).toBe(201);
+    expect(
+      (await addMember(server, `/api/v1/projects/${project.body.id}/members`, colleague, me, { role: "member" })).status,
+    ).toBe(201);
+    const teamId = team.body.id as string;
+    const seen = [
+      await createTask(server, me.token, { title: "Mine" }),
+      await createTask(server, me.token, { title: "Mine, in the team", userGroupId: teamId }),
+      await createTask(server, colleague.token, { title: "The team's", userGroupId: teamId }),
+      await createTask(server, colleague.token, { title: "The project's", projectId: project.body.id }),
+    ];
+    await createTask(server, colleague.token, { title: "The colleague's own" });
+    await createTask(server, stranger.token, { title: "A stranger's" });
+
+    const todo = (await board(me.token, "?limit=100")).columns.find((each) => each.status === "todo")!;
+    expect(todo.tasks.map((task) => task.id).sort()).toEqual(seen.map((task) => task.id).sort());
+    expect(todo.total).toBe(seen.length);
+    expect((await board(me.token, "?limit=2")).columns[0]).toMatchObject({ total: seen.length });
+    expect((await board(me.token, `?projectId=${project.body.id}`)).columns[0]!.total).toBe(1);
+    expect((await board(stranger.token)).columns[0]!.total).toBe(1);
   });
 
   test("moves keep a stable order, touch only the moved task, and survive a reload", async () => {
