@@ -1,9 +1,11 @@
 /**
- * SIGTERM to one of two processes under load, while a deploy command that does not end by itself is running:
- * the requests in flight are answered, the process exits within SHUTDOWN_TIMEOUT_MS (10 s by default) plus a
+ * SIGTERM to one of two processes under load, while that process runs a job that does not end by itself: the
+ * reminders job is sending an e-mail to an SMTP server that greets and then never answers (nodemailer waits
+ * 30 s for it). The requests in flight are answered, the running job is abandoned after SHUTDOWN_TIMEOUT_MS
+ * (10 s by default; its lease lets another process take it over), the process exits within that bound plus a
  * few seconds, and the other process keeps serving.
  */
-import { createHmac, randomUUID } from "node:crypto";
+import { createServer, type Server, type Socket } from "node:net";
 import { request } from "node:http";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import {
@@ -20,24 +22,37 @@ import {
 } from "./cluster";
 
 const SHUTDOWN_TIMEOUT_MS = 10_000; // the default
-const DEPLOY_SECRET = "topology-deploy-secret";
+/** The default reminder comes this long before a task's due time. */
+const REMIND_BEFORE_MS = 30 * 60 * 1000;
 
 let database: Awaited<ReturnType<typeof createDatabase>>;
 let servers: ServerProcess[];
+let smtp: Server;
+/** The SMTP connections opened so far (each is held open, unanswered after the greeting). */
+const smtpConnections: Socket[] = [];
 
 beforeAll(async () => {
   database = await createDatabase();
-  // The deploy webhook's settings: a deploy whose command runs for ten minutes.
+  // An SMTP server that says hello and then never answers a command.
+  smtp = createServer((socket) => {
+    smtpConnections.push(socket);
+    socket.on("error", () => {});
+    socket.write("220 stuck.example.com ESMTP\r\n");
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  const port = (smtp.address() as { port: number }).port;
   const env = {
     ...clusterEnv(database.url, SHARED_REDIS_URL),
-    DEPLOY_WEBHOOK_SECRET: DEPLOY_SECRET,
-    DEPLOY_COMMAND: "sleep 600",
+    EMAIL_TRANSPORT: "smtp",
+    SMTP_URL: `smtp://127.0.0.1:${port}`,
   };
   servers = await Promise.all(["a", "b"].map((name) => startProcess({ name, env }).process));
 }, 180_000);
 
 afterAll(async () => {
   killAll();
+  for (const socket of smtpConnections) socket.destroy();
+  await new Promise((resolve) => smtp?.close(resolve));
   await database?.drop();
 });
 
@@ -59,35 +74,38 @@ function slowSignIn(url: string, credentials: { email: string; password: string 
   });
 }
 
-test("SIGTERM under load, with a deploy running: in-flight requests answered, exit within the bound", async () => {
-  const [stopping, other] = servers as [ServerProcess, ServerProcess];
-  const admin = await register(other.url, ADMIN_EMAIL);
-  const user = await register(stopping.url);
-  const task = (await call(`${stopping.url}/tasks`, { token: user.token, json: { title: "Read under load" } })).body;
-
-  // A push delivery starts the deploy: `sleep 600` runs until something stops it.
-  const payload = JSON.stringify({ ref: "refs/heads/main", after: "0123456789abcdef0123456789abcdef01234567" });
-  const signature = `sha256=${createHmac("sha256", DEPLOY_SECRET).update(payload).digest("hex")}`;
-  const delivered = await fetch(`${stopping.url}/api/v1/deploy/webhook`, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      "X-GitHub-Event": "push",
-      "X-GitHub-Delivery": randomUUID(),
-      "X-Hub-Signature-256": signature,
-    },
-    body: payload,
+test("SIGTERM under load, with a job stuck on an outside server: in-flight requests answered, the job abandoned, exit within the bound", async () => {
+  const admin = await register(servers[1]!.url, ADMIN_EMAIL);
+  const user = await register(servers[0]!.url);
+  // A task whose 30-minute reminder is due in a few seconds, to be sent by e-mail only.
+  const task = (
+    await call(`${servers[0]!.url}/tasks`, {
+      token: user.token,
+      json: { title: "Read under load", dueAt: new Date(Date.now() + REMIND_BEFORE_MS + 3000).toISOString() },
+    })
+  ).body;
+  const prefs = await call(`${servers[0]!.url}/api/v1/notification-prefs/${task.id}`, {
+    method: "PUT",
+    token: user.token,
+    json: { channels: ["email"] },
   });
-  expect(delivered.status, await delivered.clone().text()).toBeLessThan(300);
-  await waitFor(
-    "the deploy to be running",
+  expect(prefs.status, JSON.stringify(prefs.body)).toBe(200);
+
+  // Whichever process claims the reminders job connects to the SMTP server and waits there.
+  await waitFor("the reminder's e-mail to reach the SMTP server", async () => smtpConnections.length > 0, 120_000, 100);
+  const runningOn = await waitFor(
+    "/admin/jobs to show the reminders job running",
     async () => {
-      const deploys = await call(`${other.url}/api/v1/admin/deploys`, { token: admin.token });
-      return deploys.body.items?.some((run: { status: string }) => run.status === "running");
+      const jobs = await call(`${servers[1]!.url}/api/v1/admin/jobs`, { token: admin.token });
+      const reminders = (jobs.body.items as { name: string; runningOn: string | null }[]).find((job) => job.name === "reminders");
+      return reminders?.runningOn ?? undefined;
     },
-    60_000,
-    250,
+    10_000,
+    100,
   );
+  const stopping = servers.find((server) => runningOn.endsWith(`:${server.pid}`));
+  if (!stopping) throw new Error(`/admin/jobs says the reminders job runs on ${runningOn}, neither of the two processes`);
+  const other = servers.find((server) => server !== stopping)!;
 
   // Load: readers on the stopping process, and two sign-ins whose bodies finish arriving after SIGTERM.
   const results: { started: number; status: number | string }[] = [];
@@ -117,6 +135,14 @@ test("SIGTERM under load, with a deploy running: in-flight requests answered, ex
   const exit = await stopping.exited;
   expect(exit.at - sigtermAt, stopping.output()).toBeLessThanOrEqual(SHUTDOWN_TIMEOUT_MS + 5000);
   expect(exit.code, stopping.output()).toBe(0);
+  // It did not wait for the e-mail: the job was left to its lease, and the log says so.
+  const abandoned = stopping
+    .output()
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { msg?: string; jobs?: string[] })
+    .find((entry) => entry.msg === "Abandoned running jobs at shutdown; their leases expire");
+  expect(abandoned?.jobs, stopping.output()).toContain("reminders");
   // Every request sent well before SIGTERM was answered, and answered 200.
   const inFlight = results.filter((result) => result.started < sigtermAt - 50);
   expect(inFlight.length).toBeGreaterThan(50);
