@@ -1,8 +1,9 @@
 import { invalidField } from "./app-error";
 
 /*
- * The page cursor of a list kept in (time, id) order (notifications, requests, deliveries, the email log, points
- * history): base64url of `[ISO time, id]`. A cursor that does not decode is a 400 naming `/cursor`.
+ * The page cursor of a list kept in (time, id) order (notifications, requests, webhook deliveries, the email log,
+ * the work queue, points history): base64url of `[ISO time, id]`. A cursor that does not decode is a 400 naming
+ * `/cursor`.
  */
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -10,14 +10,14 @@ const ALGORITHM = "HS256";
 
 /**
  * The claims of a verified token. `kind` says which record stands behind it and decides how revocation is checked
- * (lib/auth/actor.ts): `session`, a sign-in (lib/auth/sessions.ts). Another kind (a personal access token) adds its
+ * (lib/auth/actor.ts): `session`, a sign-in (lib/auth/sessions/). Another kind (a personal access token) adds its
  * own member to this union, its own audience, and its own check beside the session's.
  */
 export interface SessionClaims {
   kind: "session";
   /** The user id. */
   sub: string;
-  /** The user's token version when the token was issued (raised by a password change). */
+  /** The user's token version when the token was issued (raised by a password change, signing out everywhere, disabling). */
   ver: number;
   /** The session's id (`sessions.id`). */
   sid: string;
@@ -57,8 +57,9 @@ export async function issueSessionToken(session: {
 /**
  * Tokens whose signature was checked already, until they expire: jose verifies through WebCrypto, which
  * costs tens of microseconds a call, and a client sends the same token with every request. Revocation is
- * not decided here (the token version is checked against the user on every request). Bounded by bytes (a token
- * of about 300 characters and its claims take about 1 KB with the map's overhead): 8 MB keep some 8,000 tokens.
+ * not decided here: lib/auth/actor.ts checks the token version and the session on every request, through their
+ * short caches that are dropped the moment either changes. Bounded by bytes (a token of about 300 characters and
+ * its claims take about 1 KB with the map's overhead): 8 MB keep some 8,000 tokens.
  */
 const VERIFIED_MAX_BYTES = 8 * 1024 * 1024;
 const ENTRY_OVERHEAD_BYTES = 600;

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { AppError, invalidField } from "../api/app-error";
+import { decodeTimeCursor, encodeTimeCursor } from "../api/time-cursor";
 import type { Actor } from "../auth/actor";
 import { now, nowDate } from "../clock";
 import { config } from "../config";
@@ -208,31 +209,15 @@ export async function sendTaskReminder(actor: Actor, input: ReminderInput): Prom
   return { taskId: task.id, results };
 }
 
-const badCursor = () => invalidField("query", "/cursor", "is not a cursor of this list; start again without it");
-
-function encodeCursor(row: EmailLogRow): string {
-  return Buffer.from(JSON.stringify([row.createdAt.toISOString(), row.id])).toString("base64url");
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString());
-  } catch {
-    throw badCursor();
-  }
-  if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== "string" || typeof parsed[1] !== "string")
-    throw badCursor();
-  const createdAt = new Date(parsed[0]);
-  if (Number.isNaN(createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(parsed[1])) throw badCursor();
-  return { createdAt, id: parsed[1] };
-}
-
 /** GET /email/log (admins): the newest entries first, a page at a time. */
 export async function listEmailLogPage(query: EmailLogQuery): Promise<EmailLogPageOutput> {
-  const before = query.cursor ? decodeCursor(query.cursor) : undefined;
+  const cursor = query.cursor ? decodeTimeCursor(query.cursor) : undefined;
+  const before = cursor ? { createdAt: cursor.at, id: cursor.id } : undefined;
   const rows = await listEmailLog({ limit: query.limit + 1, status: query.status, before });
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
-  return { items: page.map(toLogEntryOutput), nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null };
+  return {
+    items: page.map(toLogEntryOutput),
+    nextCursor: rows.length > query.limit && last ? encodeTimeCursor(last.createdAt, last.id) : null,
+  };
 }

@@ -2,7 +2,7 @@ import { addDays } from "../local-dates";
 
 /*
  * The rules of the gamification module, pure: what a completed task is worth, the level a number of points
- * reaches, streaks from the days a user earned points on, and the badges. The routes' descriptions and the README
+ * reaches, streaks from the days a user earned points on, and the badges. The routes' descriptions and docs/modules.md
  * say the same; rules.test.ts pins the numbers.
  */
 

@@ -43,7 +43,7 @@ import type {
 } from "./schema";
 
 /*
- * The rules (the routes' descriptions and the README say the same):
+ * The rules (the routes' descriptions and docs/modules.md say the same):
  * - Completing a task (`task.completed`) earns its completer (the event's actor) points, once per user and task:
  *   reopening and completing it again earns nothing more, an event handled twice or by two processes awards once
  *   (the unique index on user and task). Someone else who completes the same task after it was reopened earns

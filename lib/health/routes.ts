@@ -37,7 +37,7 @@ const readinessRoute = apiRoute({
   summary: "Every dependency answers: the database (with every migration applied) and Redis when configured",
   description:
     "Each dependency is asked at once with its own 2-second limit, so the answer comes within about 2 s even when one " +
-    'is silent. While Redis is down the process keeps serving without it (README, "When Redis or PostgreSQL is ' +
+    'is silent. While Redis is down the process keeps serving without it (docs/operations.md, "When Redis or PostgreSQL is ' +
     'down"), but answers 503 here so that operators and balancers see the degraded state. Not rate limited.',
   access: "public",
   responses: {

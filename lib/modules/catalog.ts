@@ -1,6 +1,6 @@
 import type { ModuleId } from "./ids";
 
-/** What each feature module is, in English, for the admin API and README's "Feature modules" table. */
+/** What each feature module is, in English, for the admin API and the table of docs/modules.md. */
 export const MODULE_CATALOG: Readonly<Record<ModuleId, { name: string; description: string }>> = {
   gamification: {
     name: "Gamification",

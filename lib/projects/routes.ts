@@ -37,7 +37,7 @@ const NOT_FOUND = "No such project, or you are not one of its members (both answ
 const MANAGERS_ONLY = "You are a member or viewer: only owners and admins may do this";
 const LAST_OWNER = "The last owner must hand over ownership first (make another member owner)";
 const INVITATIONS =
-  "People without an account are invited by link instead: `POST /invitations` with the `projectId` (owners and admins).";
+  "A link to hand out yourself (WhatsApp, Telegram, SMS, email) is `POST /invitations` with the `projectId` (owners and admins).";
 
 const listRoute = apiRoute({
   method: "get",

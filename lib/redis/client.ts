@@ -8,7 +8,7 @@ import { errorText, log } from "../log";
  * Redis is handled like PostgreSQL: every connection has its error handling and reconnects by itself, every wait
  * is bounded, and nothing needs it to answer a request. Commands go through one connection that never queues:
  * while Redis is down (or silent) a command fails at once (or after REDIS_COMMAND_TIMEOUT_MS), and each use falls
- * back to what is right for it (README, "When Redis or PostgreSQL is down"). Subscriptions have connections of
+ * back to what is right for it (docs/operations.md, "When Redis or PostgreSQL is down"). Subscriptions have connections of
  * their own that wait for Redis and subscribe again when it returns. An outage is logged once per process: when
  * the first connection fails, and when every connection is back.
  */

@@ -148,7 +148,7 @@ export async function withClient<T>(url: string, use: (client: pg.Client) => Pro
   }
 }
 
-/** The settings a deployment of several processes must share (README, "Running several processes"). */
+/** The settings a deployment of several processes must share (README and docs/operations.md, "Running several processes"). */
 export function clusterEnv(databaseUrl: string, redisUrl: string): Record<string, string> {
   return {
     DATABASE_URL: databaseUrl,

@@ -1,7 +1,7 @@
 /**
  * Redis stopped and started again under two running processes, and a process started while Redis is down.
  * While Redis is down the processes report not ready (503) at once and keep answering requests from the
- * database (README, "When Redis or PostgreSQL is down"); when it returns they recover without a restart.
+ * database (docs/operations.md, "When Redis or PostgreSQL is down"); when it returns they recover without a restart.
  */
 import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";

@@ -20,7 +20,7 @@ export const sessions = pgTable(
     userAgent: text("user_agent"),
     ipAddress: text("ip_address"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-    /** When a request last used it, to within a few minutes (lib/auth/session-repo.ts). */
+    /** When a request last used it, to within a few minutes (lib/auth/sessions/repo.ts). */
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }).notNull().defaultNow(),
     /** Its token's expiry: created + JWT_TTL_SECONDS. */
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
