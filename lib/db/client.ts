@@ -111,14 +111,16 @@ export function maintainPglite(pglite: PGlite, analyzeEveryMs = ANALYZE_EVERY_MS
  */
 async function createPgliteDataDir(dataDir: string, options: object): Promise<void> {
   const { execFile } = await import("node:child_process");
-  const script = `const { PGlite } = await import(process.argv[1]);
-    const created = new PGlite(process.argv[2], JSON.parse(process.argv[3]));
+  // The package is found from the working directory, as this process found it (the child runs in the same one);
+  // not through import.meta.resolve, which Next's bundle of the API does not provide.
+  const script = `const { PGlite } = await import("@electric-sql/pglite");
+    const created = new PGlite(process.argv[1], JSON.parse(process.argv[2]));
     await created.waitReady;
     await created.close();`;
   await new Promise<void>((resolve, reject) =>
     execFile(
       process.execPath,
-      ["--input-type=module", "-e", script, import.meta.resolve("@electric-sql/pglite"), dataDir, JSON.stringify(options)],
+      ["--input-type=module", "-e", script, dataDir, JSON.stringify(options)],
       (error, _stdout, stderr) =>
         error ? reject(new Error(`Creating the embedded database failed: ${stderr || error.message}`)) : resolve(),
     ),
