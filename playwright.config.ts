@@ -96,7 +96,8 @@ export default defineConfig({
     },
     {
       command: `node node_modules/next/dist/bin/next start -p ${NEXT_ALONE_PORT} -H 127.0.0.1`,
-      url: `http://127.0.0.1:${NEXT_ALONE_PORT}/healthz`,
+      // Ready, not only alive: Next alone opens (and on a new data directory, creates) the database on first use.
+      url: `http://127.0.0.1:${NEXT_ALONE_PORT}/readyz`,
       reuseExistingServer: false,
       timeout: 120_000,
       stdout: "ignore",
