@@ -39,6 +39,7 @@ import { timeTrackingRoutes } from "../time-tracking/routes";
 import { webauthnRoutes } from "../webauthn/routes";
 import { webhooksRoutes } from "../webhooks/routes";
 import { noteRoutePattern } from "./access-log";
+import { compressAnswers, PrecompressedBody } from "./compression";
 import { AppError } from "./app-error";
 import type { ApiEnv } from "./env";
 import { jsonBodyOnly, rateLimit, responseHeaders } from "./middleware";
@@ -111,7 +112,7 @@ function methodTable(routes: readonly { method: string; path: string }[]): (path
 export function createApiApp() {
   const app = new OpenAPIHono<ApiEnv>();
 
-  app.use("*", noteRoutePattern, responseHeaders);
+  app.use("*", noteRoutePattern, responseHeaders, compressAnswers);
   // Liveness and readiness answer before the database and the rate limiter.
   app.route(API_PREFIX, healthRoutes);
   app.use("*", async (_c, next) => {
@@ -161,16 +162,35 @@ export function createApiApp() {
     scheme: "bearer",
     bearerFormat: "JWT",
   });
-  let document: unknown;
-  app.get(`${API_PREFIX}/openapi.json`, (c) =>
-    c.json(
-      (document ??= app.getOpenAPI31Document({
-        openapi: "3.1.0",
-        info: { title: "Spolu API", version: "1.0.0", description: API_DESCRIPTION.trim() },
-        servers: [{ url: "/", description: "This server" }],
-      })),
-    ),
-  );
+  // The document (572 KB) is built once, and each compressed form of it is made once, at the best ratio.
+  let document: PrecompressedBody | undefined;
+  app.get(`${API_PREFIX}/openapi.json`, async (c) => {
+    document ??= new PrecompressedBody(
+      Buffer.from(
+        JSON.stringify(
+          app.getOpenAPI31Document({
+            openapi: "3.1.0",
+            info: { title: "Spolu API", version: "1.0.0", description: API_DESCRIPTION.trim() },
+            servers: [{ url: "/", description: "This server" }],
+          }),
+        ),
+      ),
+    );
+    const sent = await document.for(c.req.header("accept-encoding"));
+    const headers: Record<string, string> = {
+      "Content-Type": "application/json; charset=utf-8",
+      ETag: sent.etag,
+      Vary: "Accept-Encoding",
+      "Cache-Control": "no-cache",
+    };
+    const match = c.req.header("if-none-match");
+    if (match && (match.trim() === "*" || match.split(",").some((tag) => tag.trim().replace(/^W\//, "") === sent.etag))) {
+      return c.body(null, 304, headers);
+    }
+    if (sent.encoding) headers["Content-Encoding"] = sent.encoding;
+    headers["Content-Length"] = String(sent.body.byteLength);
+    return c.body(new Uint8Array(sent.body), 200, headers);
+  });
 
   const allowedMethods = methodTable(app.routes);
   app.notFound((c) => {
