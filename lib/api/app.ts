@@ -6,6 +6,7 @@ import { activityRoutes } from "../activity/routes";
 import { adminRoutes } from "../admin/routes";
 import { assistantRoutes } from "../assistant/routes";
 import { sessionsRoutes } from "../auth/sessions/routes";
+import { calendarFeedsRoutes } from "../calendar-feeds/routes";
 import { collaborationRoutes } from "../collaboration/routes";
 import { config } from "../config";
 import { log } from "../log";
@@ -148,6 +149,7 @@ export function createApiApp() {
   app.route(API_PREFIX, learningRoutes);
   app.route(API_PREFIX, templatesRoutes);
   app.route(API_PREFIX, timeTrackingRoutes);
+  app.route(API_PREFIX, calendarFeedsRoutes);
   app.route(API_PREFIX, gamificationRoutes);
   app.route(API_PREFIX, accountingRoutes);
   app.route(API_PREFIX, queueRoutes);
