@@ -82,6 +82,13 @@ included, carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Res
 **Input.** A NUL, a lone surrogate, an ISO date outside the years 0001-9999 or JSON nested deeper than 32 levels
 is a 400 naming the field, in any body, query or path parameter. Bodies may be sent with \`Content-Encoding: gzip\`
 (other encodings: 415; a body that is not gzip: 400). A known path asked with another method is a 405 with \`Allow\`.
+
+**Compression.** JSON and text answers of 1 KB or more are sent with brotli or gzip when \`Accept-Encoding\` allows
+(brotli first), with \`Vary: Accept-Encoding\`; smaller ones, images and other compressed media go out as they are.
+
+**Operations.** \`GET /metrics\` (Prometheus text format, \`Authorization: Bearer <METRICS_TOKEN>\`, 404 while
+METRICS_TOKEN is unset) is an operational endpoint outside this API: not rate limited, and each process answers with
+its own figures.
 `;
 
 /**
@@ -164,7 +171,7 @@ export function createApiApp() {
     scheme: "bearer",
     bearerFormat: "JWT",
   });
-  // The document (572 KB) is built once, and each compressed form of it is made once, at the best ratio.
+  // The document (637 KB) is built once, and each compressed form of it is made once (lib/api/compression.ts).
   let document: PrecompressedBody | undefined;
   app.get(`${API_PREFIX}/openapi.json`, async (c) => {
     document ??= new PrecompressedBody(

@@ -51,11 +51,16 @@ export function chooseEncoding(acceptEncoding: string | string[] | undefined): E
 }
 
 const brotli = promisify(brotliCompress);
+/**
+ * For a body compressed once and kept. Measured on /openapi.json (637 KB): quality 6 gives 72 KB in about 70 ms,
+ * 11 gives 64 KB in 5-7 s, which the first request after a start would wait for.
+ */
+const STATIC_BROTLI_QUALITY = 6;
 const gzipped = promisify(gzip);
 
 /**
  * The body compressed. `effort: "dynamic"` (every answer) uses brotli quality 4 and gzip level 6, which cost about
- * as much CPU as each other; `"static"` (a body compressed once and kept, such as /openapi.json) uses the best ratio.
+ * as much CPU as each other; `"static"` (a body compressed once and kept, such as /openapi.json) brotli quality 6 and gzip level 9.
  */
 export async function compressBody(
   body: Uint8Array,
@@ -65,7 +70,7 @@ export async function compressBody(
   if (encoding === "br") {
     return brotli(body, {
       params: {
-        [constants.BROTLI_PARAM_QUALITY]: effort === "static" ? constants.BROTLI_MAX_QUALITY : 4,
+        [constants.BROTLI_PARAM_QUALITY]: effort === "static" ? STATIC_BROTLI_QUALITY : 4,
         [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
         [constants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
       },
