@@ -98,12 +98,15 @@ export function weakened(etag: string): string {
  */
 export const compressAnswers: MiddlewareHandler<ApiEnv> = async (c, next) => {
   await next();
+  if (c.req.method === "HEAD") return;
+  // Only the head is read until the body is to be compressed: reading `body` of @hono/node-server's lightweight
+  // Response turns it into a full one, and the answer then loses its cheap way out.
   const response = c.res;
-  if (!response.body || response.headers.has("content-encoding") || c.req.method === "HEAD") return;
+  if (response.headers.has("content-encoding")) return;
   if (!compressibleType(response.headers.get("content-type"), response.headers.get("cache-control"))) return;
   response.headers.set("Vary", varyWithAcceptEncoding(response.headers.get("vary")));
   const encoding = chooseEncoding(c.req.header("accept-encoding"));
-  if (!encoding) return;
+  if (!encoding || !response.body) return;
   const body = new Uint8Array(await response.arrayBuffer());
   const headers = new Headers(response.headers);
   let sent: Uint8Array = body;
