@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import type { PGlite } from "@electric-sql/pglite";
 import { getRequestListener } from "@hono/node-server";
 import { apiApp } from "./lib/api/app";
-import { logWhenAnswered, markRoutePattern } from "./lib/api/access-log";
+import { logWhenAnswered, markRoutePattern, pagePattern, routePatternOf } from "./lib/api/access-log";
 import { requestIdFor } from "./lib/api/middleware";
 import { answerMalformedPath, isMalformedPath } from "./lib/api/malformed-path";
 import { API_PREFIX, toApiPath } from "./lib/api/paths";
@@ -23,6 +23,8 @@ import { backgroundJobs } from "./lib/jobs/jobs";
 import { databaseJobSchedule } from "./lib/jobs/repo";
 import { startJobRunner } from "./lib/jobs/runner";
 import { errorText, flushLog, log, routeConsoleToLog } from "./lib/log";
+import { answerMetrics, countSocketsWith, METRICS_PATH } from "./lib/metrics/endpoint";
+import { observeRequest } from "./lib/metrics/registry";
 import { startModuleSync } from "./lib/modules/service";
 import { resetLimiters } from "./lib/rate-limit/limiter";
 import { attachSocket, SOCKET_PATH } from "./lib/realtime/socket";
@@ -55,6 +57,30 @@ export interface RunningServer {
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+/**
+ * The route label of an answered request for the metrics: the API route's pattern, or for pages the path with its
+ * values replaced; what no route or page answered shares one label, so that random paths cannot grow the series.
+ */
+function metricsRoute(res: ServerResponse, path: string, api: boolean): string {
+  if (api) return routePatternOf(res) ?? "(no route)";
+  if (path === METRICS_PATH) return METRICS_PATH;
+  if (path.startsWith("/_next/")) return "/_next/*";
+  return res.statusCode === 404 ? "(no route)" : pagePattern(path);
+}
+
+/** Counts the request in the metrics when its answer is sent (or the client hangs up). */
+function observeWhenAnswered(req: IncomingMessage, res: ServerResponse, path: string, api: boolean): void {
+  const started = process.hrtime.bigint();
+  res.once("close", () =>
+    observeRequest(
+      req.method ?? "GET",
+      metricsRoute(res, path, api),
+      res.statusCode,
+      Number(process.hrtime.bigint() - started) / 1e9,
+    ),
+  );
+}
 
 async function startNext(dev: boolean, hostname: string, port: number) {
   const { default: next } = await import("next");
@@ -113,6 +139,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const path = queryAt === -1 ? url : url.slice(0, queryAt);
     const apiPath = toApiPath(path);
     if (settings.ACCESS_LOG) logWhenAnswered(req, res, path, apiPath !== null);
+    observeWhenAnswered(req, res, path, apiPath !== null);
+    // Before the API: not rate limited, not a route of /openapi.json (lib/metrics/endpoint.ts).
+    if (path === METRICS_PATH) return track(answerMetrics(req, res));
     if (apiPath) {
       req.url = queryAt === -1 ? apiPath : apiPath + url.slice(queryAt);
       if (apiPath === TASK_LIST_PATH && req.method === "GET") {
@@ -136,6 +165,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     socket.destroy();
   });
   const socket = attachSocket(server);
+  countSocketsWith(() => socket.io.of("/").sockets.size);
   const stopEventHandlers = registerEventHandlers(socket.io);
   const runner = !(options.jobs ?? settings.RUN_JOBS) ? null : startJobRunner(backgroundJobs(), databaseJobSchedule);
 

@@ -214,6 +214,8 @@ export const configSchema = z
     /** How long an outgoing call may take to connect (its whole exchange has the purpose's own limit). */
     OUTBOUND_CONNECT_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
     WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(10_000),
+    // GET /metrics (lib/metrics/endpoint.ts): the bearer token Prometheus sends; unset, the path answers 404.
+    METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
     // The deploy webhook (lib/deploy): GitHub's shared secret (unset: the route answers 404), the command line run
     // for each accepted push (split into words, started without a shell), its time limit, and the one ref deployed
     // (unset: every push).

@@ -334,6 +334,12 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     userColumns: { user_id: "cascade" },
     export: [{ key: "sessions", where: "user_id = $user" }],
   },
+  calendar_feeds: {
+    about:
+      "The user's calendar feeds (name, when made and last fetched): exported without the secret's hash; deleted, so that no feed address answers any more.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "calendarFeeds", where: "user_id = $user", omit: ["secret_hash"] }],
+  },
   oauth_states: {
     about: "OAuth sign-ins in flight: linked to no user until they complete, and gone within minutes.",
     export: { none: "linked to no user (state, PKCE verifier and nonce of a sign-in in flight)" },

@@ -20,6 +20,11 @@ export function markRoutePattern(res: ServerResponse, pattern: string): void {
   (res as Marked)[ROUTE_PATTERN] = pattern;
 }
 
+/** The pattern of the API route that answered `res`, if one did. */
+export function routePatternOf(res: ServerResponse): string | undefined {
+  return (res as Marked)[ROUTE_PATTERN];
+}
+
 /** A segment that carries a value rather than naming a place: an id, a number, a token. */
 const VALUE_SEGMENT = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+|[\w-]{20,})$/i;
 

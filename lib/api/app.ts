@@ -6,6 +6,7 @@ import { activityRoutes } from "../activity/routes";
 import { adminRoutes } from "../admin/routes";
 import { assistantRoutes } from "../assistant/routes";
 import { sessionsRoutes } from "../auth/sessions/routes";
+import { calendarFeedsRoutes } from "../calendar-feeds/routes";
 import { collaborationRoutes } from "../collaboration/routes";
 import { config } from "../config";
 import { log } from "../log";
@@ -39,6 +40,7 @@ import { timeTrackingRoutes } from "../time-tracking/routes";
 import { webauthnRoutes } from "../webauthn/routes";
 import { webhooksRoutes } from "../webhooks/routes";
 import { noteRoutePattern } from "./access-log";
+import { compressAnswers, PrecompressedBody } from "./compression";
 import { AppError } from "./app-error";
 import type { ApiEnv } from "./env";
 import { jsonBodyOnly, rateLimit, responseHeaders } from "./middleware";
@@ -80,6 +82,13 @@ included, carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Res
 **Input.** A NUL, a lone surrogate, an ISO date outside the years 0001-9999 or JSON nested deeper than 32 levels
 is a 400 naming the field, in any body, query or path parameter. Bodies may be sent with \`Content-Encoding: gzip\`
 (other encodings: 415; a body that is not gzip: 400). A known path asked with another method is a 405 with \`Allow\`.
+
+**Compression.** JSON and text answers of 1 KB or more are sent with brotli or gzip when \`Accept-Encoding\` allows
+(brotli first), with \`Vary: Accept-Encoding\`; smaller ones, images and other compressed media go out as they are.
+
+**Operations.** \`GET /metrics\` (Prometheus text format, \`Authorization: Bearer <METRICS_TOKEN>\`, 404 while
+METRICS_TOKEN is unset) is an operational endpoint outside this API: not rate limited, and each process answers with
+its own figures.
 `;
 
 /**
@@ -111,7 +120,7 @@ function methodTable(routes: readonly { method: string; path: string }[]): (path
 export function createApiApp() {
   const app = new OpenAPIHono<ApiEnv>();
 
-  app.use("*", noteRoutePattern, responseHeaders);
+  app.use("*", noteRoutePattern, responseHeaders, compressAnswers);
   // Liveness and readiness answer before the database and the rate limiter.
   app.route(API_PREFIX, healthRoutes);
   app.use("*", async (_c, next) => {
@@ -147,6 +156,7 @@ export function createApiApp() {
   app.route(API_PREFIX, learningRoutes);
   app.route(API_PREFIX, templatesRoutes);
   app.route(API_PREFIX, timeTrackingRoutes);
+  app.route(API_PREFIX, calendarFeedsRoutes);
   app.route(API_PREFIX, gamificationRoutes);
   app.route(API_PREFIX, accountingRoutes);
   app.route(API_PREFIX, queueRoutes);
@@ -161,16 +171,35 @@ export function createApiApp() {
     scheme: "bearer",
     bearerFormat: "JWT",
   });
-  let document: unknown;
-  app.get(`${API_PREFIX}/openapi.json`, (c) =>
-    c.json(
-      (document ??= app.getOpenAPI31Document({
-        openapi: "3.1.0",
-        info: { title: "Spolu API", version: "1.0.0", description: API_DESCRIPTION.trim() },
-        servers: [{ url: "/", description: "This server" }],
-      })),
-    ),
-  );
+  // The document (637 KB) is built once, and each compressed form of it is made once (lib/api/compression.ts).
+  let document: PrecompressedBody | undefined;
+  app.get(`${API_PREFIX}/openapi.json`, async (c) => {
+    document ??= new PrecompressedBody(
+      Buffer.from(
+        JSON.stringify(
+          app.getOpenAPI31Document({
+            openapi: "3.1.0",
+            info: { title: "Spolu API", version: "1.0.0", description: API_DESCRIPTION.trim() },
+            servers: [{ url: "/", description: "This server" }],
+          }),
+        ),
+      ),
+    );
+    const sent = await document.for(c.req.header("accept-encoding"));
+    const headers: Record<string, string> = {
+      "Content-Type": "application/json; charset=utf-8",
+      ETag: sent.etag,
+      Vary: "Accept-Encoding",
+      "Cache-Control": "no-cache",
+    };
+    const match = c.req.header("if-none-match");
+    if (match && (match.trim() === "*" || match.split(",").some((tag) => tag.trim().replace(/^W\//, "") === sent.etag))) {
+      return c.body(null, 304, headers);
+    }
+    if (sent.encoding) headers["Content-Encoding"] = sent.encoding;
+    headers["Content-Length"] = String(sent.body.byteLength);
+    return c.body(new Uint8Array(sent.body), 200, headers);
+  });
 
   const allowedMethods = methodTable(app.routes);
   app.notFound((c) => {

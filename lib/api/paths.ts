@@ -30,6 +30,8 @@ const ROOT_ALIASES: readonly RootAlias[] = [
   { path: "/openapi.json", subtree: false },
   { path: "/healthz", subtree: false },
   { path: "/readyz", subtree: false },
+  // A calendar feed's file (lib/calendar-feeds): the address calendar apps subscribe to.
+  { path: "/calendar/:file", subtree: false },
 ];
 
 const aliasPattern = new RegExp(

@@ -24,7 +24,15 @@ export interface Database {
   check(): Promise<void>;
   /** Runs a compiled statement (see `statementRows`) and answers its raw rows. */
   preparedRows<T>(statement: CompiledStatement, params: unknown[]): Promise<T[]>;
+  /** PostgreSQL's connection pool: connections open, idle, and callers waiting for one (PGlite has no pool). */
+  poolUsage?(): PoolUsage;
   close(): Promise<void>;
+}
+
+export interface PoolUsage {
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 const dialect = new PgDialect();
@@ -296,6 +304,7 @@ async function openPostgres(url: string): Promise<Database> {
     },
     db,
     check: () => checkDb(db),
+    poolUsage: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     // pool.end() waits for every borrowed connection to come back: a job abandoned at shutdown may never return its.
     close: () => Promise.race([pool.end(), new Promise<void>((resolve) => setTimeout(resolve, 2000).unref())]),
   };
@@ -439,6 +448,11 @@ export function db(): Db {
   const open = holder[DATABASE]?.open;
   if (!open) throw new Error("The database is not open: await openDatabase() first");
   return open.db;
+}
+
+/** The open database's pool usage; null on PGlite or before the database is open. */
+export function databasePoolUsage(): PoolUsage | null {
+  return holder[DATABASE]?.open?.poolUsage?.() ?? null;
 }
 
 export async function closeDatabase(): Promise<void> {

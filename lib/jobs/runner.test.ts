@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import { metrics } from "../metrics/registry";
 import { startJobRunner, type Job, type JobSchedule } from "./runner";
 
 /**
@@ -136,6 +137,9 @@ describe("startJobRunner", () => {
     fail = false;
     await vi.advanceTimersByTimeAsync(1100);
     expect(row("flaky").errors).toEqual(["boom", null]);
+    // GET /metrics counts the runs by outcome.
+    const runs = (await metrics().jobRuns.get()).values.filter((value) => value.labels.job === "flaky");
+    expect(Object.fromEntries(runs.map((value) => [value.labels.outcome, value.value]))).toEqual({ failure: 1, success: 1 });
     await runner.stop(1000);
   });
 

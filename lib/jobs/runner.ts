@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { errorText, log } from "../log";
+import { observeJobRun } from "../metrics/registry";
 import { isModuleEnabled, type ModuleId } from "../modules/registry";
 
 /** A background job: runs every `intervalMs`, once per interval across the deployment. */
@@ -137,6 +138,7 @@ export function startJobRunner(jobs: readonly Job[], schedule: JobSchedule, opti
       clearInterval(renewal);
     }
     const durationMs = Date.now() - started;
+    observeJobRun(job.name, failure !== null, durationMs / 1000);
     try {
       await schedule.finish(job, runner, { durationMs, error: failure });
     } catch (error) {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getQueryParams } from "hono/utils/url";
+import { chooseEncoding, COMPRESS_MIN_BYTES, compressBody } from "../api/compression";
 import { queryProblems } from "../api/input-guard";
 import { JSON_UTF8, rateLimitHeaders, requestIdFor, securityHeaders } from "../api/middleware";
 import { actorFromClaims, tokenFromRequest } from "../auth/actor";
@@ -56,7 +57,10 @@ export async function answerTaskList(request: IncomingMessage, response: ServerR
     }
     // The API keys the general limit by the token's user, as here; over the limit, it answers the 429.
     const limit = await limiter("general").consume(`user:${actor.userId}`);
-    const body = cached.hit ? cached.body : await listTasks(actor, query!, queryString, cached.generation);
+    const plain = cached.hit ? cached.body : await listTasks(actor, query!, queryString, cached.generation);
+    // Compressed as the API compresses its answers (lib/api/compression.ts), so that both paths give the same bytes.
+    const encoding = plain.length >= COMPRESS_MIN_BYTES ? chooseEncoding(request.headers["accept-encoding"]) : null;
+    const body = encoding ? await compressBody(plain, encoding) : plain;
     const given = request.headers["x-request-id"];
     const headers: [string, string][] = [
       ["X-Request-Id", requestIdFor(Array.isArray(given) ? given.join(", ") : given)],
@@ -70,6 +74,8 @@ export async function answerTaskList(request: IncomingMessage, response: ServerR
             ...rateLimitHeaders(limit).map(([name, value]) => [name.toLowerCase(), value]),
             ["x-cache", "MISS"],
           ]),
+      ["Vary", "Accept-Encoding"],
+      ...(encoding ? [["Content-Encoding", encoding]] : []),
       ["Content-Length", String(body.length)],
     ] as [string, string][];
     response.writeHead(200, headers.flat());

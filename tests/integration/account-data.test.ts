@@ -188,6 +188,10 @@ async function arrange() {
     api("/webhooks", { token: alice.token, json: { url: `https://hooks.example.com/${marker}`, events: ["webhook.disabled"] } }),
     201,
   );
+  const calendarFeed = await ok(api("/calendar-feeds", { token: alice.token, json: { name: `Feed ${marker}` } }), 201);
+  const [calendarFeedHash] = await server.sql<{ secret_hash: string }>("select secret_hash from calendar_feeds where id = $1", [
+    calendarFeed.id,
+  ]);
   const bobsWebhook = await ok(
     api("/webhooks", {
       token: bob.token,
@@ -413,6 +417,8 @@ async function arrange() {
     secrets: {
       passwordHash,
       webhookSecret: webhook.secret as string,
+      calendarFeedUrl: (calendarFeed.url as string).split("/").at(-1)!.replace(".ics", ""),
+      calendarFeedHash: calendarFeedHash!.secret_hash,
       connectorCredentials: "v1.secret-credentials",
       connectorWebhookSecret: "v1.secret-webhook",
       p256dh: push.keys.p256dh,
@@ -567,6 +573,8 @@ describe("GET /auth/export-data", () => {
     expect(body.pushSubscriptions).toEqual([expect.objectContaining({ endpoint: expect.stringContaining(data.marker) })]);
     expect(body.pushSubscriptions[0]).not.toHaveProperty("p256dh");
     expect(body.webhookEndpoints[0]).not.toHaveProperty("secret");
+    expect(body.calendarFeeds).toEqual([expect.objectContaining({ name: `Feed ${data.marker}` })]);
+    expect(body.calendarFeeds[0]).not.toHaveProperty("secretHash");
     expect(body.webauthnCredentials).toEqual([expect.objectContaining({ credentialId: data.credentialId, name: "My key" })]);
     expect(body.webauthnCredentials[0]).not.toHaveProperty("publicKey");
     expect(body.emailLog.length).toBe(2);

@@ -48,6 +48,7 @@ interface OwnerData {
   templateId: string;
   timeEntryId: string;
   sessionId: string;
+  calendarFeedId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
 }
@@ -217,10 +218,13 @@ beforeAll(async () => {
     },
   });
   expect(invoice.status).toBe(201);
+  const calendarFeed = await server.request("/api/v1/calendar-feeds", { token, json: { name: `Secret feed ${marker}` } });
+  expect(calendarFeed.status).toBe(201);
   const [session] = await server.sql<{ id: string }>("select id from sessions where user_id = $1", [user.id]);
   owner = {
     token,
     sessionId: session!.id,
+    calendarFeedId: calendarFeed.body.id,
     connectionId: connection!.id,
     invoiceId: invoice.body.id,
     userId: user.id,
@@ -312,6 +316,7 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/templates/")) return owner.templateId;
     if (name === "id" && path.startsWith("/api/v1/time-entries/")) return owner.timeEntryId;
     if (name === "id" && path.startsWith("/api/v1/auth/sessions/")) return owner.sessionId;
+    if (name === "id" && path.startsWith("/api/v1/calendar-feeds/")) return owner.calendarFeedId;
     if (name === "taskId") return owner.taskId;
     if (name === "weekStart") return "2026-11-16";
     throw new Error(`No id to try for {${name}} in ${path}: add one to pathFor`);

@@ -11,7 +11,7 @@ import "@/components/settings/settings.css";
 
 /**
  * /{locale}/settings: the settings home, linking to the profile, the security settings, the account data, the
- * notification settings, the webhooks and the connections to external systems.
+ * notification settings, the webhooks, the calendar feed and the connections to external systems.
  * Signed-in only: anyone else goes to the sign-in page, which brings them back here.
  */
 type Props = { params: Promise<{ locale: string }> };
@@ -41,6 +41,7 @@ export default async function SettingsPage({ params }: Props) {
   const notifications = await getTranslations({ locale: tag, namespace: "NotificationSettings" });
   const webhooks = await getTranslations({ locale: tag, namespace: "WebhookSettings" });
   const connections = await getTranslations({ locale: tag, namespace: "ConnectionSettings" });
+  const calendar = await getTranslations({ locale: tag, namespace: "CalendarSettings" });
   return (
     <div className="auth security">
       <header className="security-header">
@@ -69,6 +70,12 @@ export default async function SettingsPage({ params }: Props) {
             <a href={`/${locale}/settings/webhooks`}>
               <strong>{webhooks("settingsLink")}</strong>
               <span>{webhooks("settingsLinkHint")}</span>
+            </a>
+          </li>
+          <li>
+            <a href={`/${locale}/settings/calendar`}>
+              <strong>{calendar("settingsLink")}</strong>
+              <span>{calendar("settingsLinkHint")}</span>
             </a>
           </li>
           {CONNECTOR_KIND_FIELDS.some((definition) => isModuleEnabled(definition.module)) && (
