@@ -90,3 +90,31 @@ test("achievements: the leaderboard lists the user once they opt in; Hebrew righ
   await expectAccessible(page);
   expect(errors).toEqual([]);
 });
+
+test.describe("with a browser in New York", () => {
+  test.use({ timezoneId: "America/New_York" });
+
+  test("achievements: the latest points and the badge's day are in the user's own zone (Tokyo), not UTC", async ({ page }) => {
+    await registerUser(page.request, "Kenji Tanaka", "Asia/Tokyo");
+    const created = await page.request.post("/api/v1/tasks", { data: { title: "Sort the mail" } });
+    expect(created.status()).toBe(201);
+    const id = ((await created.json()) as { id: string }).id;
+    expect((await page.request.patch(`/api/v1/tasks/${id}`, { data: { status: "done" } })).status()).toBe(200);
+
+    const achievements = new AchievementsPage(page);
+    await expect(async () => {
+      await achievements.goto();
+      await expect(achievements.history.getByRole("listitem")).toHaveCount(1, { timeout: 1000 });
+    }).toPass({ timeout: 15_000 });
+    const time = achievements.history.locator("time");
+    const completedAt = new Date((await time.getAttribute("datetime"))!);
+    const inZone = (timeZone: string) =>
+      new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone })
+        .format(completedAt)
+        .replace(/\s+/g, " ");
+    expect((await time.innerText()).replace(/\s+/g, " ")).toBe(inZone("Asia/Tokyo"));
+    expect(inZone("Asia/Tokyo")).not.toBe(inZone("UTC"));
+    const earnedDay = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeZone: "Asia/Tokyo" }).format(completedAt);
+    await expect(achievements.badge("first_task")).toContainText(`Earned on ${earnedDay}`);
+  });
+});

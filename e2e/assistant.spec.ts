@@ -82,6 +82,50 @@ test("chat: the built-in assistant names today's task, and a proposed task is co
   expect(errors).toEqual([]);
 });
 
+test("chat: a message sent while the assistant is answering is queued, shown as such, and answered next", async ({ page }) => {
+  const errors = collectErrors(page);
+  const assistant = new AssistantPage(page);
+  await register(page.request);
+  const title = `Call the plumber ${randomUUID().slice(0, 6)}`;
+  await createTask(page.request, title, `${todayUtc()}T23:59:00Z`);
+  await assistant.gotoChat();
+
+  // The first answer is held on the network until the second message has been sent (a slow answer, as people see one).
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let chatRequests = 0;
+  await page.route("**/api/v1/chat", async (route) => {
+    chatRequests += 1;
+    if (chatRequests === 1) await held;
+    await route.continue();
+  });
+
+  await assistant.ask("What is due today?");
+  await expect(assistant.log.locator(".chat-message-assistant[aria-busy='true']")).toContainText("Answering…");
+  await assistant.ask("What is overdue?");
+  const queued = assistant.log.locator(".chat-message-queued");
+  await expect(queued).toHaveText(/Queued.*What is overdue\?/);
+  await expect(
+    page.getByRole("status").filter({ hasText: "Queued: it is sent as soon as the current answer ends." }),
+  ).toBeVisible();
+  await expect(assistant.messageBox).toHaveValue("");
+
+  release();
+  await expect(assistant.answers.first()).toContainText(title);
+  await expect(assistant.answers).toHaveCount(2);
+  await expect(assistant.log.locator(".chat-message-assistant[aria-busy='true']")).toHaveCount(0);
+  await expect(queued).toHaveCount(0);
+  const questions = assistant.log.locator(".chat-message-user .chat-text");
+  await expect(questions).toHaveText(["What is due today?", "What is overdue?"]);
+  expect(chatRequests).toBe(2);
+
+  // Both were stored, in the order they were sent.
+  await page.reload();
+  await expect(assistant.log.locator(".chat-message-user .chat-text")).toHaveText(["What is due today?", "What is overdue?"]);
+  await expect(assistant.answers).toHaveCount(2);
+  expect(errors).toEqual([]);
+});
+
 test("briefing: today's and overdue tasks, goals and reviews; another day", async ({ page }) => {
   const errors = collectErrors(page);
   const assistant = new AssistantPage(page);

@@ -68,6 +68,10 @@ test("goals: create a goal, report progress, generate and apply a study plan", a
   await expect(goals.reportRows).toHaveCount(2);
   await expect(goals.reportRows.nth(0)).toContainText("Started the grammar book");
   await expect(goals.reportRows.nth(1)).toContainText("35%");
+  // Measured by hand, the goal shows what its newest report says, and the section says why.
+  await expect(goals.progressBar()).toHaveAttribute("aria-valuenow", "35");
+  await expect(page.locator(".goal-header")).toContainText("35% done");
+  await expect(goals.reports).toContainText("The newest report (by date) sets the goal’s progress.");
   await expect(goals.chart).toBeVisible();
   await expect(goals.chart.locator("circle")).toHaveCount(2);
   await expect(goals.chart.locator("desc")).toContainText("2 reports from");
@@ -94,6 +98,12 @@ test("goals: create a goal, report progress, generate and apply a study plan", a
   await expect(goals.applyButton).toHaveCount(0);
   await expect(goals.linkedTasks.getByRole("link")).toHaveCount(sessionCount);
   await expect(goals.linkedTasks.getByRole("link").first()).toHaveText("Grammar: the four cases");
+
+  // Now the linked tasks measure the goal (none done yet): the reports section explains why it no longer shows 35 %.
+  await expect(goals.progressBar()).toHaveAttribute("aria-valuenow", "0");
+  await expect(goals.reports).toContainText(
+    "The goal’s progress (0%) comes from its linked tasks, not from these reports: they are kept as your own history.",
+  );
 
   const goal = await (await page.request.get(`/api/v1/goals/${goalId}`)).json();
   expect(goal).toMatchObject({ progressMode: "tasks", progress: 0 });

@@ -49,6 +49,39 @@ test("switching from Hebrew to Ukrainian turns the page left to right", async ({
   await expect(page.locator("html")).toHaveAttribute("lang", "uk");
 });
 
+test('the first action is "Get started", which opens the sign-up form', async ({ page }) => {
+  const home = new HomePage(page);
+  await home.goto("/en");
+  const first = home.actions.getByRole("link").first();
+  await expect(first).toHaveText("Get started");
+  await first.click();
+  await expect(page).toHaveURL(/\/en\/sign-in\?mode=register$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Create your Spolu account");
+});
+
+test.describe("on a phone (390×844)", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  for (const [locale, label] of [
+    ["en", "Get started"],
+    ["cs", "Začít"],
+    ["he", "להתחלה"],
+    ["ru", "Начать"],
+    ["ua", "Почати"],
+  ] as const) {
+    test(`/${locale}: a sign-up button is on the first screen without opening the menu`, async ({ page }) => {
+      const home = new HomePage(page);
+      await home.goto(`/${locale}`);
+      const start = home.actions.getByRole("link", { name: label });
+      await expect(home.actions.getByRole("link").first()).toHaveText(label);
+      await expect(start).toBeVisible();
+      await expect(start).toBeInViewport();
+      await start.click();
+      await expect(page).toHaveURL(new RegExp(`/${locale}/sign-in\\?mode=register$`));
+    });
+  }
+});
+
 test("the home page links to the API documentation", async ({ page }) => {
   const home = new HomePage(page);
   await home.goto("/ru");

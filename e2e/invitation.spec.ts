@@ -7,6 +7,9 @@ import { InvitePage } from "./pages/invite-page";
  * (POST /invitations); the page is then visited as the invitee would, without signing in.
  */
 
+// A browser in UTC unless a test says otherwise, so that what the page shows does not depend on the machine's zone.
+test.use({ timezoneId: "UTC" });
+
 const ENGLISH = { name: "Your name", email: "Email", password: "Password", submit: "Create account and accept" };
 
 interface Account {
@@ -156,6 +159,39 @@ test("register and accept: the new account is assigned to the task and signed in
   await invite.goto(token, "en");
   await expect(invite.heading).toHaveText("This invitation has already been used");
   await expect(invite.problem).toContainText("ask Jana Nováková for a new invitation");
+});
+
+test.describe("with a browser in New York", () => {
+  test.use({ timezoneId: "America/New_York" });
+
+  test("the expiry is shown in the browser's zone, and an account made on the page takes that zone", async ({
+    page,
+    request,
+  }) => {
+    const { token, expiresAt: expiresAtIso } = await arrange(request, "Rake the leaves");
+    const errors = collectErrors(page);
+    const invite = new InvitePage(page);
+    await invite.goto(token, "en");
+    // What the visitor's own clock says, with the zone's name (EST or EDT), not UTC.
+    const zone = (options: Intl.DateTimeFormatOptions) =>
+      new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", ...options }).format(new Date(expiresAtIso));
+    const day = zone({ year: "numeric", month: "long", day: "numeric" });
+    const abbreviation = zone({ timeZoneName: "short" }).split(" ").pop()!;
+    const hour = zone({ hour: "numeric", minute: "2-digit" }).replace(/\s+/g, " ");
+    const expiry = page.locator(".invite-expiry");
+    await expect(expiry).toContainText(`This invitation is valid until ${day}`);
+    await expect(expiry).toContainText(abbreviation);
+    expect((await expiry.innerText()).replace(/\s+/g, " ")).toContain(hour);
+    await expect(expiry).not.toContainText("UTC");
+
+    const newcomer = { name: "Nora Lee", email: `nora-${randomUUID()}@example.com`, password: `pw-${randomUUID()}` };
+    await invite.register(ENGLISH, newcomer);
+    await expect(page.getByRole("heading", { name: "You're in!" })).toBeVisible();
+    const login = await request.post("/api/v1/auth/login", { data: { email: newcomer.email, password: newcomer.password } });
+    expect(login.status()).toBe(200);
+    expect((await login.json()).user.timeZone).toBe("America/New_York");
+    expect(errors).toEqual([]);
+  });
 });
 
 test("sign in and accept with an existing account", async ({ page, request }) => {

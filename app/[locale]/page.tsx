@@ -37,8 +37,9 @@ const FEATURES = [
 ] as const;
 
 /**
- * The landing page: what Spolu is, for whom and what it does. A signed-in visitor is greeted and sent on to their
- * tasks instead of being shown the way into the API.
+ * The landing page: what Spolu is, for whom and what it does. A visitor's first action is "Get started" (the sign-up
+ * form), in the hero so that a phone shows it without opening the menu; the API is further down, for developers. A
+ * signed-in visitor is greeted and sent on to their tasks instead.
  */
 export default async function HomePage({ params }: Props) {
   const tag = tagOfSegment((await params).locale);
@@ -64,9 +65,9 @@ export default async function HomePage({ params }: Props) {
             </>
           ) : (
             <>
-              <a className="button primary" href="/docs">
-                {t("ctaDocs")}
-              </a>
+              <Link className="button primary" href={{ pathname: "/sign-in", query: { mode: "register" } }}>
+                {t("ctaGetStarted")}
+              </Link>
               <a className="button" href="#features">
                 {t("ctaFeatures")}
               </a>

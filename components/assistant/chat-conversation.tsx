@@ -13,7 +13,9 @@ import { readServerSentEvents } from "./server-sent-events";
  * The conversation of /{locale}/chat: the messages so far (server-rendered, oldest first), a box to ask, the
  * answer rendered as it streams in (POST /chat with Accept: text/event-stream), who answered, the actions the
  * assistant proposed, and clearing the conversation. Nothing is stored until an answer is complete: when it
- * breaks off, the question goes back into the box to be sent again.
+ * breaks off, the question goes back into the box to be sent again. A message sent while an answer is still coming
+ * is queued (shown as such) and sent, in order, once the answer ends; when an answer breaks off, the queued
+ * messages go back into the box after its question, so nothing typed is lost.
  */
 
 const MESSAGE_MAX = 2000;
@@ -44,6 +46,10 @@ export function ChatConversation({ initial, olderCursor: initialCursor, locale, 
   const [olderCursor, setOlderCursor] = useState(initialCursor);
   const [draft, setDraft] = useState("");
   const [pending, setPending] = useState<Pending | null>(null);
+  const [queued, setQueued] = useState<string[]>([]);
+  // What `send` reads across awaits: whether a question is being answered, and the messages waiting for it.
+  const answering = useRef(false);
+  const queue = useRef<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [fieldError, setFieldError] = useState<string | null>(null);
   const [status, setStatus] = useState("");
@@ -62,12 +68,14 @@ export function ChatConversation({ initial, olderCursor: initialCursor, locale, 
     if (log) log.scrollTop = log.scrollHeight;
   }, [messages, pending]);
 
-  function failed(question: string, message: string) {
+  function failed(question: string, message: string): false {
     setPending(null);
     setDraft(question);
     setError(message);
+    return false;
   }
 
+  /** Sends a message now, or queues it while an answer is coming; queued messages follow one by one. */
   async function send(text: string) {
     const question = text.trim();
     setError(null);
@@ -76,6 +84,31 @@ export function ChatConversation({ initial, olderCursor: initialCursor, locale, 
     if (question.length > MESSAGE_MAX) return setFieldError(t("errorTooLong", { max: MESSAGE_MAX }));
     setFieldError(null);
     setDraft("");
+    if (answering.current) {
+      queue.current = [...queue.current, question];
+      setQueued(queue.current);
+      return setStatus(t("queuedStatus"));
+    }
+    answering.current = true;
+    let next: string | undefined = question;
+    while (next !== undefined) {
+      if (!(await ask(next))) {
+        // The failed question is back in the box: the queued ones follow it there, in order.
+        const rest = queue.current;
+        if (rest.length) setDraft((current) => [current, ...rest].join("\n"));
+        queue.current = [];
+        setQueued([]);
+        break;
+      }
+      [next, ...queue.current] = queue.current;
+      setQueued(queue.current);
+    }
+    answering.current = false;
+  }
+
+  /** Asks one question and streams its answer; false when it was not answered (the question is back in the box). */
+  async function ask(question: string): Promise<boolean> {
+    setStatus("");
     setPending({ question, text: "", answeredBy: null, fallback: false });
     let response: Response;
     try {
@@ -89,12 +122,16 @@ export function ChatConversation({ initial, olderCursor: initialCursor, locale, 
     } catch {
       return failed(question, t("errorGeneric"));
     }
-    if (response.status === 401) return window.location.assign(signInPath(locale, `/${locale}/chat`));
+    if (response.status === 401) {
+      window.location.assign(signInPath(locale, `/${locale}/chat`));
+      return false;
+    }
     if (!response.ok || !response.body) {
       if (response.status === 400) {
         setPending(null);
         setDraft(question);
-        return setFieldError(t("errorTooLong", { max: MESSAGE_MAX }));
+        setFieldError(t("errorTooLong", { max: MESSAGE_MAX }));
+        return false;
       }
       if (response.status === 429) return failed(question, t("errorBudget"));
       if (response.status === 503) return failed(question, t("errorUnavailable"));
@@ -121,7 +158,7 @@ export function ChatConversation({ initial, olderCursor: initialCursor, locale, 
           const { question: asked, answer } = data as ChatAnswerOutput;
           setMessages((current) => [...current, asked, answer]);
           setPending(null);
-          return;
+          return true;
         } else if (event === "error") {
           return failed(question, t("errorBroken"));
         }
@@ -129,7 +166,7 @@ export function ChatConversation({ initial, olderCursor: initialCursor, locale, 
     } catch {
       // The connection dropped: below, as a broken answer.
     }
-    failed(question, t("errorBroken"));
+    return failed(question, t("errorBroken"));
   }
 
   async function loadOlder() {
@@ -198,6 +235,16 @@ export function ChatConversation({ initial, olderCursor: initialCursor, locale, 
               </li>
             </>
           )}
+          {queued.map((question, index) => (
+            <li key={`${index}-${question}`} className="chat-message chat-message-user chat-message-queued">
+              <p className="chat-author">
+                {t("you")} · <span className="chat-queued">{t("queued")}</span>
+              </p>
+              <p className="chat-text" dir="auto">
+                {question}
+              </p>
+            </li>
+          ))}
         </ol>
       </div>
 
@@ -238,7 +285,7 @@ export function ChatConversation({ initial, olderCursor: initialCursor, locale, 
           onKeyDown={(event) => {
             if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
               event.preventDefault();
-              if (!pending) void send(draft);
+              void send(draft);
             }
           }}
           aria-invalid={fieldError ? true : undefined}
@@ -253,7 +300,7 @@ export function ChatConversation({ initial, olderCursor: initialCursor, locale, 
             {fieldError}
           </p>
         )}
-        <button type="submit" className="button primary" disabled={pending !== null}>
+        <button type="submit" className="button primary">
           {t("send")}
         </button>
       </form>

@@ -25,9 +25,17 @@ function toProvider(item: unknown): Provider | null {
   return { id: code, name: text };
 }
 
+/** Where a provider's sign-in starts: with the browser's time zone, for the account a first sign-in creates. */
+function startPath(id: string, returnTo: string): string {
+  const query = new URLSearchParams({ returnTo });
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (timeZone) query.set("timeZone", timeZone);
+  return `/auth/${id}?${query}`;
+}
+
 /**
  * Buttons for the external accounts the server has configured (`GET /api/v1/auth/providers`), each a plain link
- * to `/auth/{id}?returnTo=…` that starts the provider's sign-in. Nothing at all is shown while the list loads,
+ * to `/auth/{id}?returnTo=…&timeZone=…` that starts the provider's sign-in. Nothing at all is shown while the list loads,
  * when the call fails or when no provider is configured.
  */
 export function ExternalProviders({ returnTo }: { returnTo: string }) {
@@ -54,7 +62,7 @@ export function ExternalProviders({ returnTo }: { returnTo: string }) {
       <ul>
         {providers.map(({ id, name }) => (
           <li key={id}>
-            <a className="button" href={`/auth/${id}?returnTo=${encodeURIComponent(returnTo)}`} data-provider={id}>
+            <a className="button" href={startPath(id, returnTo)} data-provider={id}>
               {t("continueWith", { provider: name })}
             </a>
           </li>

@@ -1,8 +1,8 @@
 import { useFormatter, useTranslations } from "next-intl";
 import type { BadgeOutput } from "@/lib/gamification/schema";
 
-/** Every badge: its name and rule, and when it was earned or how far along the user is. */
-export function BadgeGrid({ badges }: { badges: readonly BadgeOutput[] }) {
+/** Every badge: its name and rule, and when it was earned (the day in the reader's time zone) or how far along the user is. */
+export function BadgeGrid({ badges, timeZone }: { badges: readonly BadgeOutput[]; timeZone: string }) {
   const t = useTranslations("Achievements");
   const format = useFormatter();
   return (
@@ -19,7 +19,7 @@ export function BadgeGrid({ badges }: { badges: readonly BadgeOutput[] }) {
             <p className="achievements-muted">{t(`badges.${badge.id}.rule`)}</p>
             {badge.earned && badge.earnedAt ? (
               <p className="achievements-badge-state">
-                {t("badgeEarned", { date: format.dateTime(new Date(badge.earnedAt), { dateStyle: "medium" }) })}
+                {t("badgeEarned", { date: format.dateTime(new Date(badge.earnedAt), { dateStyle: "medium", timeZone }) })}
               </p>
             ) : (
               <>

@@ -41,13 +41,16 @@ export function GoalDetail(props: Props) {
 
   const pending = useRef<ReturnType<typeof setTimeout>>(undefined);
 
+  /** Reads the goal again: its progress follows its linked tasks, or (measured by hand) its newest report. */
+  async function reloadGoal() {
+    const answer = await callApi<GoalOutput>("GET", `/api/v1/goals/${goal.id}`).catch(() => null);
+    if (answer?.status === 200 && answer.body) setGoal(answer.body);
+  }
+
   /** Reads the goal again, once for a burst of events (applying a plan announces every task it made). */
   function reloadSoon() {
     clearTimeout(pending.current);
-    pending.current = setTimeout(async () => {
-      const answer = await callApi<GoalOutput>("GET", `/api/v1/goals/${goal.id}`).catch(() => null);
-      if (answer?.status === 200 && answer.body) setGoal(answer.body);
-    }, RELOAD_DELAY_MS);
+    pending.current = setTimeout(reloadGoal, RELOAD_DELAY_MS);
   }
   useEffect(() => () => clearTimeout(pending.current), []);
 
@@ -78,7 +81,17 @@ export function GoalDetail(props: Props) {
       </header>
       <GoalEditor locale={props.locale} goal={goal} onSaved={setGoal} />
       <LinkedTasks locale={props.locale} goal={goal} onChange={setGoal} now={props.now} timeZone={props.timeZone} />
-      <ProgressReports goalId={goal.id} reports={reports} onChange={setReports} today={props.today} progress={goal.progress} />
+      <ProgressReports
+        goalId={goal.id}
+        reports={reports}
+        onChange={(next) => {
+          setReports(next);
+          void reloadGoal();
+        }}
+        today={props.today}
+        progress={goal.progress}
+        progressMode={goal.progressMode}
+      />
       {props.studyPlans && (
         <StudyPlanView
           goalId={goal.id}

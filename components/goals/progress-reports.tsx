@@ -3,7 +3,7 @@
 import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
 import { callApi, fieldErrors } from "@/components/auth/call-api";
-import type { ReportOutput } from "@/lib/goals/schema";
+import type { GoalOutput, ReportOutput } from "@/lib/goals/schema";
 import { REPORT_NOTE_MAX } from "@/lib/goals/vocabulary";
 import { failureMessage, Field, FormMessage, useLocalDate } from "./goal-fields";
 import { ProgressChart } from "./progress-chart";
@@ -18,13 +18,15 @@ interface Props {
   today: string;
   /** The goal's progress now: what a new report proposes. */
   progress: number;
+  /** `manual`: the newest report sets the progress; `tasks`: the linked tasks do, and the reports are a history. */
+  progressMode: GoalOutput["progressMode"];
 }
 
 /** In the API's order: by date, those of one date as written. */
 const byDate = (a: ReportOutput, b: ReportOutput) => a.date.localeCompare(b.date) || a.createdAt.localeCompare(b.createdAt);
 
 /** Progress reports: a form to add one, the chart, and every report in a table (the chart's text alternative). */
-export function ProgressReports({ goalId, reports, onChange, today, progress }: Props) {
+export function ProgressReports({ goalId, reports, onChange, today, progress, progressMode }: Props) {
   const t = useTranslations("Goals");
   const format = useFormatter();
   const localDate = useLocalDate();
@@ -76,6 +78,10 @@ export function ProgressReports({ goalId, reports, onChange, today, progress }: 
   return (
     <section className="goal-section" aria-labelledby="goal-reports-title">
       <h2 id="goal-reports-title">{t("reportsTitle")}</h2>
+      {/* How the reports relate to the progress shown above, so that a report of 35 % beside "0 % done" is explained. */}
+      <p className="goal-reports-note">
+        {progressMode === "tasks" ? t("reportsFromTasks", { progress }) : t("reportsSetProgress")}
+      </p>
       <FormMessage id="goal-report-error" kind="error" message={errors.form} />
       <FormMessage kind="status" message={added ? t("reportAdded") : ""} />
       <form

@@ -7,7 +7,7 @@ export class HomePage {
   readonly header: SiteHeader;
   readonly languageSwitcher: Locator;
   readonly docsLink: Locator;
-  /** The hero's buttons: the API and the features signed out, the tasks and the board signed in. */
+  /** The hero's buttons: "Get started" (sign-up) and the features signed out, the tasks and the board signed in. */
   readonly actions: Locator;
 
   constructor(readonly page: Page) {

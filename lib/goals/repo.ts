@@ -150,9 +150,20 @@ export async function listReports(goalId: string): Promise<ReportRow[]> {
     .orderBy(asc(goalProgressReports.reportedOn), asc(goalProgressReports.createdAt), asc(goalProgressReports.id));
 }
 
+/** The goal's newest report: the latest date, of that date the last written; null when it has none. */
+export async function findLatestReport(goalId: string, executor: Executor): Promise<ReportRow | null> {
+  const [row] = await executor
+    .select()
+    .from(goalProgressReports)
+    .where(eq(goalProgressReports.goalId, goalId))
+    .orderBy(desc(goalProgressReports.reportedOn), desc(goalProgressReports.createdAt), desc(goalProgressReports.id))
+    .limit(1);
+  return row ?? null;
+}
+
 /** Deletes a report of the goal; false when the goal has no such report. */
-export async function deleteReport(goalId: string, reportId: string): Promise<boolean> {
-  const rows = await db()
+export async function deleteReport(goalId: string, reportId: string, executor: Executor = db()): Promise<boolean> {
+  const rows = await executor
     .delete(goalProgressReports)
     .where(and(eq(goalProgressReports.goalId, goalId), eq(goalProgressReports.id, reportId)))
     .returning({ id: goalProgressReports.id });

@@ -161,7 +161,10 @@ const addReportRoute = apiRoute({
   description:
     "A dated entry: the progress measured that day (0-100) and a note. The date is today or earlier in your time " +
     "zone (a future date is a 400 naming `date`). Several reports may share a date. At most 1000 per goal (409). " +
-    "Reports are a history: they do not change the goal's `progress`.",
+    "The newest report sets the goal's `progress` while it is measured by hand (`progressMode: manual`): a report " +
+    "dated on or after every other one makes `progress` its `value` (35 reported means the goal shows 35 % done); " +
+    "one dated earlier only fills in the history. A goal with linked tasks (`progressMode: tasks`) keeps the share of " +
+    "them done: its reports stay a history beside it and do not change `progress`.",
   access: "user",
   request: { params: goalIdParams, body: jsonBody(createReportInput) },
   responses: {
@@ -176,6 +179,9 @@ const deleteReportRoute = apiRoute({
   path: "/goals/{id}/reports/{reportId}",
   tags: TAGS,
   summary: "Delete a progress report",
+  description:
+    "Deleting the newest report of a goal measured by hand sets its `progress` to the report before it (deleting the " +
+    "only report leaves `progress` as it is); deleting an older one changes nothing else.",
   access: "user",
   request: { params: reportParams },
   responses: { 204: { description: "Deleted" }, 404: problemResponse(`${NOT_FOUND}; or no such report of the goal`) },

@@ -88,7 +88,8 @@ export const goalOutput = z
       .max(100)
       .openapi({
         description:
-          "0-100. `progressMode: manual`: the value set by hand. `progressMode: tasks`: the share of the linked tasks " +
+          "0-100. `progressMode: manual`: the value set by hand, or by the newest progress report (adding one " +
+          "dated on or after the others sets it). `progressMode: tasks`: the share of the linked tasks " +
           "that are done, cancelled ones left out (rounded down; 0 when every linked task is cancelled).",
       }),
     progressMode: z.enum(["manual", "tasks"]).openapi({

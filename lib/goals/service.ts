@@ -11,6 +11,7 @@ import {
   deleteLink,
   deleteOwnGoal,
   deleteReport,
+  findLatestReport,
   findOwnGoal,
   insertGoal,
   insertLink,
@@ -231,11 +232,29 @@ export async function addGoalReport(actor: Actor, goalId: string, input: CreateR
       { goalId, userId: actor.userId, reportedOn: input.date, value: input.value, note: input.note ?? "" },
       tx,
     );
+    // A report dated before the newest one is history filled in later: it leaves the progress as it is.
+    if ((await findLatestReport(goalId, tx))?.id === report.id) await takeProgressFromReport(actor, goalId, report.value, tx);
     return toReportOutput(report);
   });
 }
 
+/**
+ * A goal measured by hand shows what its newest report says (a 35 % report means 35 % done): when the newest report
+ * changes (one is added, or the newest is deleted), the goal's progress becomes its value. A goal with linked tasks
+ * keeps the share of them done; its reports stay a history beside it (the page says so).
+ */
+async function takeProgressFromReport(actor: Actor, goalId: string, value: number, tx: Executor): Promise<void> {
+  if ((await listLinkedTasks(actor.userId, [goalId], tx)).length > 0) return;
+  await updateGoalRow(goalId, { progress: value }, tx);
+}
+
 export async function deleteGoalReport(actor: Actor, goalId: string, reportId: string): Promise<void> {
-  await getOwnGoalOrThrow(actor, goalId);
-  if (!(await deleteReport(goalId, reportId))) throw new AppError("not_found", "No such progress report");
+  await db().transaction(async (tx) => {
+    await lockOwnGoalOrThrow(actor, goalId, tx);
+    const newest = await findLatestReport(goalId, tx);
+    if (!(await deleteReport(goalId, reportId, tx))) throw new AppError("not_found", "No such progress report");
+    // Only deleting the newest report moves the progress (to the report before it); deleting the only one keeps it.
+    const before = newest?.id === reportId ? await findLatestReport(goalId, tx) : null;
+    if (before) await takeProgressFromReport(actor, goalId, before.value, tx);
+  });
 }

@@ -7,7 +7,7 @@ import { users, type UserRow } from "../db/schema/users";
 export type OAuthStateRow = typeof oauthStates.$inferSelect;
 export type NewOAuthState = Pick<
   OAuthStateRow,
-  "state" | "provider" | "codeVerifier" | "nonce" | "returnTo" | "browserHash" | "expiresAt"
+  "state" | "provider" | "codeVerifier" | "nonce" | "returnTo" | "timeZone" | "browserHash" | "expiresAt"
 >;
 
 export async function insertOAuthState(row: NewOAuthState): Promise<void> {

@@ -33,6 +33,17 @@ export const startQuery = z.strictObject({
     .enum(["redirect", "json"])
     .default("redirect")
     .openapi({ description: "How the callback answers: `redirect` (browsers, the default) or `json` (API clients)" }),
+  timeZone: z
+    .string()
+    .max(64, "must be at most 64 characters")
+    .optional()
+    .openapi({
+      example: "Europe/Prague",
+      description:
+        "The browser's IANA time zone (`Intl.DateTimeFormat().resolvedOptions().timeZone`), for an account this " +
+        "sign-in creates, as `timeZone` of `POST /auth/register`. An existing account keeps its own; a zone the " +
+        "server does not know is ignored (the new account then has the default zone) rather than failing the sign-in.",
+    }),
 });
 export type StartQuery = z.infer<typeof startQuery>;
 

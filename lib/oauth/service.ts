@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { refuseDisabledAccount, toUserOutput } from "../accounts/service";
 import { insertUser } from "../accounts/repo";
+import { timeZoneInput } from "../accounts/schema";
 import { AppError, invalidField } from "../api/app-error";
 import { startSession, type ClientInfo } from "../auth/sessions/service";
 import { nowDate } from "../clock";
@@ -96,6 +97,7 @@ export async function startSignIn(name: string, query: StartQuery, requestOrigin
     codeVerifier: authorization.codeVerifier,
     nonce: authorization.nonce,
     returnTo: query.mode === "json" ? JSON_MODE : safeReturnTo(query.returnTo),
+    timeZone: timeZoneInput.safeParse(query.timeZone).data ?? null,
     browserHash: hashBinding(browserBinding),
     expiresAt: new Date(nowDate().getTime() + STATE_TTL_MS),
   });
@@ -149,7 +151,10 @@ export async function completeSignIn(name: string, input: CallbackInput): Promis
     codeVerifier: attempt.codeVerifier,
     nonce: attempt.nonce,
   });
-  const user = await accountFor(provider, profile, localeFromAcceptLanguage(input.acceptLanguage));
+  const user = await accountFor(provider, profile, {
+    locale: localeFromAcceptLanguage(input.acceptLanguage),
+    ...(attempt.timeZone ? { timeZone: attempt.timeZone } : {}),
+  });
   refuseDisabledAccount(user);
   return {
     result: {
@@ -177,10 +182,15 @@ function profileName(profile: ExternalProfile, email: string): string {
  * 1. the account this (provider, subject) is linked to, whatever the email says now;
  * 2. else the account with the same email, linked now, but only when the provider verified the email (otherwise
  *    409: anyone can type someone else's address at some providers);
- * 3. else a new account (no password; name and locale from the profile and Accept-Language), linked; an
+ * 3. else a new account (no password; name and locale from the profile and Accept-Language, the time zone the
+ *    browser gave when it started the sign-in), linked; an
  *    email the provider did not verify is refused (403) rather than creating an account on it.
  */
-async function accountFor(provider: SignInProvider, profile: ExternalProfile, locale: UserRow["locale"]): Promise<UserRow> {
+async function accountFor(
+  provider: SignInProvider,
+  profile: ExternalProfile,
+  settings: Pick<UserRow, "locale"> & Partial<Pick<UserRow, "timeZone">>,
+): Promise<UserRow> {
   const now = nowDate();
   return db().transaction(async (tx) => {
     const linked = await findUserByIdentity(provider.name, profile.subject, tx);
@@ -209,7 +219,7 @@ async function accountFor(provider: SignInProvider, profile: ExternalProfile, lo
       await insertIdentity({ ...identity, userId: existing.id }, tx);
       return existing;
     }
-    const user = await insertUser({ email, name: profileName(profile, email), passwordHash: null, locale }, tx);
+    const user = await insertUser({ email, name: profileName(profile, email), passwordHash: null, ...settings }, tx);
     await insertIdentity({ ...identity, userId: user.id }, tx);
     return user;
   });

@@ -351,8 +351,47 @@ describe("/goals/{id}/reports", () => {
     const list = expectShape(reportListOutput, (await api(`/goals/${goal.id}/reports`, { token: owner.token })).body);
     expect(list.items.map((report) => report.id)).toEqual([january.id, february.id, march.id, marchAgain.id]);
     expect(january.note).toBe("");
-    // Reports are a history: the goal's progress stays as set.
-    expect((await getGoal(owner, goal.id)).progress).toBe(0);
+    // The newest report (the latest date, of that date the last written) is the goal's progress; older ones are history.
+    expect((await getGoal(owner, goal.id)).progress).toBe(45);
+  });
+
+  test("a goal measured by hand shows its newest report: 35 % reported is 35 % done, until a newer one or a deletion", async () => {
+    const owner = await registerUser(server);
+    const goal = await createGoal(owner, { title: "Read War and Peace" });
+    expect(goal).toMatchObject({ progress: 0, progressMode: "manual" });
+    const add = async (json: Record<string, unknown>) => {
+      const response = await api(`/goals/${goal.id}/reports`, { token: owner.token, json });
+      expect(response.status, JSON.stringify(response.body)).toBe(201);
+      return expectShape(reportOutput, response.body);
+    };
+    const april = await add({ date: "2025-04-01", value: 20 });
+    const may = await add({ date: "2025-05-01", value: 35 });
+    expect(await getGoal(owner, goal.id)).toMatchObject({ progress: 35, progressMode: "manual" });
+    // Filling in an older day leaves the progress alone; so does setting it by hand afterwards, until the next report.
+    await add({ date: "2025-03-01", value: 5 });
+    expect((await getGoal(owner, goal.id)).progress).toBe(35);
+    expect((await patchGoal(owner, goal.id, { progress: 50 })).status).toBe(200);
+    await add({ date: "2025-02-01", value: 1 });
+    expect((await getGoal(owner, goal.id)).progress).toBe(50);
+
+    // Deleting the newest report goes back to the one before it; deleting an older one changes nothing.
+    expect((await api(`/goals/${goal.id}/reports/${may.id}`, { method: "DELETE", token: owner.token })).status).toBe(204);
+    expect((await getGoal(owner, goal.id)).progress).toBe(20);
+    expect((await api(`/goals/${goal.id}/reports/${april.id}`, { method: "DELETE", token: owner.token })).status).toBe(204);
+    expect((await getGoal(owner, goal.id)).progress).toBe(5);
+  });
+
+  test("a goal with linked tasks keeps the share of them done; its reports stay a history", async () => {
+    const owner = await registerUser(server);
+    const goal = await createGoal(owner, { title: "Move house" });
+    const packed = await createTask(server, owner.token, { title: "Pack the books" });
+    const cleaned = await createTask(server, owner.token, { title: "Clean the flat" });
+    await link(owner, goal.id, packed.id);
+    await link(owner, goal.id, cleaned.id);
+    expect((await setStatus(owner, packed.id, "done")).status).toBe(200);
+    const report = await api(`/goals/${goal.id}/reports`, { token: owner.token, json: { date: "2025-05-01", value: 35 } });
+    expect(report.status).toBe(201);
+    expect(await getGoal(owner, goal.id)).toMatchObject({ progress: 50, progressMode: "tasks" });
   });
 
   test("the date may be today in the user's time zone, never later; every field is checked", async () => {

@@ -255,6 +255,22 @@ describe("GET /auth/{provider}/callback – Google (OpenID Connect)", () => {
     expect(await identities(result.user.id)).toHaveLength(1);
   });
 
+  test("a first sign-in creates the account in the browser's time zone; a later one leaves the account's zone alone", async () => {
+    const person = useGoogle();
+    const first = await signIn("google", "?mode=json&timeZone=America/New_York");
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.user.timeZone).toBe("America/New_York");
+    // Signing in again from a browser in another zone: the account keeps its own.
+    oidc.signInAs(person.subject, person);
+    const again = await signIn("google", "?mode=json&timeZone=Asia/Tokyo");
+    expect(again.body.user).toMatchObject({ id: first.body.user.id, timeZone: "America/New_York" });
+    // A zone the server does not know does not fail the sign-in: the new account has the default.
+    useGoogle();
+    const unknown = await signIn("google", "?mode=json&timeZone=Mars/Olympus_Mons");
+    expect(unknown.status, JSON.stringify(unknown.body)).toBe(200);
+    expect(unknown.body.user.timeZone).toBe("UTC");
+  });
+
   test("links an existing password account when Google verified the same email", async () => {
     const existing = await registerUser(server, { name: "Pat Password" });
     const subject = `google-${randomUUID()}`;

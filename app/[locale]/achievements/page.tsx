@@ -52,7 +52,7 @@ export default async function AchievementsPage({ params }: Props) {
         <ProgressSummary profile={profile} />
         <section className="achievements-card" aria-labelledby="badges-title">
           <h2 id="badges-title">{t("badgesTitle")}</h2>
-          <BadgeGrid badges={badges.items} />
+          <BadgeGrid badges={badges.items} timeZone={actor.timeZone} />
         </section>
         <section className="achievements-card" aria-labelledby="leaderboard-title">
           <h2 id="leaderboard-title">{t("leaderboardTitle")}</h2>
@@ -60,7 +60,7 @@ export default async function AchievementsPage({ params }: Props) {
         </section>
         <section className="achievements-card" aria-labelledby="history-title">
           <h2 id="history-title">{t("historyTitle")}</h2>
-          <HistoryList items={history.items} />
+          <HistoryList items={history.items} timeZone={actor.timeZone} />
         </section>
       </NextIntlClientProvider>
     </div>

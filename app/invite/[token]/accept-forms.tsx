@@ -79,13 +79,22 @@ export function AcceptForms({ token, locale, kind, title, inviteeName, passwordM
 
   async function register(form: HTMLFormElement) {
     const data = new FormData(form);
-    const json = {
+    const json: Record<string, string> = {
       name: String(data.get("name") ?? ""),
       email: String(data.get("email") ?? ""),
       password: String(data.get("password") ?? ""),
       locale,
     };
-    const result = await post(acceptPath, { json });
+    // The new account takes the browser's time zone, as on the sign-up page (without it, the account is in UTC).
+    const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (timeZone) json.timeZone = timeZone;
+    let result = await post(acceptPath, { json });
+    // A time zone the server does not know is no reason to refuse the account: it then keeps its default.
+    const invalid = result.status === 400 ? ((result.body as Problem | null)?.errors ?? []) : [];
+    if (json.timeZone && invalid.length > 0 && invalid.every(({ pointer }) => pointer === "/timeZone")) {
+      delete json.timeZone;
+      result = await post(acceptPath, { json });
+    }
     if (result.status === 201 || result.status === 200) return setAccepted(true);
     if (result.status === 400) return setRegisterErrors(fieldErrors(result.body as Problem));
     // 401: the email has an account and this is not its password (the answer never says whether it has one).

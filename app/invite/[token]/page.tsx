@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { NextIntlClientProvider } from "next-intl";
-import { getFormatter, getMessages, getTranslations, setRequestLocale } from "next-intl/server";
+import { getMessages, getTranslations, setRequestLocale } from "next-intl/server";
 import { PASSWORD_MIN_LENGTH } from "@/lib/auth/passwords";
 import { openDatabase } from "@/lib/db/client";
 import { languageTag } from "@/lib/i18n/locales";
@@ -10,6 +10,7 @@ import { findInvitationPreview } from "@/lib/invitations/service";
 import { InvitationProblem, InviteShell } from "../invite-shell";
 import { inviteLocale } from "../locale";
 import { AcceptForms } from "./accept-forms";
+import { InvitationExpiry } from "./expiry";
 
 /**
  * GET /invite/{token}: the public landing page of an invitation, in the visitor's language (`?lang=`, else
@@ -47,7 +48,6 @@ export default async function InvitePage({ params, searchParams }: Props) {
   }
 
   const t = await getTranslations({ locale: tag, namespace: "Invite" });
-  const format = await getFormatter({ locale: tag });
   const messages = await getMessages({ locale: tag });
   const title =
     { task: preview.taskTitle, project: preview.projectName, family: preview.familyName, team: preview.teamName }[preview.kind] ??
@@ -61,17 +61,6 @@ export default async function InvitePage({ params, searchParams }: Props) {
   }[preview.kind]();
   const label = { task: "taskLabel", project: "projectLabel", family: "familyLabel", team: "teamLabel" } as const;
   const role = preview.projectRole ?? preview.familyRole ?? preview.teamRole;
-  // The visitor's time zone is unknown on the server: the expiry is given in UTC, and says so.
-  const expires = format.dateTime(new Date(preview.expiresAt), {
-    year: "numeric",
-    month: "long",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZone: "UTC",
-    timeZoneName: "short",
-  });
-
   return (
     <InviteShell locale={locale}>
       <section className="invite-card" aria-labelledby="invite-title">
@@ -90,9 +79,9 @@ export default async function InvitePage({ params, searchParams }: Props) {
           )}
         </dl>
         {preview.taskRole === "collaborator" && <p>{t("collaboratorNote", { inviter })}</p>}
-        <p className="invite-expiry">
-          <time dateTime={preview.expiresAt}>{t("expires", { date: expires })}</time>
-        </p>
+        <NextIntlClientProvider locale={tag} messages={{ Invite: messages.Invite }} timeZone="UTC">
+          <InvitationExpiry expiresAt={preview.expiresAt} />
+        </NextIntlClientProvider>
       </section>
       <NextIntlClientProvider locale={tag} messages={{ Invite: messages.Invite }} timeZone="UTC">
         <AcceptForms

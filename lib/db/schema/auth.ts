@@ -77,6 +77,8 @@ export const oauthStates = pgTable(
     nonce: text("nonce"),
     /** Where to send the browser afterwards (a path on this site), or `json` for an API client. */
     returnTo: text("return_to").notNull(),
+    /** The browser's IANA time zone, for an account this sign-in creates; null: the default zone. */
+    timeZone: text("time_zone"),
     /**
      * SHA-256 (hex) of the random value in the httpOnly cookie set on the browser that started the sign-in: the
      * callback completes only in that browser (lib/oauth/service.ts), so that nobody can sign a victim in.
