@@ -334,6 +334,12 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     userColumns: { user_id: "cascade" },
     export: [{ key: "sessions", where: "user_id = $user" }],
   },
+  account_tokens: {
+    about: "Password-reset and email-verification links sent to the user (only their hashes): deleted.",
+    userColumns: { user_id: "cascade" },
+    otherColumns: { email: "the address the link went to, deleted with the row" },
+    export: [{ key: "emailLinks", where: "user_id = $user", omit: ["token_hash"] }],
+  },
   oauth_states: {
     about: "OAuth sign-ins in flight: linked to no user until they complete, and gone within minutes.",
     export: { none: "linked to no user (state, PKCE verifier and nonce of a sign-in in flight)" },
