@@ -49,8 +49,9 @@ export async function register(input: RegisterInput, client: ClientInfo): Promis
     locale: input.locale,
     timeZone: input.timeZone,
   });
-  // In the background: the email's delivery neither slows down nor fails the sign-up.
-  void sendVerificationEmail(user);
+  // Handed to the mail server before the answer (a failure is logged, never fails the sign-up: the banner offers
+  // to send it again).
+  await sendVerificationEmail(user);
   return signIn(user, "registration", client);
 }
 
@@ -147,7 +148,7 @@ export async function updateProfile(actor: Actor, input: UpdateProfileInput): Pr
   const emailChanged = patch.email !== undefined && patch.email !== user.email;
   // A new address is not verified until its owner follows the link sent to it.
   const updated = await updateUser(user.id, { ...patch, ...(emailChanged && { emailVerifiedAt: null }) });
-  if (emailChanged) void sendVerificationEmail(updated!);
+  if (emailChanged) await sendVerificationEmail(updated!);
   return toUserOutput(updated!);
 }
 

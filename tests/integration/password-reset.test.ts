@@ -223,6 +223,18 @@ describe("POST /auth/password-reset/confirm", () => {
   });
 });
 
+test("GET /openapi.json – documents both operations with descriptions and examples", async () => {
+  const { paths } = (await server.request("/api/v1/openapi.json")).body;
+  const request = paths["/api/v1/auth/password-reset"].post;
+  expect(request.description).toMatch(/same 202/);
+  expect(request.responses["202"]).toBeDefined();
+  expect(request.responses["429"]).toBeDefined();
+  expect(request.requestBody.content["application/json"].example).toEqual({ email: "jana@example.com" });
+  const confirmation = paths["/api/v1/auth/password-reset/confirm"].post;
+  expect(confirmation.description).toMatch(/every session/i);
+  expect(confirmation.requestBody.content["application/json"].example).toMatchObject({ password: expect.any(String) });
+});
+
 describe("the per-address limit", () => {
   let limited: TestServer;
   beforeAll(async () => {
