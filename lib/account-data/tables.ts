@@ -75,7 +75,10 @@ const OWN_TASKS = "(select id from tasks where owner_id = $user)";
 export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
   users: {
     about: "The account itself: deleted last, after everything that refers to it.",
-    otherColumns: { email: "the account's own address, deleted with the row" },
+    otherColumns: {
+      email: "the account's own address, deleted with the row",
+      email_verified_at: "when the user confirmed their address (docs/password-reset.md)",
+    },
     export: [{ key: "user", where: "id = $user", omit: ["password_hash", "token_version"], single: true }],
   },
   tasks: {
