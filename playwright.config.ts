@@ -12,12 +12,14 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 /** `next start` alone (no server.ts): the API must answer through Next's catch-all route handler too. */
 export const NEXT_ALONE_PORT = PORT + 1;
+/** The mail server Spolu sends to in these runs (e2e/mail-sink.ts): two ports above the server's. */
+const SMTP_PORT = PORT + 2;
 /** The account the admin tests register: an admin through ADMIN_EMAILS. */
 export const ADMIN_EMAIL = "admin-e2e@example.com";
 const DATA_PREFIX = "spolu-e2e-";
 
 /** A fresh database directory per run, created once by the runner and inherited by its workers. */
-function e2eDataDir(kind: "server" | "next-alone"): string {
+function e2eDataDir(kind: "server" | "next-alone" | "mail"): string {
   const variable = `SPOLU_E2E_DATA_DIR_${kind.toUpperCase().replace("-", "_")}`;
   const existing = process.env[variable];
   if (existing) return existing;
@@ -69,6 +71,17 @@ export default defineConfig({
   ],
   webServer: [
     {
+      // The mail server: every email Spolu sends lands in E2E_MAIL_DIR, where specs read it (e2e/mailbox.ts).
+      command: "node --import tsx e2e/mail-sink.ts",
+      port: SMTP_PORT,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { E2E_SMTP_PORT: String(SMTP_PORT), E2E_MAIL_DIR: e2eDataDir("mail") },
+    },
+    {
       command: "node --import tsx server.ts",
       url: `${BASE_URL}/healthz`,
       reuseExistingServer: false,
@@ -87,6 +100,10 @@ export default defineConfig({
         AUTH_RATE_LIMIT_POINTS: "1000",
         // The admin dashboard's tests register this address.
         ADMIN_EMAILS: ADMIN_EMAIL,
+        // Emails go over SMTP to the mail server above (the password-reset spec follows the link in one).
+        EMAIL_TRANSPORT: "smtp",
+        SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+        PASSWORD_RESET_ADDRESS_PER_HOUR: "1000",
         // The connections spec runs a local Odoo on 127.0.0.1.
         CONNECTOR_ALLOW_PRIVATE_NETWORK: "true",
         // Chromium refuses an IP address as a passkey's relying party: the passkey tests open the site as localhost.

@@ -142,6 +142,11 @@ export const configSchema = z
     LOGIN_LOCKOUT_SECONDS: positiveInt.default(24 * 3600),
     LOGIN_ADDRESS_FAILURES_PER_HOUR: positiveInt.default(100),
     LOGIN_ACCOUNT_FAILURES_PER_HOUR: positiveInt.default(50),
+    // Password-reset requests (docs/password-reset.md): per client address and per email address, per hour; and
+    // how many verification emails a signed-in user may ask for again per hour.
+    PASSWORD_RESET_ADDRESS_PER_HOUR: positiveInt.default(20),
+    PASSWORD_RESET_EMAIL_PER_HOUR: positiveInt.default(3),
+    VERIFY_EMAIL_RESEND_PER_HOUR: positiveInt.default(3),
     // Anonymous client error reports (POST /errors/report), per address.
     ERROR_REPORT_LIMIT_POINTS: positiveInt.default(10),
     ERROR_REPORT_LIMIT_WINDOW_SECONDS: positiveInt.default(600),

@@ -3,12 +3,16 @@ import { cookies } from "next/headers";
 import { notFound } from "next/navigation";
 import { NextIntlClientProvider } from "next-intl";
 import { getTranslations, setRequestLocale } from "next-intl/server";
+import { VERIFY_BANNER_COOKIE } from "@/components/auth/verify-banner-cookie";
+import { VerifyEmailBanner } from "@/components/auth/verify-email";
+import { pageUser } from "@/components/ui/page-user";
 import { SiteFooter } from "@/components/ui/site-footer";
 import { SiteHeader } from "@/components/ui/site-header";
 import { THEME_COOKIE, themeOf } from "@/components/ui/theme";
 import { isLocale, isRtl, LOCALES, languageTag, tagOfSegment } from "@/lib/i18n/locales";
 import "../globals.css";
 import "@/components/ui/shell.css";
+import "@/components/auth/verify-email.css";
 
 /** `locale` is Spolu's code from the URL (`/ua`); next-intl and Intl get its tag (`uk`). */
 type Props = { children: React.ReactNode; params: Promise<{ locale: string }> };
@@ -50,6 +54,9 @@ export default async function LocaleLayout({ children, params }: Props) {
   const t = await getTranslations({ locale: tag, namespace: "Common" });
   // The visitor's theme, rendered with the page so that the first paint has its colours (components/ui/theme.ts).
   const theme = await chosenTheme();
+  // A signed-in person whose address is not confirmed is told so on every page, until they confirm or dismiss it.
+  const user = await pageUser();
+  const bannerDismissed = (await cookies()).get(VERIFY_BANNER_COOKIE)?.value === "dismissed";
   return (
     <html lang={tag} dir={isRtl(tag) ? "rtl" : "ltr"} data-theme={theme ?? undefined}>
       <body>
@@ -58,6 +65,7 @@ export default async function LocaleLayout({ children, params }: Props) {
         </a>
         <NextIntlClientProvider>
           <SiteHeader locale={locale} theme={theme ?? "system"} />
+          {user && !user.emailVerified && !bannerDismissed && <VerifyEmailBanner email={user.email} />}
           <main id="main" className="page">
             {children}
           </main>

@@ -153,6 +153,9 @@ export function SignInForm({ locale, next }: Props) {
           autoComplete="current-password"
           error={errors.fields.password}
         />
+        <p className="auth-forgot">
+          <a href={`/${locale}/forgot-password`}>{t("forgotPassword")}</a>
+        </p>
         <button className="button primary" type="submit" disabled={busy !== null || signedIn} aria-busy={busy === "password"}>
           {busy === "password" ? t("working") : t("submit")}
         </button>

@@ -75,7 +75,10 @@ const OWN_TASKS = "(select id from tasks where owner_id = $user)";
 export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
   users: {
     about: "The account itself: deleted last, after everything that refers to it.",
-    otherColumns: { email: "the account's own address, deleted with the row" },
+    otherColumns: {
+      email: "the account's own address, deleted with the row",
+      email_verified_at: "when the user confirmed their address (docs/password-reset.md)",
+    },
     export: [{ key: "user", where: "id = $user", omit: ["password_hash", "token_version"], single: true }],
   },
   tasks: {
@@ -339,6 +342,12 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
       "The user's calendar feeds (name, when made and last fetched): exported without the secret's hash; deleted, so that no feed address answers any more.",
     userColumns: { user_id: "cascade" },
     export: [{ key: "calendarFeeds", where: "user_id = $user", omit: ["secret_hash"] }],
+  },
+  account_tokens: {
+    about: "Password-reset and email-verification links sent to the user (only their hashes): deleted.",
+    userColumns: { user_id: "cascade" },
+    otherColumns: { email: "the address the link went to, deleted with the row" },
+    export: [{ key: "emailLinks", where: "user_id = $user", omit: ["token_hash"] }],
   },
   oauth_states: {
     about: "OAuth sign-ins in flight: linked to no user until they complete, and gone within minutes.",

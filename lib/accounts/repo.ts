@@ -5,8 +5,11 @@ import { db, type Executor } from "../db/client";
 import { users, type UserRow } from "../db/schema/users";
 import { insertDefaultGroups } from "../groups/repo";
 
-export type NewUser = Pick<UserRow, "email" | "name" | "passwordHash"> & Partial<Pick<UserRow, "locale" | "timeZone">>;
-export type UserPatch = Partial<Pick<UserRow, "email" | "name" | "locale" | "timeZone" | "avatarUrl" | "passwordHash">>;
+export type NewUser = Pick<UserRow, "email" | "name" | "passwordHash"> &
+  Partial<Pick<UserRow, "locale" | "timeZone" | "emailVerifiedAt">>;
+export type UserPatch = Partial<
+  Pick<UserRow, "email" | "name" | "locale" | "timeZone" | "avatarUrl" | "passwordHash" | "emailVerifiedAt">
+>;
 
 const emailTaken = () => new AppError("conflict", "An account with this email already exists");
 

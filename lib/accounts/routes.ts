@@ -3,7 +3,21 @@ import { apiRoute, jsonBody, jsonContent, problemResponse } from "../api/route";
 import { clientInfo } from "../api/client-info";
 import { createRouter } from "../api/router";
 import { clearSessionCookie, setLocaleCookie, setSessionCookie } from "../api/session-cookie";
-import { authResultOutput, changePasswordInput, loginInput, registerInput, updateProfileInput, userOutput } from "./schema";
+import { resendVerificationEmail, verifyEmail } from "./email-verification";
+import { confirmPasswordReset, requestPasswordReset } from "./password-reset";
+import {
+  authResultOutput,
+  changePasswordInput,
+  emailSentOutput,
+  emailVerifiedOutput,
+  loginInput,
+  passwordResetConfirmInput,
+  passwordResetRequestInput,
+  registerInput,
+  updateProfileInput,
+  userOutput,
+  verifyEmailInput,
+} from "./schema";
 import { changePassword, getMe, login, register, signOut, signOutEverywhere, updateProfile } from "./service";
 
 const registerRoute = apiRoute({
@@ -98,6 +112,97 @@ const logoutRoute = apiRoute({
   responses: { 204: { description: "Signed out" } },
 });
 
+const passwordResetRoute = apiRoute({
+  method: "post",
+  path: "/auth/password-reset",
+  tags: ["Account"],
+  summary: "Ask for a password-reset link by email",
+  description:
+    "Always answers the same 202 at once, whether or not an account uses the address (the email is prepared and sent " +
+    "after the answer, so that its timing tells nothing either). The account's address gets a link to " +
+    "`/<locale>/reset-password#token=…` that works once, within an hour; only the token's SHA-256 is stored. Limited " +
+    "per client address (PASSWORD_RESET_ADDRESS_PER_HOUR, 20 an hour) and per email address " +
+    "(PASSWORD_RESET_EMAIL_PER_HOUR, 3 an hour, counted alike for addresses with and without an account): 429 with " +
+    "Retry-After past either.",
+  access: "public",
+  request: {
+    body: {
+      required: true,
+      content: { "application/json": { schema: passwordResetRequestInput, example: { email: "jana@example.com" } } },
+    },
+  },
+  responses: { 202: jsonContent(emailSentOutput, "Accepted: if an account uses the address, a link is on its way") },
+});
+
+const passwordResetConfirmRoute = apiRoute({
+  method: "post",
+  path: "/auth/password-reset/confirm",
+  tags: ["Account"],
+  summary: "Set a new password with the emailed link",
+  description:
+    "Uses up the link's `token` and sets `password` (the registration's policy: 8 to 256 characters, not one of the " +
+    "most common passwords; a weak one is a 400 naming `password` and leaves the link usable). Every session of the " +
+    "account ends (every token issued before stops working, open sockets close), and the answer signs the person in " +
+    "like POST /auth/login does (session cookie included). Following the link also verifies the address. A used, " +
+    "expired or unknown token is a 400 naming `token`.",
+  access: "public",
+  limit: "strict",
+  request: {
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: passwordResetConfirmInput,
+          example: { token: "Xo3sQ2b8cKZ1vLr9TgJ4pW7mNd0aEyHu5iFq6tBjR2s", password: "correct horse battery staple" },
+        },
+      },
+    },
+  },
+  responses: {
+    200: jsonContent(authResultOutput, "Password set; signed in"),
+    403: problemResponse("`account_disabled`: an administrator disabled the account"),
+  },
+});
+
+const verifyEmailRoute = apiRoute({
+  method: "post",
+  path: "/auth/verify-email",
+  tags: ["Account"],
+  summary: "Confirm the account's email address with the emailed link",
+  description:
+    "Uses up the link's `token` (sent at registration and when the address changes; it works once, within 48 hours) " +
+    "and marks the address verified, if the account still has the address the link went to. No sign-in needed: the " +
+    "link may be opened on another device. A used, expired or unknown token is a 400 naming `token`.",
+  access: "public",
+  limit: "strict",
+  request: {
+    body: {
+      required: true,
+      content: {
+        "application/json": { schema: verifyEmailInput, example: { token: "Xo3sQ2b8cKZ1vLr9TgJ4pW7mNd0aEyHu5iFq6tBjR2s" } },
+      },
+    },
+  },
+  responses: { 200: jsonContent(emailVerifiedOutput, "The address is verified") },
+});
+
+const resendVerificationRoute = apiRoute({
+  method: "post",
+  path: "/auth/verify-email/resend",
+  tags: ["Account"],
+  summary: "Send the verification link again",
+  description:
+    "A new link to the signed-in user's address (earlier ones keep working until they expire). " +
+    "VERIFY_EMAIL_RESEND_PER_HOUR (3) an hour per account; 409 when the address is verified already; 503 when the " +
+    "email could not be handed to the mail server.",
+  access: "user",
+  responses: {
+    202: jsonContent(emailSentOutput, "The email is on its way"),
+    409: problemResponse("The address is verified already"),
+    503: problemResponse("The email could not be sent; try again later"),
+  },
+});
+
 export const accountsRoutes = createRouter()
   .openapi(registerRoute, async (c) => {
     const result = await register(c.req.valid("json"), clientInfo(c));
@@ -109,6 +214,14 @@ export const accountsRoutes = createRouter()
     setSessionCookie(c, result);
     return c.json(result, 200);
   })
+  .openapi(passwordResetRoute, async (c) => c.json(await requestPasswordReset(c.req.valid("json"), clientInfo(c)), 202))
+  .openapi(passwordResetConfirmRoute, async (c) => {
+    const result = await confirmPasswordReset(c.req.valid("json"), clientInfo(c));
+    setSessionCookie(c, result);
+    return c.json(result, 200);
+  })
+  .openapi(verifyEmailRoute, async (c) => c.json(await verifyEmail(c.req.valid("json")), 200))
+  .openapi(resendVerificationRoute, async (c) => c.json(await resendVerificationEmail(c.var.actor), 202))
   .openapi(meRoute, async (c) => c.json(await getMe(c.var.actor), 200))
   .openapi(changePasswordRoute, async (c) => {
     const result = await changePassword(c.var.actor, c.req.valid("json"), clientInfo(c));

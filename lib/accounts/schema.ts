@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { TOKEN_PATTERN } from "../account-tokens/schema";
 import { isCommonPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../auth/passwords";
 import { refuseDisguise } from "../display-text";
 import { LOCALES } from "../i18n/locales";
@@ -117,6 +118,12 @@ export const userOutput = z
     timeZone: z.string(),
     avatarUrl: z.string().nullable(),
     isAdmin: z.boolean(),
+    emailVerified: z.boolean().openapi({
+      description:
+        "Whether the person proved that `email` is theirs (a verification link, a password reset, or a provider that " +
+        "verified it). Unverified accounts work normally; linking an external account by email needs it.",
+    }),
+    emailVerifiedAt: z.iso.datetime().nullable().openapi({ description: "When it was verified; null while not" }),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
@@ -130,3 +137,38 @@ export const authResultOutput = z
   })
   .openapi("AuthResult");
 export type AuthResultOutput = z.infer<typeof authResultOutput>;
+
+/** A token from an emailed link (43 base64url characters); its form is checked before anything is looked up. */
+const emailedToken = z
+  .string()
+  .regex(TOKEN_PATTERN, "is not a link we sent: copy the whole link from the email")
+  .openapi({ description: "The `token` of the link in the email", example: "Xo3sQ2b8cKZ1vLr9TgJ4pW7mNd0aEyHu5iFq6tBjR2s" });
+
+export const passwordResetRequestInput = z
+  .strictObject({ email: emailInput.openapi({ description: "The address of the account" }) })
+  .openapi("PasswordResetRequestInput");
+export type PasswordResetRequestInput = z.infer<typeof passwordResetRequestInput>;
+
+export const passwordResetConfirmInput = z
+  .strictObject({ token: emailedToken, password: newPassword })
+  .openapi("PasswordResetConfirmInput");
+export type PasswordResetConfirmInput = z.infer<typeof passwordResetConfirmInput>;
+
+export const verifyEmailInput = z.strictObject({ token: emailedToken }).openapi("VerifyEmailInput");
+export type VerifyEmailInput = z.infer<typeof verifyEmailInput>;
+
+export const emailSentOutput = z
+  .object({
+    message: z.string().openapi({ example: "If an account uses this address, an email with a link is on its way." }),
+  })
+  .openapi("EmailSent");
+export type EmailSentOutput = z.infer<typeof emailSentOutput>;
+
+export const emailVerifiedOutput = z
+  .object({
+    email: z.string().openapi({ example: "jana@example.com" }),
+    emailVerified: z.literal(true),
+    emailVerifiedAt: z.iso.datetime(),
+  })
+  .openapi("EmailVerified");
+export type EmailVerifiedOutput = z.infer<typeof emailVerifiedOutput>;

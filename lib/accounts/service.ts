@@ -6,6 +6,7 @@ import { config } from "../config";
 import type { UserRow } from "../db/schema/users";
 import { limiter } from "../rate-limit/limiter";
 import { disconnectUser } from "../realtime/events";
+import { sendVerificationEmail } from "./email-verification";
 import { findUserByEmail, findUserById, insertUser, updateUser } from "./repo";
 import type { AuthResultOutput, ChangePasswordInput, LoginInput, RegisterInput, UpdateProfileInput, UserOutput } from "./schema";
 
@@ -18,6 +19,8 @@ export function toUserOutput(user: UserRow): UserOutput {
     timeZone: user.timeZone,
     avatarUrl: user.avatarUrl,
     isAdmin: config().ADMIN_EMAILS.includes(user.email),
+    emailVerified: user.emailVerifiedAt !== null,
+    emailVerifiedAt: user.emailVerifiedAt?.toISOString() ?? null,
     createdAt: user.createdAt.toISOString(),
     updatedAt: user.updatedAt.toISOString(),
   };
@@ -33,7 +36,8 @@ export function refuseDisabledAccount(user: UserRow): void {
   }
 }
 
-async function signIn(user: UserRow, method: SignInMethod, client: ClientInfo): Promise<AuthResultOutput> {
+/** Starts a session for a user whose credentials were checked; the answer of every way of signing in. */
+export async function signIn(user: UserRow, method: SignInMethod, client: ClientInfo): Promise<AuthResultOutput> {
   return { token: await startSession(user, method, client), user: toUserOutput(user) };
 }
 
@@ -45,6 +49,9 @@ export async function register(input: RegisterInput, client: ClientInfo): Promis
     locale: input.locale,
     timeZone: input.timeZone,
   });
+  // Handed to the mail server before the answer (a failure is logged, never fails the sign-up: the banner offers
+  // to send it again).
+  await sendVerificationEmail(user);
   return signIn(user, "registration", client);
 }
 
@@ -138,7 +145,10 @@ export async function updateProfile(actor: Actor, input: UpdateProfileInput): Pr
     }
     if (!(await verifyPassword(user.passwordHash, currentPassword))) throw wrongCurrentPassword();
   }
-  const updated = await updateUser(user.id, patch);
+  const emailChanged = patch.email !== undefined && patch.email !== user.email;
+  // A new address is not verified until its owner follows the link sent to it.
+  const updated = await updateUser(user.id, { ...patch, ...(emailChanged && { emailVerifiedAt: null }) });
+  if (emailChanged) await sendVerificationEmail(updated!);
   return toUserOutput(updated!);
 }
 

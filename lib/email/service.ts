@@ -35,6 +35,10 @@ export type UserEmail =
       params: { weekStart: string; completed: number; overdue: number; created: number; open: number };
     }
   | { template: "notification"; params: { title: string; body: string; url?: string } }
+  /** A link to choose a new password (lib/accounts/password-reset.ts): `token` goes into the link, once. */
+  | { template: "password_reset"; params: { token: string; email: string } }
+  /** A link that confirms the account's address (lib/accounts/email-verification.ts). */
+  | { template: "email_verification"; params: { token: string; email: string } }
   /** Someone reminds the task's assignees of it (POST /email/reminder), with an optional note of their own. */
   | {
       template: "personal_reminder";

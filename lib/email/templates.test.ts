@@ -27,6 +27,8 @@ const EMAILS: UserEmail[] = [
     template: "notification",
     params: { title: "Jana accepted your request", body: "You now share “Pay rent”.", url: `/en/tasks/${TASK_ID}` },
   },
+  { template: "password_reset", params: { token: "T".repeat(43), email: "petr@example.com" } },
+  { template: "email_verification", params: { token: "V".repeat(43), email: "petr@example.com" } },
 ];
 
 const who = (locale: string, timeZone = "Europe/Prague"): Recipient => ({ name: "Petr", locale, timeZone });
@@ -195,5 +197,22 @@ describe("renderEmail", () => {
       who("cs"),
     );
     expect(empty.text).toContain("Dnes nemáte nic k termínu");
+  });
+});
+
+describe("the emailed links", () => {
+  test("go to the page in the recipient's language with the token in the fragment; without APP_URL the path is written out", () => {
+    const reset: UserEmail = { template: "password_reset", params: { token: "T".repeat(43), email: "petr@example.com" } };
+    const czech = renderEmail(reset, who("cs"), { appUrl: APP_URL });
+    expect(czech.text).toContain(`Zvolit nové heslo: ${APP_URL}/cs/reset-password#token=${"T".repeat(43)}`);
+    expect(czech.html).toContain(`href="${APP_URL}/cs/reset-password#token=${"T".repeat(43)}"`);
+    // Not the settings footer: this email is no choice of theirs.
+    expect(czech.text).toContain("Pokud jste o nic nežádali");
+
+    const verify: UserEmail = { template: "email_verification", params: { token: "V".repeat(43), email: "petr@example.com" } };
+    const hebrew = renderEmail(verify, who("he", "Asia/Jerusalem"));
+    expect(hebrew.text).toContain(`/he/verify-email#token=${"V".repeat(43)}`);
+    expect(hebrew.html).not.toContain("<a ");
+    expect(hebrew.html).toContain('dir="rtl"');
   });
 });

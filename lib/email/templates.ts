@@ -47,6 +47,22 @@ const en = {
     overdue: "Overdue: {count, number}",
     open: "Still open: {count, number}",
   },
+  passwordReset: {
+    subject: "Reset your Spolu password",
+    intro: "Someone, hopefully you, asked to reset the password of your Spolu account ({email}).",
+    action: "Choose a new password",
+    expiry: "The link works once, within an hour. Opening it and saving a new password signs you out everywhere else.",
+    pathOnly: "Open this address in Spolu to choose a new password: {path}",
+    footer: "If you did not ask for this, ignore this email: your password stays as it is.",
+  },
+  verifyEmail: {
+    subject: "Confirm your email address for Spolu",
+    intro: "Please confirm that {email} is your address, so that we can reach you and you can always get back into your account.",
+    action: "Confirm my email address",
+    expiry: "The link works once, within 48 hours.",
+    pathOnly: "Open this address in Spolu to confirm it: {path}",
+    footer: "If you did not create a Spolu account, ignore this email.",
+  },
 };
 
 type EmailMessages = typeof en;
@@ -87,6 +103,23 @@ const cs: EmailMessages = {
     overdue: "Po termínu: {count, number}",
     open: "Stále otevřeno: {count, number}",
   },
+  passwordReset: {
+    subject: "Obnovení hesla do Spolu",
+    intro: "Někdo, snad vy, požádal o obnovení hesla k vašemu účtu Spolu ({email}).",
+    action: "Zvolit nové heslo",
+    expiry:
+      "Odkaz funguje jednou a jen hodinu. Když ho otevřete a uložíte nové heslo, odhlásíte se na všech ostatních zařízeních.",
+    pathOnly: "Nové heslo zvolíte na této adrese Spolu: {path}",
+    footer: "Pokud jste o nic nežádali, tento e-mail ignorujte: heslo zůstává stejné.",
+  },
+  verifyEmail: {
+    subject: "Potvrďte svou e-mailovou adresu pro Spolu",
+    intro: "Potvrďte prosím, že {email} je vaše adresa, abychom vás zastihli a vy se do účtu vždy dostali.",
+    action: "Potvrdit e-mailovou adresu",
+    expiry: "Odkaz funguje jednou a jen 48 hodin.",
+    pathOnly: "Adresu potvrdíte na této adrese Spolu: {path}",
+    footer: "Pokud jste si účet Spolu nezakládali, tento e-mail ignorujte.",
+  },
 };
 
 const he: EmailMessages = {
@@ -123,6 +156,22 @@ const he: EmailMessages = {
     created: "נוצרו: {count, number}",
     overdue: "באיחור: {count, number}",
     open: "עדיין פתוחות: {count, number}",
+  },
+  passwordReset: {
+    subject: "איפוס הסיסמה ל־Spolu",
+    intro: "התקבלה בקשה לאיפוס הסיסמה של חשבון Spolu שלך ({email}).",
+    action: "לבחירת סיסמה חדשה",
+    expiry: "הקישור עובד פעם אחת בלבד, במשך שעה. שמירת סיסמה חדשה תנתק אותך מכל שאר המכשירים.",
+    pathOnly: "לבחירת סיסמה חדשה יש לפתוח את הכתובת הזו ב־Spolu: {path}",
+    footer: "אם לא ביקשת זאת, אפשר להתעלם מההודעה: הסיסמה שלך לא תשתנה.",
+  },
+  verifyEmail: {
+    subject: "אימות כתובת הדוא״ל שלך ב־Spolu",
+    intro: "נא לאשר ש־{email} היא הכתובת שלך, כדי שנוכל ליצור איתך קשר ושתמיד אפשר יהיה לחזור לחשבון.",
+    action: "לאימות כתובת הדוא״ל",
+    expiry: "הקישור עובד פעם אחת בלבד, במשך 48 שעות.",
+    pathOnly: "לאימות יש לפתוח את הכתובת הזו ב־Spolu: {path}",
+    footer: "אם לא פתחת חשבון ב־Spolu, אפשר להתעלם מההודעה.",
   },
 };
 
@@ -162,6 +211,24 @@ const ru: EmailMessages = {
     overdue: "Просрочено: {count, number}",
     open: "Ещё открыто: {count, number}",
   },
+  passwordReset: {
+    subject: "Сброс пароля Spolu",
+    intro: "Кто-то, надеемся, вы, попросил сбросить пароль вашей учётной записи Spolu ({email}).",
+    action: "Выбрать новый пароль",
+    expiry:
+      "Ссылка работает один раз и только час. Если открыть её и сохранить новый пароль, вы выйдете на всех остальных устройствах.",
+    pathOnly: "Чтобы выбрать новый пароль, откройте этот адрес в Spolu: {path}",
+    footer: "Если вы ничего не просили, просто проигнорируйте это письмо: пароль останется прежним.",
+  },
+  verifyEmail: {
+    subject: "Подтвердите адрес электронной почты для Spolu",
+    intro:
+      "Подтвердите, пожалуйста, что {email} — ваш адрес: так мы сможем с вами связаться, а вы всегда вернётесь в свою учётную запись.",
+    action: "Подтвердить адрес",
+    expiry: "Ссылка работает один раз и только 48 часов.",
+    pathOnly: "Чтобы подтвердить адрес, откройте этот адрес в Spolu: {path}",
+    footer: "Если вы не создавали учётную запись Spolu, проигнорируйте это письмо.",
+  },
 };
 
 const ua: EmailMessages = {
@@ -199,6 +266,24 @@ const ua: EmailMessages = {
     created: "Створено: {count, number}",
     overdue: "Прострочено: {count, number}",
     open: "Ще відкрито: {count, number}",
+  },
+  passwordReset: {
+    subject: "Скидання пароля Spolu",
+    intro: "Хтось, сподіваємося, ви, попросив скинути пароль вашого облікового запису Spolu ({email}).",
+    action: "Вибрати новий пароль",
+    expiry:
+      "Посилання працює один раз і лише годину. Якщо відкрити його і зберегти новий пароль, ви вийдете на всіх інших пристроях.",
+    pathOnly: "Щоб вибрати новий пароль, відкрийте цю адресу в Spolu: {path}",
+    footer: "Якщо ви нічого не просили, просто проігноруйте цей лист: пароль залишиться тим самим.",
+  },
+  verifyEmail: {
+    subject: "Підтвердьте адресу електронної пошти для Spolu",
+    intro:
+      "Підтвердьте, будь ласка, що {email} — ваша адреса: так ми зможемо з вами зв’язатися, а ви завжди повернетеся до свого облікового запису.",
+    action: "Підтвердити адресу",
+    expiry: "Посилання працює один раз і лише 48 годин.",
+    pathOnly: "Щоб підтвердити адресу, відкрийте цю адресу в Spolu: {path}",
+    footer: "Якщо ви не створювали обліковий запис Spolu, проігноруйте цей лист.",
   },
 };
 
@@ -310,7 +395,12 @@ interface Context {
   appUrl: string | undefined;
 }
 
-function body(email: UserEmail, context: Context): { subject: string; blocks: Block[] } {
+/** The page an emailed link opens, the token in the fragment (never sent to a server, never in a Referer). */
+function accountLinkPath(locale: Locale, page: "reset-password" | "verify-email", token: string): string {
+  return `/${locale}/${page}#token=${token}`;
+}
+
+function body(email: UserEmail, context: Context): { subject: string; blocks: Block[]; footer?: string } {
   const { t, dates, locale, appUrl } = context;
   const taskLink = (taskId: string): Block[] => {
     const href = taskUrl(appUrl, locale, taskId);
@@ -377,6 +467,27 @@ function body(email: UserEmail, context: Context): { subject: string; blocks: Bl
           { kind: "list", items: items.map((text) => ({ text, href: null })) },
           ...home,
         ],
+      };
+    }
+    case "password_reset":
+    case "email_verification": {
+      const { token, email: address } = email.params;
+      const [keys, page] =
+        email.template === "password_reset"
+          ? (["passwordReset", "reset-password"] as const)
+          : (["verifyEmail", "verify-email"] as const);
+      const path = accountLinkPath(locale, page, token);
+      const action: Block = appUrl
+        ? { kind: "link", text: t(`${keys}.action`), href: `${appUrl.replace(/\/+$/, "")}${path}` }
+        : { kind: "paragraph", text: t(`${keys}.pathOnly`, { path }) };
+      return {
+        subject: t(`${keys}.subject`),
+        blocks: [
+          { kind: "paragraph", text: t(`${keys}.intro`, { email: address }) },
+          action,
+          { kind: "paragraph", text: t(`${keys}.expiry`) },
+        ],
+        footer: t(`${keys}.footer`),
       };
     }
     case "notification": {
@@ -456,9 +567,10 @@ export function renderEmail(email: UserEmail, recipient: Recipient, options: Ren
   const locale: Locale = isLocale(recipient.locale) ? recipient.locale : DEFAULT_LOCALE;
   const timeZone = safeTimeZone(recipient.timeZone);
   const t = translatorFor(locale, timeZone);
-  const { subject, blocks } = body(email, { t, dates: new Dates(languageTag(locale), timeZone), locale, appUrl: options.appUrl });
+  const rendered = body(email, { t, dates: new Dates(languageTag(locale), timeZone), locale, appUrl: options.appUrl });
+  const { subject, blocks } = rendered;
   const greeting = t("common.greeting", { name: recipient.name });
-  const footer = t("common.footer");
+  const footer = rendered.footer ?? t("common.footer");
   const line = oneLine(subject);
   return { subject: line, text: toText(greeting, blocks, footer), html: toHtml(line, greeting, blocks, footer, locale) };
 }

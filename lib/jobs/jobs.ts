@@ -9,6 +9,7 @@ import { runPendingTranscriptions } from "../media/transcription";
 import { runReminders } from "../notifications/reminders";
 import { runDailySummaries, runWeeklyReports } from "../notifications/summaries";
 import { purgeOAuthStates } from "../oauth/service";
+import { purgeAccountTokens } from "../account-tokens/service";
 import { pruneQueue } from "../queue/service";
 import { createDueOccurrences } from "../tasks/recurring";
 import { runWebhookDeliveries } from "../webhooks/service";
@@ -103,6 +104,15 @@ export function backgroundJobs(): Job[] {
       async run() {
         const deleted = await purgeOAuthStates();
         if (deleted) log.info("Forgot finished sign-in attempts", { deleted });
+      },
+    },
+    // Emailed links (lib/account-tokens): password resets and verifications used or expired over a day ago.
+    {
+      name: "account-tokens-purge",
+      intervalMs: HOUR_MS,
+      async run() {
+        const deleted = await purgeAccountTokens();
+        if (deleted) log.info("Forgot spent emailed links", { deleted });
       },
     },
     // Media (lib/media): transcriptions no process is working on (the uploading one stopped), a few at a time.

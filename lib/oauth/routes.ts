@@ -42,9 +42,10 @@ const callbackRoute = apiRoute({
       "attempt`, and nothing is created: a callback URL taken from someone else's sign-in signs nobody in. The code is exchanged with the PKCE verifier (a code used before is refused by the " +
       "provider: 400); for OpenID Connect the ID Token's issuer, audience and nonce are checked (401 otherwise).",
     "**Which account.** (1) the account this external account (provider + subject) is linked to; else (2) the " +
-      "account with the same email, linked now, only when the provider verified the email (otherwise 409: sign " +
-      "in with the password and link from the settings; nothing is linked); else (3) a new account without a " +
-      "password (name from the profile, locale from Accept-Language, the default task groups), linked. An email " +
+      "account with the same email, linked now, only when the provider verified the email and the account's owner " +
+      "verified it too (`emailVerified`, docs/password-reset.md; otherwise 409 and nothing is linked); else (3) a " +
+      "new account without a password (name from the profile, locale from Accept-Language, the default task " +
+      "groups, its address verified), linked. An email " +
       "the provider did not verify never creates an account (403). An account an administrator disabled is " +
       "refused with 403 `account_disabled` (to a browser: `oauthError=disabled`). Verified means: Google `email_verified: true`; " +
       "Microsoft the optional claim `xms_edov: true` (add the optional claims `email` and `xms_edov`); GitHub an " +
@@ -71,7 +72,9 @@ const callbackRoute = apiRoute({
       "The provider has not verified the email address: no account is created; or `account_disabled`: an administrator disabled the account",
     ),
     404: problemResponse(UNAVAILABLE),
-    409: problemResponse("An account with this email exists and the provider did not verify the email: nothing linked"),
+    409: problemResponse(
+      "An account with this email exists, and the provider did not verify the email or the account's owner has not: nothing linked",
+    ),
     501: problemResponse(APPLE),
     503: problemResponse("The provider did not answer"),
   },

@@ -181,9 +181,10 @@ function profileName(profile: ExternalProfile, email: string): string {
  * The account an external sign-in belongs to, in one transaction:
  * 1. the account this (provider, subject) is linked to, whatever the email says now;
  * 2. else the account with the same email, linked now, but only when the provider verified the email (otherwise
- *    409: anyone can type someone else's address at some providers);
+ *    409: anyone can type someone else's address at some providers) and the account's owner verified it too
+ *    (otherwise 409: anyone can register with someone else's address here);
  * 3. else a new account (no password; name and locale from the profile and Accept-Language, the time zone the
- *    browser gave when it started the sign-in), linked; an
+ *    browser gave when it started the sign-in; its address verified, as the provider verified it), linked; an
  *    email the provider did not verify is refused (403) rather than creating an account on it.
  */
 async function accountFor(
@@ -216,10 +217,22 @@ async function accountFor(
     const identity = { provider: provider.name, subject: profile.subject, email, lastUsedAt: now };
     const existing = await findUserByEmail(email, tx);
     if (existing) {
+      // Whoever registered an address they do not own must not get the provider's sign-in linked to it: only an
+      // account that proved the address (docs/password-reset.md) is linked by email.
+      if (!existing.emailVerifiedAt) {
+        throw new AppError(
+          "conflict",
+          `An account with ${email} exists already, but its owner has not confirmed the address yet, so the accounts were not linked. Sign in with your password, confirm your email address with the link we sent (or ask for a new one), then sign in with ${provider.label} again.`,
+        );
+      }
       await insertIdentity({ ...identity, userId: existing.id }, tx);
       return existing;
     }
-    const user = await insertUser({ email, name: profileName(profile, email), passwordHash: null, ...settings }, tx);
+    // The provider verified the address: so does the new account.
+    const user = await insertUser(
+      { email, name: profileName(profile, email), passwordHash: null, ...settings, emailVerifiedAt: now },
+      tx,
+    );
     await insertIdentity({ ...identity, userId: user.id }, tx);
     return user;
   });

@@ -91,6 +91,12 @@ const LIMITS = {
   "login-address": (c) => [c.LOGIN_ADDRESS_FAILURES_PER_HOUR, 3600],
   /** Failed sign-ins to one account from any addresses (a distributed guess), per hour. */
   "login-account": (c) => [c.LOGIN_ACCOUNT_FAILURES_PER_HOUR, 3600],
+  /** Password-reset requests from one client address, per hour. */
+  "password-reset-address": (c) => [c.PASSWORD_RESET_ADDRESS_PER_HOUR, 3600],
+  /** Password-reset requests for one email address (whether or not it has an account), per hour. */
+  "password-reset-email": (c) => [c.PASSWORD_RESET_EMAIL_PER_HOUR, 3600],
+  /** Verification emails a signed-in user asks for again, per hour. */
+  "verify-email-resend": (c) => [c.VERIFY_EMAIL_RESEND_PER_HOUR, 3600],
 } satisfies Record<string, (c: ReturnType<typeof config>) => [number, number]>;
 
 export type LimiterName = keyof typeof LIMITS;

@@ -577,7 +577,12 @@ describe("GET /auth/export-data", () => {
     expect(body.calendarFeeds[0]).not.toHaveProperty("secretHash");
     expect(body.webauthnCredentials).toEqual([expect.objectContaining({ credentialId: data.credentialId, name: "My key" })]);
     expect(body.webauthnCredentials[0]).not.toHaveProperty("publicKey");
-    expect(body.emailLog.length).toBe(2);
+    // Two emails of the arrangement, and the verification link registration sent.
+    expect(
+      body.emailLog.map((entry: { kind: string }) => entry.kind).filter((kind: string) => kind !== "email_verification"),
+    ).toHaveLength(2);
+    expect(body.emailLinks).toEqual([expect.objectContaining({ purpose: "email_verification", email: alice.email })]);
+    expect(body.emailLinks[0]).not.toHaveProperty("tokenHash");
     expect(body.invoices).toEqual([expect.objectContaining({ partnerCompany: "Partner s.r.o.", issueDate: "2026-01-14" })]);
     expect(body.invoiceItems).toEqual([expect.objectContaining({ text: "Konzultace", rateVat: "high" })]);
     expect(body.errorReports.map((report: { source: string }) => report.source).sort()).toEqual(["client", "server"]);

@@ -219,7 +219,8 @@ describe("GET /auth/{provider}/callback – Google (OpenID Connect)", () => {
     expect(response.headers.get("cache-control")).toBe("no-store");
 
     const user = await me(token);
-    expect(user).toMatchObject({ email: person.email, name: "Gina Google", locale: "cs" });
+    // Google verified the address: so does the new account.
+    expect(user).toMatchObject({ email: person.email, name: "Gina Google", locale: "cs", emailVerified: true });
     // The cookie alone signs the browser in too.
     const byCookie = await server.request("/auth/me", { headers: { Cookie: cookie!.split(";")[0]! } });
     expect(byCookie.body.id).toBe(user.id);
@@ -271,8 +272,10 @@ describe("GET /auth/{provider}/callback – Google (OpenID Connect)", () => {
     expect(unknown.body.user.timeZone).toBe("UTC");
   });
 
-  test("links an existing password account when Google verified the same email", async () => {
+  test("links an existing password account when Google verified the same email and so did its owner", async () => {
     const existing = await registerUser(server, { name: "Pat Password" });
+    // As following the emailed link does (tests/integration/email-verification.test.ts).
+    await server.sql("update users set email_verified_at = now() where id = $1", [existing.user.id]);
     const subject = `google-${randomUUID()}`;
     oidc.signInAs(subject, { email: existing.email.toUpperCase(), emailVerified: true, name: "Patricia G." });
     const response = await signIn("google");
@@ -283,6 +286,17 @@ describe("GET /auth/{provider}/callback – Google (OpenID Connect)", () => {
     expect((await server.request("/auth/login", { json: { email: existing.email, password: existing.password } })).status).toBe(
       200,
     );
+  });
+
+  test("409 for an existing account whose owner has not verified its email, even when Google has: nothing is linked", async () => {
+    // Someone registered with an address they do not own; its owner signs in with Google.
+    const squatter = await registerUser(server, { name: "Squatter" });
+    oidc.signInAs(`google-${randomUUID()}`, { email: squatter.email, emailVerified: true, name: "The real owner" });
+    const response = await signIn("google", "?returnTo=/en");
+    const problem = expectProblem(response, 409, "conflict");
+    expect(problem.detail).toMatch(/has not confirmed the address yet/);
+    expect(response.headers.getSetCookie()).toEqual([]);
+    expect(await identities(squatter.user.id)).toEqual([]);
   });
 
   test("409 for an existing account when Google has not verified the email: nothing is linked", async () => {

@@ -32,6 +32,10 @@ export interface SmtpSink {
 export interface SmtpSinkOptions {
   /** A recipient for which this answers with a reply (e.g. "550 No such user here") is refused at RCPT TO. */
   refuse?: (address: string) => { code: number; message: string } | null;
+  /** The port to listen on (a free one when not given). */
+  port?: number;
+  /** Called with each message once it is stored (before the sender hears "sent"). */
+  onMessage?: (message: ReceivedMail) => void;
 }
 
 const addresses = (value: AddressObject | AddressObject[] | undefined) =>
@@ -52,7 +56,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     onData(stream, session, callback) {
       simpleParser(stream)
         .then((parsed) => {
-          messages.push({
+          const message: ReceivedMail = {
             envelope: {
               from: session.envelope.mailFrom ? session.envelope.mailFrom.address.toLowerCase() : "",
               to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
@@ -63,7 +67,9 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
             subject: parsed.subject ?? "",
             text: parsed.text ?? "",
             html: typeof parsed.html === "string" ? parsed.html : "",
-          });
+          };
+          messages.push(message);
+          options.onMessage?.(message);
           // Answered once the message is stored: the sender's "sent" means the test can read it.
           callback();
         })
@@ -72,7 +78,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
   });
   const { port } = server.server.address() as AddressInfo;
   return {

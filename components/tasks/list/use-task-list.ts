@@ -180,11 +180,14 @@ export function useTaskList({ initial, queryString, renderedAt, userId, defaultG
       return;
     }
     const page = answer.body;
-    setState((current) => ({
-      ...current,
-      items: reconcile([...current.items, ...current.added], page.items),
-      nextCursor: page.nextCursor,
-    }));
+    setState((current) => {
+      const merged = reconcile([...current.items, ...current.added], page.items);
+      // "Load more" answered while this was on its way: the rows past the refetched ones stay, and so does the
+      // cursor that follows them.
+      if (current.items.length <= limit) return { ...current, items: merged, nextCursor: page.nextCursor };
+      const fetched = new Set(merged.map((task) => task.id));
+      return { ...current, items: [...merged, ...current.items.slice(limit).filter((task) => !fetched.has(task.id))] };
+    });
   }, []);
 
   const requestRefetch = useCallback(() => {

@@ -29,7 +29,8 @@ export interface ClientInfo {
   ipAddress?: string;
 }
 
-export type SignInMethod = "password" | "registration" | "passkey" | `oauth:${string}` | "invitation" | "password-change";
+export type SignInMethod =
+  "password" | "registration" | "passkey" | `oauth:${string}` | "invitation" | "password-change" | "password-reset";
 
 const USER_AGENT_MAX = 500;
 /** Ended and expired sessions are kept this long (to show nothing: only for the record), then deleted at a sign-in. */

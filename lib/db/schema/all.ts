@@ -14,6 +14,7 @@ export * from "./webhooks";
 export * from "./email";
 export * from "./auth";
 export * from "./sessions";
+export * from "./account-tokens";
 export * from "./ai";
 export * from "./goals";
 export * from "./assistant";

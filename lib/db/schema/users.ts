@@ -18,6 +18,12 @@ export const users = pgTable(
     disabledAt: timestamp("disabled_at", { withTimezone: true }),
     /** When a session of the user was last used, to within a few minutes (lib/auth/repo.ts); null: not since recorded. */
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }),
+    /**
+     * When the person proved the address is theirs (a verification link, a password reset link, or a provider that
+     * verified it); null: not verified. Cleared when the email changes. Accounts older than the column start
+     * unverified, except those whose address an external provider vouched for (docs/password-reset.md).
+     */
+    emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
