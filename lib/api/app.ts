@@ -5,6 +5,7 @@ import { accountsRoutes } from "../accounts/routes";
 import { activityRoutes } from "../activity/routes";
 import { adminRoutes } from "../admin/routes";
 import { assistantRoutes } from "../assistant/routes";
+import { accessTokensRoutes } from "../auth/access-tokens/routes";
 import { sessionsRoutes } from "../auth/sessions/routes";
 import { collaborationRoutes } from "../collaboration/routes";
 import { config } from "../config";
@@ -54,8 +55,10 @@ specification names it at the site root (\`/auth/login\`, \`/errors/report\`, \`
 \`Authorization: Bearer <token>\`. Each sign-in is a session (\`GET /auth/sessions\`); its token is HS256, valid for
 JWT_TTL_SECONDS (7 days by default), and stops working at once when its session ends: \`POST /auth/logout\`,
 \`DELETE /auth/sessions/{id}\`, a password change or \`POST /auth/logout?everywhere=true\` (every session). The web
-pages use the same token from an httpOnly cookie; a request that changes something with that cookie must come
-from the app's own pages (\`Origin\`; otherwise 403 \`cross_origin_request\`).
+pages use the same token from an httpOnly cookie. Scripts and integrations use a personal access token instead
+(\`POST /api/v1/tokens\` from a signed-in session, or the security settings page): \`Authorization: Bearer spolu_pat_…\`,
+scoped \`read\` or \`write\`, working until it expires or is revoked (docs/integrations.md). A request
+that changes something with the cookie must come from the app's own pages (\`Origin\`; otherwise 403 \`cross_origin_request\`).
 
 **Errors** are RFC 9457 \`application/problem+json\` with a machine-readable \`code\`; invalid input (400) lists
 every bad field in \`errors\` as a JSON Pointer with \`in\` (body, query, path). Request bodies must be
@@ -122,6 +125,7 @@ export function createApiApp() {
 
   app.route(API_PREFIX, accountsRoutes);
   app.route(API_PREFIX, sessionsRoutes);
+  app.route(API_PREFIX, accessTokensRoutes);
   app.route(API_PREFIX, accountDataRoutes);
   app.route(API_PREFIX, webauthnRoutes);
   app.route(API_PREFIX, errorsRoutes);

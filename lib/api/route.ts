@@ -4,7 +4,7 @@ import { isModuleEnabled, type ModuleId } from "../modules/registry";
 import { AppError } from "./app-error";
 import type { ApiEnv } from "./env";
 import { inputGuard } from "./input-guard";
-import { authenticate, identify, rateLimit, requireAdmin, routeBodyLimit } from "./middleware";
+import { authenticate, identify, rateLimit, requireAdmin, requireSession, routeBodyLimit } from "./middleware";
 import { problemSchema } from "./problem";
 
 /** Who may call a route: anyone, anyone (with the user known when signed in), a signed-in user, an admin. */
@@ -24,6 +24,11 @@ export interface ApiRouteConfig extends RouteConfig {
   module?: ModuleId;
   /** The largest request body the route takes, in bytes, instead of BODY_LIMIT_BYTES (media uploads). */
   bodyLimit?: number | (() => number);
+  /**
+   * The route needs a sign-in, not a personal access token (403 `session_required`): making tokens, changing the
+   * password, signing out.
+   */
+  sessionOnly?: boolean;
 }
 
 /** Answers 404 `module_disabled`, naming the module, while the module is off. */
@@ -49,7 +54,8 @@ function standardProblems(config: ApiRouteConfig) {
     ...(!["get", "head", "options"].includes(config.method) && {
       403: problem(
         `${config.access === "admin" ? "Not an administrator; or " : ""}\`cross_origin_request\`: sent with the session ` +
-          "cookie from another site's page (see lib/api/same-origin.ts)",
+          "cookie from another site's page (see lib/api/same-origin.ts); or `insufficient_scope`: a personal access " +
+          `token without the \`write\` scope${config.sessionOnly ? "; or `session_required`: a personal access token, not a sign-in" : ""}`,
       ),
     }),
     ...(config.module && {
@@ -74,7 +80,7 @@ const ACCESS_MIDDLEWARE: Record<Access, MiddlewareHandler<ApiEnv>[]> = {
 type ApiRoute<R extends ApiRouteConfig> = ReturnType<
   typeof createRoute<
     R["path"],
-    Omit<R, "access" | "limit" | "module" | "middleware"> & { middleware: MiddlewareHandler<ApiEnv>[] }
+    Omit<R, "access" | "limit" | "module" | "sessionOnly" | "middleware"> & { middleware: MiddlewareHandler<ApiEnv>[] }
   >
 >;
 
@@ -83,7 +89,7 @@ type ApiRoute<R extends ApiRouteConfig> = ReturnType<
  * requirement and the standard problem answers, so that the OpenAPI document shows all of them.
  */
 export function apiRoute<const R extends ApiRouteConfig>(config: R) {
-  const { access, limit, module, bodyLimit, ...route } = config;
+  const { access, limit, module, bodyLimit, sessionOnly, ...route } = config;
   return createRoute({
     ...route,
     ...(module && {
@@ -97,6 +103,7 @@ export function apiRoute<const R extends ApiRouteConfig>(config: R) {
       ...(module ? [requireModule(module)] : []),
       ...(limit ? [rateLimit(limit)] : []),
       ...ACCESS_MIDDLEWARE[access],
+      ...(sessionOnly ? [requireSession] : []),
       ...[route.middleware ?? []].flat(),
       // Last before the validators: the rules every string and date of every request follows (input-guard.ts).
       inputGuard({ jsonBody: Boolean(route.request?.body) }),

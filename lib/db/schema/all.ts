@@ -29,3 +29,4 @@ export * from "./gamification";
 export * from "./deploy";
 export * from "./invoices";
 export * from "./queue";
+export * from "./access-tokens";
