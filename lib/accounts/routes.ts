@@ -63,6 +63,8 @@ const changePasswordRoute = apiRoute({
     "tokens go on working. Needs a sign-in: with a personal access token, 403 `session_required`.",
   access: "user",
   sessionOnly: true,
+  // The answer carries a new session token, which is never stored.
+  idempotent: false,
   limit: "strict",
   request: { body: jsonBody(changePasswordInput) },
   responses: { 200: jsonContent(authResultOutput, "Password changed") },

@@ -61,6 +61,8 @@ export interface AppErrorExtra {
   rateLimit?: RateLimitState;
   /** Sent as `Allow` with `method_not_allowed` (RFC 9110 §15.5.6). */
   allow?: string[];
+  /** Sent as `ETag` with `precondition_failed`: the resource's current tag. */
+  etag?: string;
 }
 
 /**

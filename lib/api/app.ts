@@ -165,6 +165,29 @@ export function createApiApp() {
     scheme: "bearer",
     bearerFormat: "JWT",
   });
+  app.openAPIRegistry.registerComponent("parameters", "IdempotencyKey", {
+    name: "Idempotency-Key",
+    in: "header",
+    required: false,
+    description:
+      "Any unique string (a UUID), at most 255 visible ASCII characters. Sent again with the same body within 24 hours, " +
+      "the first answer comes back (with `Idempotent-Replayed: true`) and nothing is done twice; with another body, a 422 " +
+      "`idempotency_key_reused`; while the first is still running, the repeat waits for its answer (up to 10 s, then " +
+      "409 `idempotency_in_progress`). Per user. See docs/integrations.md.",
+    schema: { type: "string", minLength: 1, maxLength: 255 },
+    example: "5f0c7a8e-2b0d-4d5e-9a5b-3f3c1e2d4b6a",
+  });
+  app.openAPIRegistry.registerComponent("headers", "IdempotentReplayed", {
+    description: "`true` when this is the kept answer of an earlier request with the same Idempotency-Key",
+    schema: { type: "string", enum: ["true"] },
+  });
+  app.openAPIRegistry.registerComponent("headers", "ETag", {
+    description:
+      "The resource's entity tag (a hash of what the answer shows): send it back as `If-Match` to change the resource " +
+      "only if nobody changed it meanwhile (else 412), or as `If-None-Match` to read it only if it changed (else 304)",
+    schema: { type: "string" },
+    example: '"q1w2e3r4t5y6u7i8o9p0aZ"',
+  });
   let document: unknown;
   app.get(`${API_PREFIX}/openapi.json`, (c) =>
     c.json(

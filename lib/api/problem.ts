@@ -139,5 +139,6 @@ export function problemResponse(c: Context, error: AppError): Response {
     headers["RateLimit-Reset"] = String(window.resetSeconds);
   }
   if (error.extra.allow) headers.Allow = error.extra.allow.join(", ");
+  if (error.extra.etag) headers.ETag = error.extra.etag;
   return c.body(JSON.stringify(body), error.status, headers);
 }

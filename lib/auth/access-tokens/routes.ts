@@ -18,9 +18,12 @@ const createRoute = apiRoute({
   summary: "Make a personal access token",
   description:
     `${ABOUT} The answer is the only time the secret is shown: only its SHA-256 is kept. At most ${MAX_ACCESS_TOKENS} ` +
-    "tokens per user (409). Needs a sign-in: a personal access token cannot make another.",
+    "tokens per user (409). Needs a sign-in: a personal access token cannot make another. Ignores `Idempotency-Key` " +
+    "(the secret is never stored, so it cannot be answered again).",
   access: "user",
   sessionOnly: true,
+  // The answer carries the secret, which is never stored: a repeat makes another token.
+  idempotent: false,
   request: { body: jsonBody(createAccessTokenInput) },
   responses: {
     201: {

@@ -30,3 +30,4 @@ export * from "./deploy";
 export * from "./invoices";
 export * from "./queue";
 export * from "./access-tokens";
+export * from "./idempotency";
