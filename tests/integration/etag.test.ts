@@ -123,3 +123,23 @@ test("the OpenAPI document declares ETag, If-Match, If-None-Match, 304 and 412 o
   expect(path.delete.responses["412"]).toBeDefined();
   expect(document.components.headers.ETag).toBeDefined();
 });
+
+describe("GET of one goal, group, project and team", () => {
+  test.each([
+    ["/api/v1/goals", { title: "Run a marathon" }, "Run a marathon"],
+    ["/api/v1/groups", { names: { en: "Garden" } }, undefined],
+    ["/api/v1/projects", { name: "New roof" }, undefined],
+    ["/api/v1/user-groups", { name: "Crew" }, undefined],
+  ])("%s/{id} answers an ETag and 304 while If-None-Match names it", async (base, json) => {
+    const user = await registerUser(server);
+    const created = await server.request(base, { token: user.token, json });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const first = await server.request(`${base}/${created.body.id}`, { token: user.token });
+    expect(first.status).toBe(200);
+    const etag = first.headers.get("etag")!;
+    expect(etag).toBe(await etagOf(first.body));
+    const again = await server.request(`${base}/${created.body.id}`, { token: user.token, headers: { "If-None-Match": etag } });
+    expect(again.status).toBe(304);
+    expect(again.body).toBe("");
+  });
+});
