@@ -154,21 +154,30 @@ export function TaskDetail(props: TaskDetailProps) {
     },
   });
 
+  /** The changes of this page, one at a time: each is sent on the task as the previous one left it. */
+  const saving = useRef<Promise<unknown>>(Promise.resolve());
   const saveTask = useCallback(
-    async (patch: UpdateTaskInput): Promise<SaveResult> => {
-      // The change is made only on the task as this page shows it (If-Match): if someone changed it and the page
-      // has not heard (the socket was away), the API refuses (412) instead of overwriting their change. Without Web
-      // Crypto (a plain-http address other than localhost) the tag cannot be computed and the change is sent as is.
-      const etag = await etagOf(shown.current).catch(() => undefined);
-      const answer = await request<TaskOutput>("PATCH", `/api/v1/tasks/${taskId}`, patch, etag ? { "If-Match": etag } : {});
-      if (answer.status === 200 && answer.body) {
-        showTask(answer.body);
-        announce(t("saved"));
-        return { ok: true };
-      }
-      if (answer.status === 404) setGone("unshared");
-      if (answer.status === 412) setStale(true);
-      return { ok: false, status: answer.status, body: answer.body };
+    (patch: UpdateTaskInput): Promise<SaveResult> => {
+      const save = async (): Promise<SaveResult> => {
+        // The change is made only on the task as this page shows it (If-Match): if someone changed it and the page
+        // has not heard (the socket was away), the API refuses (412) instead of overwriting their change. Without
+        // Web Crypto (a plain-http address other than localhost) the tag cannot be computed and the change is sent
+        // as is.
+        const etag = await etagOf(shown.current).catch(() => undefined);
+        const answer = await request<TaskOutput>("PATCH", `/api/v1/tasks/${taskId}`, patch, etag ? { "If-Match": etag } : {});
+        if (answer.status === 200 && answer.body) {
+          if (answer.body.updatedAt >= shown.current.updatedAt) shown.current = answer.body;
+          showTask(answer.body);
+          announce(t("saved"));
+          return { ok: true };
+        }
+        if (answer.status === 404) setGone("unshared");
+        if (answer.status === 412) setStale(true);
+        return { ok: false, status: answer.status, body: answer.body };
+      };
+      const result = saving.current.then(save);
+      saving.current = result.catch(() => undefined);
+      return result;
     },
     [taskId, showTask, announce, t],
   );
