@@ -240,3 +240,31 @@ test("task page: signed out goes to sign-in, another user's task is not found, H
   await expect(viewerDetail.people.getByText("Nosy Neighbour")).toBeVisible();
   await viewerContext.close();
 });
+
+test("task page: a change to a task someone else changed meanwhile is refused, with a reload", async ({ page }) => {
+  const errors = collectErrors(page);
+  const me = await register(page.request, "Dana Conflict");
+  const task = await createTask(page.request, { title: "Plan the trip" });
+  // The page hears nothing live (as when its socket is away), so it still shows the task as it was.
+  await page.routeWebSocket(/\/ws\//, (socket) => socket.close());
+  await page.route(/\/ws\//, (route) => route.abort());
+  const detail = new TaskDetailPage(page);
+  await detail.goto(task.id);
+  await expect(detail.heading).toHaveText("Plan the trip");
+
+  // Another device changes the title.
+  const other = await page.request.patch(`/api/v1/tasks/${task.id}`, {
+    data: { title: "Plan the trip to Brno" },
+    headers: { Authorization: `Bearer ${me.token}` },
+  });
+  expect(other.status()).toBe(200);
+
+  await detail.edit("Title", "Plan the trip to Prague");
+  const notice = page.getByRole("alert").filter({ hasText: "Someone else changed this task while you were editing it" });
+  await expect(notice).toBeVisible();
+  expect((await readTask(page, task.id)).title).toBe("Plan the trip to Brno");
+
+  await notice.getByRole("button", { name: "Reload the task" }).click();
+  await expect(detail.heading).toHaveText("Plan the trip to Brno");
+  expect(errors.filter((error) => !/websocket|\/ws\/|ERR_FAILED/i.test(error))).toEqual([]);
+});

@@ -19,11 +19,15 @@ export async function callApi<T = unknown>(
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
   path: string,
   json?: unknown,
+  headers?: Record<string, string>,
 ): Promise<ApiAnswer<T>> {
   const response = await fetch(path, {
     method,
-    headers:
-      json === undefined ? { Accept: "application/json" } : { Accept: "application/json", "Content-Type": "application/json" },
+    headers: {
+      Accept: "application/json",
+      ...(json === undefined ? {} : { "Content-Type": "application/json" }),
+      ...headers,
+    },
     body: json === undefined ? undefined : JSON.stringify(json),
     credentials: "same-origin",
     cache: "no-store",

@@ -11,6 +11,10 @@ export class SecurityPage {
   /** The "where you are signed in" card and its sessions. */
   readonly sessionsCard: Locator;
   readonly sessions: Locator;
+  /** The personal access tokens card, its tokens, and the dialog that shows a new token's secret. */
+  readonly tokensCard: Locator;
+  readonly tokens: Locator;
+  readonly tokenDialog: Locator;
 
   constructor(readonly page: Page) {
     this.heading = page.getByRole("heading", { level: 1 });
@@ -20,6 +24,14 @@ export class SecurityPage {
     this.addForm = page.locator("section", { has: page.locator("#passkey-add-title") });
     this.sessionsCard = page.locator("section", { has: page.locator("#sessions-title") });
     this.sessions = this.sessionsCard.getByRole("listitem");
+    this.tokensCard = page.locator("section", { has: page.locator("#tokens-title") });
+    this.tokens = this.tokensCard.locator("li[data-token-id]");
+    this.tokenDialog = page.getByRole("dialog");
+  }
+
+  /** A token of the list, by its name. */
+  token(name: string): Locator {
+    return this.tokens.filter({ has: this.page.getByRole("heading", { name, exact: true }) });
   }
 
   goto(locale = "en"): Promise<Response | null> {

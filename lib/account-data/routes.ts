@@ -55,7 +55,7 @@ const DELETE_DESCRIPTION =
   "viewer), or is deleted when nobody else is in it; a family where you are the last parent gets its " +
   "longest-standing member as parent, or is deleted when empty. What stays that you created (teams, projects, a " +
   "family) no longer names you, and your id leaves the event log. Afterwards your tokens, password and passkeys " +
-  "sign in no more; the session cookie is cleared. Counted against the strict rate limit.";
+  "sign in no more (personal access tokens included, which cannot delete an account themselves); the session cookie is cleared. Counted against the strict rate limit.";
 
 function deleteRoute<P extends string>(path: P, summary: string) {
   return apiRoute({
@@ -66,6 +66,7 @@ function deleteRoute<P extends string>(path: P, summary: string) {
     description: DELETE_DESCRIPTION,
     access: "user",
     limit: "strict",
+    sessionOnly: true,
     request: { body: { required: false, content: { "application/json": { schema: deleteAccountInput } } } },
     responses: {
       204: { description: "The account and everything of it are deleted" },

@@ -349,6 +349,22 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     otherColumns: { email: "the address the link went to, deleted with the row" },
     export: [{ key: "emailLinks", where: "user_id = $user", omit: ["token_hash"] }],
   },
+  personal_access_tokens: {
+    about: "The user's personal access tokens (name, scopes, dates; only a hash of each secret): deleted, so that none works.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "accessTokens", where: "user_id = $user", omit: ["token_hash"] }],
+  },
+  idempotency_keys: {
+    about:
+      "Idempotency-Keys of the user's requests (24 hours, so that a retried request is not done twice): deleted; " +
+      "exported without the kept answers, which are the API's own copies of data exported elsewhere.",
+    userColumns: { user_id: "cascade" },
+    otherColumns: {
+      response_headers: "the kept answer's Content-Type, Location and ETag",
+      response_body: "the API's kept answer to one of the user's requests (a copy of data exported under its own key)",
+    },
+    export: [{ key: "idempotencyKeys", where: "user_id = $user", omit: ["response_headers", "response_body"] }],
+  },
   oauth_states: {
     about: "OAuth sign-ins in flight: linked to no user until they complete, and gone within minutes.",
     export: { none: "linked to no user (state, PKCE verifier and nonce of a sign-in in flight)" },

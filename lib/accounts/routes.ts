@@ -72,8 +72,13 @@ const changePasswordRoute = apiRoute({
   path: "/auth/change-password",
   tags: ["Account"],
   summary: "Change the password",
-  description: "Every session ends (every token issued before stops working); the answer carries a new one.",
+  description:
+    "Every session ends (every token issued before stops working); the answer carries a new one. Personal access " +
+    "tokens go on working. Needs a sign-in: with a personal access token, 403 `session_required`.",
   access: "user",
+  sessionOnly: true,
+  // The answer carries a new session token, which is never stored.
+  idempotent: false,
   limit: "strict",
   request: { body: jsonBody(changePasswordInput) },
   responses: { 200: jsonContent(authResultOutput, "Password changed") },
@@ -102,8 +107,10 @@ const logoutRoute = apiRoute({
   summary: "Sign out",
   description:
     "Ends this session: its token stops working at once, on every server process, and the session cookie is " +
-    "cleared. With `everywhere=true` every session of the user ends (all devices).",
+    "cleared. With `everywhere=true` every session of the user ends (all devices). Personal access tokens go on " +
+    "working (revoke them with `DELETE /tokens/{id}`); sent with one, 403 `session_required`.",
   access: "user",
+  sessionOnly: true,
   request: {
     query: z.strictObject({
       everywhere: z.stringbool().optional().openapi({ type: "boolean", description: "Also revoke every other token" }),

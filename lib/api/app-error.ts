@@ -8,12 +8,20 @@ export const ERROR_STATUS = {
   cross_origin_request: 403,
   /** Signing in to an account an administrator disabled (lib/admin), by any method. */
   account_disabled: 403,
+  /** A personal access token without the `write` scope, sent with anything but GET, HEAD or OPTIONS. */
+  insufficient_scope: 403,
+  /** An action that needs a sign-in (a session), tried with a personal access token. */
+  session_required: 403,
   not_found: 404,
   /** A route of a feature module that is switched off (lib/modules): the problem names the module. */
   module_disabled: 404,
   method_not_allowed: 405,
   conflict: 409,
+  /** A request with the `Idempotency-Key` of one that has not answered yet (lib/api/idempotency.ts). */
+  idempotency_in_progress: 409,
   gone: 410,
+  /** `If-Match` names a version that is no longer the current one (lib/api/conditional.ts). */
+  precondition_failed: 412,
   /** An invitation link that was accepted already (they work once), withdrawn, or older than 7 days. */
   invitation_used: 410,
   invitation_revoked: 410,
@@ -21,6 +29,8 @@ export const ERROR_STATUS = {
   invitation_expired: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** An `Idempotency-Key` sent again with another request (another body, method or path). */
+  idempotency_key_reused: 422,
   rate_limited: 429,
   internal: 500,
   not_implemented: 501,
@@ -51,6 +61,8 @@ export interface AppErrorExtra {
   rateLimit?: RateLimitState;
   /** Sent as `Allow` with `method_not_allowed` (RFC 9110 §15.5.6). */
   allow?: string[];
+  /** Sent as `ETag` with `precondition_failed`: the resource's current tag. */
+  etag?: string;
 }
 
 /**

@@ -5,6 +5,7 @@ import { accountsRoutes } from "../accounts/routes";
 import { activityRoutes } from "../activity/routes";
 import { adminRoutes } from "../admin/routes";
 import { assistantRoutes } from "../assistant/routes";
+import { accessTokensRoutes } from "../auth/access-tokens/routes";
 import { sessionsRoutes } from "../auth/sessions/routes";
 import { calendarFeedsRoutes } from "../calendar-feeds/routes";
 import { collaborationRoutes } from "../collaboration/routes";
@@ -56,8 +57,10 @@ specification names it at the site root (\`/auth/login\`, \`/errors/report\`, \`
 \`Authorization: Bearer <token>\`. Each sign-in is a session (\`GET /auth/sessions\`); its token is HS256, valid for
 JWT_TTL_SECONDS (7 days by default), and stops working at once when its session ends: \`POST /auth/logout\`,
 \`DELETE /auth/sessions/{id}\`, a password change or \`POST /auth/logout?everywhere=true\` (every session). The web
-pages use the same token from an httpOnly cookie; a request that changes something with that cookie must come
-from the app's own pages (\`Origin\`; otherwise 403 \`cross_origin_request\`).
+pages use the same token from an httpOnly cookie. Scripts and integrations use a personal access token instead
+(\`POST /api/v1/tokens\` from a signed-in session, or the security settings page): \`Authorization: Bearer spolu_pat_…\`,
+scoped \`read\` or \`write\`, working until it expires or is revoked (docs/integrations.md). A request
+that changes something with the cookie must come from the app's own pages (\`Origin\`; otherwise 403 \`cross_origin_request\`).
 
 **Errors** are RFC 9457 \`application/problem+json\` with a machine-readable \`code\`; invalid input (400) lists
 every bad field in \`errors\` as a JSON Pointer with \`in\` (body, query, path). Request bodies must be
@@ -131,6 +134,7 @@ export function createApiApp() {
 
   app.route(API_PREFIX, accountsRoutes);
   app.route(API_PREFIX, sessionsRoutes);
+  app.route(API_PREFIX, accessTokensRoutes);
   app.route(API_PREFIX, accountDataRoutes);
   app.route(API_PREFIX, webauthnRoutes);
   app.route(API_PREFIX, errorsRoutes);
@@ -170,6 +174,29 @@ export function createApiApp() {
     type: "http",
     scheme: "bearer",
     bearerFormat: "JWT",
+  });
+  app.openAPIRegistry.registerComponent("parameters", "IdempotencyKey", {
+    name: "Idempotency-Key",
+    in: "header",
+    required: false,
+    description:
+      "Any unique string (a UUID), at most 255 visible ASCII characters. Sent again with the same body within 24 hours, " +
+      "the first answer comes back (with `Idempotent-Replayed: true`) and nothing is done twice; with another body, a 422 " +
+      "`idempotency_key_reused`; while the first is still running, the repeat waits for its answer (up to 10 s, then " +
+      "409 `idempotency_in_progress`). Per user. See docs/integrations.md.",
+    schema: { type: "string", minLength: 1, maxLength: 255 },
+    example: "5f0c7a8e-2b0d-4d5e-9a5b-3f3c1e2d4b6a",
+  });
+  app.openAPIRegistry.registerComponent("headers", "IdempotentReplayed", {
+    description: "`true` when this is the kept answer of an earlier request with the same Idempotency-Key",
+    schema: { type: "string", enum: ["true"] },
+  });
+  app.openAPIRegistry.registerComponent("headers", "ETag", {
+    description:
+      "The resource's entity tag (a hash of what the answer shows): send it back as `If-Match` to change the resource " +
+      "only if nobody changed it meanwhile (else 412), or as `If-None-Match` to read it only if it changed (else 304)",
+    schema: { type: "string" },
+    example: '"q1w2e3r4t5y6u7i8o9p0aZ"',
   });
   // The document (637 KB) is built once, and each compressed form of it is made once (lib/api/compression.ts).
   let document: PrecompressedBody | undefined;

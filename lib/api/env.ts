@@ -1,6 +1,6 @@
 import type { HttpBindings } from "@hono/node-server";
 import type { Actor } from "../auth/actor";
-import type { SessionClaims } from "../auth/tokens";
+import type { TokenClaims } from "../auth/tokens";
 
 /** What every API handler can read from its context. */
 export interface ApiEnv {
@@ -10,8 +10,8 @@ export interface ApiEnv {
     requestId: string;
     /** Set by the `user` and `admin` access levels; `optional` routes may leave it unset. */
     actor: Actor;
-    /** The session token's verified claims, checked once per request (see middleware.ts). */
-    sessionClaims?: Promise<SessionClaims | null>;
+    /** The bearer token's verified claims (a session's or a personal access token's), checked once per request. */
+    sessionClaims?: Promise<TokenClaims | null>;
     /**
      * `GET /tasks` on a cache miss: the list cache's generation for the user, noted by the route's cache
      * middleware before the database is read (lib/tasks/list-cache.ts), so that the handler need not look again.

@@ -5,8 +5,8 @@ import { bodyLimit } from "hono/body-limit";
 import { createMiddleware } from "hono/factory";
 import { matchedRoutes } from "hono/route";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { actorFromClaims, tokenFromRequest, type Actor } from "../auth/actor";
-import { verifySessionToken, type SessionClaims } from "../auth/tokens";
+import { actorFromClaims, claimsOfToken, tokenFromRequest, type Actor } from "../auth/actor";
+import type { TokenClaims } from "../auth/tokens";
 import { limiter, type LimitState } from "../rate-limit/limiter";
 import { config } from "../config";
 import { AppError } from "./app-error";
@@ -188,12 +188,12 @@ export function jsonBodyOnly(maxSize: number): MiddlewareHandler<ApiEnv> {
   };
 }
 
-/** The verified claims of the request's session token (checked once per request), or null. */
-function sessionClaims(c: Parameters<MiddlewareHandler<ApiEnv>>[0]): Promise<SessionClaims | null> {
+/** The verified claims of the request's token (session or personal access token; checked once per request), or null. */
+function sessionClaims(c: Parameters<MiddlewareHandler<ApiEnv>>[0]): Promise<TokenClaims | null> {
   let claims = c.get("sessionClaims");
   if (!claims) {
     const token = tokenFromRequest(requestHeader(c, "authorization"), requestHeader(c, "cookie"));
-    claims = token ? verifySessionToken(token) : Promise.resolve(null);
+    claims = token ? claimsOfToken(token) : Promise.resolve(null);
     c.set("sessionClaims", claims);
   }
   return claims;
@@ -229,8 +229,18 @@ export function rateLimit(name: "general" | "strict" | "error-report"): Middlewa
   });
 }
 
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * The request's actor, or null. A personal access token without the `write` scope may only read: anything but GET,
+ * HEAD and OPTIONS is a 403 `insufficient_scope`, on every route, whatever the route itself would allow.
+ */
 async function resolveActor(c: Parameters<MiddlewareHandler<ApiEnv>>[0]): Promise<Actor | null> {
-  return actorFromClaims(await sessionClaims(c));
+  const actor = await actorFromClaims(await sessionClaims(c));
+  if (actor?.accessToken && !actor.accessToken.scopes.includes("write") && !READ_METHODS.has(c.req.method)) {
+    throw new AppError("insufficient_scope", "This personal access token may only read (scope `read`): use one with `write`");
+  }
+  return actor;
 }
 
 /** The route needs a signed-in user: 401 without a valid, unrevoked token. */
@@ -245,6 +255,17 @@ export const authenticate = createMiddleware<ApiEnv>(async (c, next) => {
 export const identify = createMiddleware<ApiEnv>(async (c, next) => {
   const actor = await resolveActor(c);
   if (actor) c.set("actor", actor);
+  await next();
+});
+
+/**
+ * Runs after `authenticate`: the route needs a session (a sign-in), not a personal access token: making and
+ * revoking tokens, changing the password, signing out, ending sessions.
+ */
+export const requireSession = createMiddleware<ApiEnv>(async (c, next) => {
+  if (c.var.actor?.accessToken) {
+    throw new AppError("session_required", "Sign in to do this: a personal access token may not (see /settings/security)");
+  }
   await next();
 });
 

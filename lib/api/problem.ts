@@ -11,16 +11,21 @@ const TITLES: Record<ErrorCode, string> = {
   forbidden: "Not allowed",
   cross_origin_request: "Cross-origin request refused",
   account_disabled: "Account disabled",
+  insufficient_scope: "Token scope too narrow",
+  session_required: "Sign-in required, not a token",
   not_found: "Not found",
   module_disabled: "Module switched off",
   method_not_allowed: "Method not allowed",
   conflict: "Conflict",
+  idempotency_in_progress: "Same request still in progress",
   gone: "Gone",
+  precondition_failed: "Changed since you read it",
   invitation_used: "Invitation already used",
   invitation_revoked: "Invitation withdrawn",
   invitation_declined: "Invitation declined",
   invitation_expired: "Invitation expired",
   payload_too_large: "Request body too large",
+  idempotency_key_reused: "Idempotency key used for another request",
   unsupported_media_type: "Unsupported media type",
   rate_limited: "Too many requests",
   internal: "Internal server error",
@@ -134,5 +139,6 @@ export function problemResponse(c: Context, error: AppError): Response {
     headers["RateLimit-Reset"] = String(window.resetSeconds);
   }
   if (error.extra.allow) headers.Allow = error.extra.allow.join(", ");
+  if (error.extra.etag) headers.ETag = error.extra.etag;
   return c.body(JSON.stringify(body), error.status, headers);
 }

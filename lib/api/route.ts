@@ -1,10 +1,11 @@
-import { createRoute, type RouteConfig, type z } from "@hono/zod-openapi";
+import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { isModuleEnabled, type ModuleId } from "../modules/registry";
 import { AppError } from "./app-error";
 import type { ApiEnv } from "./env";
+import { idempotency } from "./idempotency";
 import { inputGuard } from "./input-guard";
-import { authenticate, identify, rateLimit, requireAdmin, routeBodyLimit } from "./middleware";
+import { authenticate, identify, rateLimit, requireAdmin, requireSession, routeBodyLimit } from "./middleware";
 import { problemSchema } from "./problem";
 
 /** Who may call a route: anyone, anyone (with the user known when signed in), a signed-in user, an admin. */
@@ -24,6 +25,16 @@ export interface ApiRouteConfig extends RouteConfig {
   module?: ModuleId;
   /** The largest request body the route takes, in bytes, instead of BODY_LIMIT_BYTES (media uploads). */
   bodyLimit?: number | (() => number);
+  /**
+   * The route needs a sign-in, not a personal access token (403 `session_required`): making tokens, changing the
+   * password, signing out.
+   */
+  sessionOnly?: boolean;
+  /**
+   * Whether the route honours `Idempotency-Key` (lib/api/idempotency.ts): every signed-in POST does unless it says
+   * `false` (one whose answer must not be stored: a new secret, a new session token).
+   */
+  idempotent?: boolean;
 }
 
 /** Answers 404 `module_disabled`, naming the module, while the module is off. */
@@ -49,7 +60,8 @@ function standardProblems(config: ApiRouteConfig) {
     ...(!["get", "head", "options"].includes(config.method) && {
       403: problem(
         `${config.access === "admin" ? "Not an administrator; or " : ""}\`cross_origin_request\`: sent with the session ` +
-          "cookie from another site's page (see lib/api/same-origin.ts)",
+          "cookie from another site's page (see lib/api/same-origin.ts); or `insufficient_scope`: a personal access " +
+          `token without the \`write\` scope${config.sessionOnly ? "; or `session_required`: a personal access token, not a sign-in" : ""}`,
       ),
     }),
     ...(config.module && {
@@ -59,9 +71,34 @@ function standardProblems(config: ApiRouteConfig) {
       413: problem("Request body too large"),
       415: problem("Request body is not application/json"),
     }),
+    ...(isIdempotent(config) && {
+      409: problem("`idempotency_in_progress`: a request with this Idempotency-Key is still running (see Retry-After)"),
+      422: problem("`idempotency_key_reused`: this Idempotency-Key was sent with another body, method or path"),
+    }),
     429: problem("Rate limit passed; see Retry-After"),
     500: problem("Unexpected error (logged with the request id)"),
   };
+}
+
+function isIdempotent(config: ApiRouteConfig): boolean {
+  return config.method === "post" && (config.access === "user" || config.access === "admin") && config.idempotent !== false;
+}
+
+/** The 2xx answers of an idempotent route say that a replay carries `Idempotent-Replayed: true`. */
+function withReplayHeader(responses: RouteConfig["responses"]): RouteConfig["responses"] {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) =>
+      status.startsWith("2") && !("$ref" in response)
+        ? [
+            status,
+            {
+              ...response,
+              headers: { ...response.headers, "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } },
+            },
+          ]
+        : [status, response],
+    ),
+  ) as RouteConfig["responses"];
 }
 
 const ACCESS_MIDDLEWARE: Record<Access, MiddlewareHandler<ApiEnv>[]> = {
@@ -74,7 +111,9 @@ const ACCESS_MIDDLEWARE: Record<Access, MiddlewareHandler<ApiEnv>[]> = {
 type ApiRoute<R extends ApiRouteConfig> = ReturnType<
   typeof createRoute<
     R["path"],
-    Omit<R, "access" | "limit" | "module" | "middleware"> & { middleware: MiddlewareHandler<ApiEnv>[] }
+    Omit<R, "access" | "limit" | "module" | "sessionOnly" | "idempotent" | "middleware"> & {
+      middleware: MiddlewareHandler<ApiEnv>[];
+    }
   >
 >;
 
@@ -83,9 +122,17 @@ type ApiRoute<R extends ApiRouteConfig> = ReturnType<
  * requirement and the standard problem answers, so that the OpenAPI document shows all of them.
  */
 export function apiRoute<const R extends ApiRouteConfig>(config: R) {
-  const { access, limit, module, bodyLimit, ...route } = config;
+  const { access, limit, module, bodyLimit, sessionOnly, idempotent: _idempotent, ...route } = config;
+  const idempotent = isIdempotent(config);
+  const idempotencyDocs: Record<string, unknown> = idempotent
+    ? {
+        "x-spolu-idempotent": true,
+        parameters: [...(route.parameters ?? []), { $ref: "#/components/parameters/IdempotencyKey" }],
+      }
+    : {};
   return createRoute({
     ...route,
+    ...idempotencyDocs,
     ...(module && {
       "x-spolu-module": module,
       description:
@@ -97,11 +144,15 @@ export function apiRoute<const R extends ApiRouteConfig>(config: R) {
       ...(module ? [requireModule(module)] : []),
       ...(limit ? [rateLimit(limit)] : []),
       ...ACCESS_MIDDLEWARE[access],
+      ...(sessionOnly ? [requireSession] : []),
+      ...(idempotent ? [idempotency] : []),
       ...[route.middleware ?? []].flat(),
       // Last before the validators: the rules every string and date of every request follows (input-guard.ts).
       inputGuard({ jsonBody: Boolean(route.request?.body) }),
     ] as MiddlewareHandler[],
-    responses: { ...standardProblems(config), ...route.responses },
+    responses: idempotent
+      ? withReplayHeader({ ...standardProblems(config), ...route.responses })
+      : { ...standardProblems(config), ...route.responses },
   }) as unknown as ApiRoute<R>;
 }
 
@@ -117,3 +168,41 @@ export function jsonContent<T extends z.ZodType>(schema: T, description: string)
 export function jsonBody<T extends z.ZodType>(schema: T) {
   return { required: true, content: { "application/json": { schema } } };
 }
+
+/** `If-Match` (lib/api/conditional.ts), for a route that changes or deletes one resource. */
+export const ifMatchHeader = z.object({
+  "if-match": z
+    .string()
+    .optional()
+    .openapi({
+      description:
+        "The ETag the client read (or `*`): the change is made only if the resource still has it; otherwise 412 " +
+        "`precondition_failed` and nothing changes. Without it the change is made whatever happened since.",
+      example: '"q1w2e3r4t5y6u7i8o9p0aZ"',
+    }),
+});
+
+/** `If-None-Match` (lib/api/conditional.ts), for a route that reads one resource. */
+export const ifNoneMatchHeader = z.object({
+  "if-none-match": z.string().optional().openapi({
+    description: "The ETag the client holds: while it is still the current one, the answer is 304 with no body",
+    example: '"q1w2e3r4t5y6u7i8o9p0aZ"',
+  }),
+});
+
+/** A success answer that carries the resource's `ETag`. */
+export function withETag<T extends { description: string }>(response: T): T & { headers: { ETag: { $ref: string } } } {
+  return { ...response, headers: { ETag: { $ref: "#/components/headers/ETag" } } };
+}
+
+/** The 304 of a GET whose `If-None-Match` names the current ETag. */
+export const notModified = {
+  description: "Not modified: `If-None-Match` names the current ETag (no body)",
+  headers: { ETag: { $ref: "#/components/headers/ETag" } },
+};
+
+/** The 412 of a change whose `If-Match` names an ETag that is no longer the current one. */
+export const stale = {
+  ...problem("`precondition_failed`: the resource changed since the client read it (If-Match); nothing was changed"),
+  headers: { ETag: { $ref: "#/components/headers/ETag" } },
+};

@@ -1,7 +1,9 @@
 import { config } from "../config";
+import type { TokenScope } from "./access-tokens/schema";
+import { accessTokenExpired, isAccessTokenSecret, verifyAccessToken } from "./access-tokens/service";
 import { findSessionUser } from "./repo";
 import { liveCredential } from "./sessions/service";
-import { verifySessionToken, type SessionClaims } from "./tokens";
+import { verifySessionToken, type TokenClaims } from "./tokens";
 
 /** Who is making a request: the API middleware, the pages and the socket handshake all use this. */
 export interface Actor {
@@ -14,6 +16,11 @@ export interface Actor {
   signedInAt?: Date;
   /** The session the request is made with (signing out ends it); absent for background work. */
   sessionId?: string;
+  /**
+   * The personal access token the request is made with (lib/auth/access-tokens), instead of a session: its scopes
+   * limit what it may do (lib/api/middleware.ts), and some actions need a session (`apiRoute({ sessionOnly })`).
+   */
+  accessToken?: { id: string; scopes: readonly TokenScope[] };
 }
 
 export const SESSION_COOKIE = "spolu_session";
@@ -37,7 +44,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * issued, or is disabled by an administrator.
  */
 export async function actorFromToken(token: string | null): Promise<Actor | null> {
-  return actorFromClaims(token ? await verifySessionToken(token) : null);
+  return actorFromClaims(token ? await claimsOfToken(token) : null);
+}
+
+/** A bearer token's claims: a personal access token's (`spolu_pat_…`) or a session token's; null when neither. */
+export function claimsOfToken(token: string): Promise<TokenClaims | null> {
+  return isAccessTokenSecret(token) ? verifyAccessToken(token) : verifySessionToken(token);
 }
 
 /**
@@ -46,8 +58,14 @@ export async function actorFromToken(token: string | null): Promise<Actor | null
  * is dropped the moment it changes. (Disabling revokes the tokens too; the flag also covers a token issued in the
  * same instant.)
  */
-export async function actorFromClaims(claims: SessionClaims | null): Promise<Actor | null> {
+export async function actorFromClaims(claims: TokenClaims | null): Promise<Actor | null> {
   if (!claims || !UUID.test(claims.sub)) return null;
+  if (claims.kind === "access-token") {
+    // Not bound to the token version: signing out everywhere or a new password leaves personal access tokens be.
+    if (accessTokenExpired(claims.expiresAtMs)) return null;
+    const owner = await actorForUser(claims.sub);
+    return owner && { ...owner, accessToken: { id: claims.tid, scopes: claims.scopes } };
+  }
   const user = await findSessionUser(claims.sub);
   if (!user || user.disabled || user.tokenVersion !== claims.ver) return null;
   const credential = await liveCredential(claims);

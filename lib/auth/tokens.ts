@@ -2,6 +2,7 @@ import { createSecretKey, type KeyObject } from "node:crypto";
 import { jwtVerify, SignJWT, errors as joseErrors } from "jose";
 import { config } from "../config";
 import { MemoryCache } from "../memory-cache";
+import type { TokenScope } from "./access-tokens/schema";
 
 const ISSUER = "spolu";
 /** Sign-in tokens only; other tokens (invitations, challenges) use their own audience. */
@@ -10,9 +11,24 @@ const ALGORITHM = "HS256";
 
 /**
  * The claims of a verified token. `kind` says which record stands behind it and decides how revocation is checked
- * (lib/auth/actor.ts): `session`, a sign-in (lib/auth/sessions/). Another kind (a personal access token) adds its
- * own member to this union, its own audience, and its own check beside the session's.
+ * (lib/auth/actor.ts): `session`, a sign-in (lib/auth/sessions), or `access-token`, a personal access token
+ * (lib/auth/access-tokens: an opaque secret looked up by its hash, not a JWT).
  */
+export type TokenClaims = SessionClaims | AccessTokenClaims;
+
+/** A personal access token's record, found by the hash of its secret. */
+export interface AccessTokenClaims {
+  kind: "access-token";
+  /** The user id. */
+  sub: string;
+  /** The token's id (`personal_access_tokens.id`). */
+  tid: string;
+  scopes: TokenScope[];
+  /** Null: never expires. */
+  expiresAtMs: number | null;
+}
+
+/** A session token's claims (a signed JWT). */
 export interface SessionClaims {
   kind: "session";
   /** The user id. */

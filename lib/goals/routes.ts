@@ -1,4 +1,5 @@
-import { apiRoute, jsonBody, jsonContent, problemResponse } from "../api/route";
+import { jsonWithETag } from "../api/conditional";
+import { apiRoute, ifNoneMatchHeader, jsonBody, jsonContent, notModified, problemResponse, withETag } from "../api/route";
 import { createRouter } from "../api/router";
 import {
   appliedStudyPlanOutput,
@@ -78,8 +79,8 @@ const getRoute = apiRoute({
   summary: "One of your goals",
   description: ABOUT,
   access: "user",
-  request: { params: goalIdParams },
-  responses: { 200: jsonContent(goalOutput, "The goal"), 404: problemResponse(NOT_FOUND) },
+  request: { params: goalIdParams, headers: ifNoneMatchHeader },
+  responses: { 200: withETag(jsonContent(goalOutput, "The goal")), 304: notModified, 404: problemResponse(NOT_FOUND) },
 });
 
 const updateRoute = apiRoute({
@@ -249,7 +250,7 @@ const applyPlanRoute = apiRoute({
 export const goalsRoutes = createRouter()
   .openapi(listRoute, async (c) => c.json(await listGoals(c.var.actor, c.req.valid("query")), 200))
   .openapi(createRoute, async (c) => c.json(await createGoal(c.var.actor, c.req.valid("json")), 201))
-  .openapi(getRoute, async (c) => c.json(await getGoal(c.var.actor, c.req.valid("param").id), 200))
+  .openapi(getRoute, async (c) => jsonWithETag(c, await getGoal(c.var.actor, c.req.valid("param").id), 200))
   .openapi(updateRoute, async (c) => c.json(await updateGoal(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200))
   .openapi(deleteRoute, async (c) => {
     await deleteGoal(c.var.actor, c.req.valid("param").id);

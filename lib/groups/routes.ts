@@ -1,4 +1,5 @@
-import { apiRoute, jsonBody, jsonContent, problemResponse } from "../api/route";
+import { jsonWithETag } from "../api/conditional";
+import { apiRoute, ifNoneMatchHeader, jsonBody, jsonContent, notModified, problemResponse, withETag } from "../api/route";
 import { createRouter } from "../api/router";
 import { MAX_GROUPS } from "./defaults";
 import {
@@ -84,8 +85,8 @@ const getRoute = apiRoute({
   summary: "One of your groups, or one shared with your family",
   description: `Archived groups too. ${SHARED} ${NAME_RULES}`,
   access: "user",
-  request: { params: groupIdParams, query: langOnlyQuery },
-  responses: { 200: jsonContent(groupOutput, "The group"), 404: problemResponse(NOT_FOUND) },
+  request: { params: groupIdParams, query: langOnlyQuery, headers: ifNoneMatchHeader },
+  responses: { 200: withETag(jsonContent(groupOutput, "The group")), 304: notModified, 404: problemResponse(NOT_FOUND) },
 });
 
 const updateRoute = apiRoute({
@@ -166,7 +167,9 @@ export const groupsRoutes = createRouter()
   .openapi(reorderRoute, async (c) =>
     c.json(await reorderGroups(c.var.actor, c.req.valid("json"), c.req.valid("query").lang), 200),
   )
-  .openapi(getRoute, async (c) => c.json(await getGroup(c.var.actor, c.req.valid("param").id, c.req.valid("query").lang), 200))
+  .openapi(getRoute, async (c) =>
+    jsonWithETag(c, await getGroup(c.var.actor, c.req.valid("param").id, c.req.valid("query").lang), 200),
+  )
   .openapi(updateRoute, async (c) =>
     c.json(await updateGroup(c.var.actor, c.req.valid("param").id, c.req.valid("json"), c.req.valid("query").lang), 200),
   )

@@ -1,4 +1,5 @@
 import { expireAllDueRequests } from "../collaboration/expiry";
+import { purgeIdempotencyKeys } from "../api/idempotency";
 import { config } from "../config";
 import { runConnectorRetries } from "../connectors/service";
 import { runDeployQueue } from "../deploy/service";
@@ -34,6 +35,15 @@ export function backgroundJobs(): Job[] {
       async run() {
         const expired = await expireAllDueRequests();
         if (expired) log.info("Expired collaboration requests", { expired });
+      },
+    },
+    // Idempotency-Key answers older than 24 hours (lib/api/idempotency.ts; a repeat of an expired key also frees it).
+    {
+      name: "purge-idempotency-keys",
+      intervalMs: HOUR_MS,
+      async run() {
+        const deleted = await purgeIdempotencyKeys();
+        if (deleted) log.info("Purged expired idempotency keys", { deleted });
       },
     },
     {

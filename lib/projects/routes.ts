@@ -1,4 +1,5 @@
-import { apiRoute, jsonBody, jsonContent, problemResponse } from "../api/route";
+import { jsonWithETag } from "../api/conditional";
+import { apiRoute, ifNoneMatchHeader, jsonBody, jsonContent, notModified, problemResponse, withETag } from "../api/route";
 import { createRouter } from "../api/router";
 import { createdInvitationOutput } from "../invitations/schema";
 import {
@@ -73,8 +74,8 @@ const getRoute = apiRoute({
   description: "Any member (viewers too) sees the project, archived or not, with their own role in it.",
   access: "user",
   module: "projects",
-  request: { params: projectIdParams },
-  responses: { 200: jsonContent(projectOutput, "The project"), 404: problemResponse(NOT_FOUND) },
+  request: { params: projectIdParams, headers: ifNoneMatchHeader },
+  responses: { 200: withETag(jsonContent(projectOutput, "The project")), 304: notModified, 404: problemResponse(NOT_FOUND) },
 });
 
 const updateRoute = apiRoute({
@@ -208,7 +209,7 @@ const leaveRoute = apiRoute({
 export const projectsRoutes = createRouter()
   .openapi(listRoute, async (c) => c.json(await listProjects(c.var.actor, c.req.valid("query").archived === "true"), 200))
   .openapi(createRoute, async (c) => c.json(await createProject(c.var.actor, c.req.valid("json")), 201))
-  .openapi(getRoute, async (c) => c.json(await getProject(c.var.actor, c.req.valid("param").id), 200))
+  .openapi(getRoute, async (c) => jsonWithETag(c, await getProject(c.var.actor, c.req.valid("param").id), 200))
   .openapi(updateRoute, async (c) => c.json(await updateProject(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200))
   .openapi(deleteRoute, async (c) => {
     await deleteProject(c.var.actor, c.req.valid("param").id);

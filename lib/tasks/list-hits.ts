@@ -3,8 +3,7 @@ import { getQueryParams } from "hono/utils/url";
 import { chooseEncoding, COMPRESS_MIN_BYTES, compressBody } from "../api/compression";
 import { queryProblems } from "../api/input-guard";
 import { JSON_UTF8, rateLimitHeaders, requestIdFor, securityHeaders } from "../api/middleware";
-import { actorFromClaims, tokenFromRequest } from "../auth/actor";
-import { verifySessionToken } from "../auth/tokens";
+import { actorFromClaims, claimsOfToken, tokenFromRequest } from "../auth/actor";
 import { limiter } from "../rate-limit/limiter";
 import { listTasksQuery } from "./schema";
 import { cachedTaskList, listTasks } from "./service";
@@ -46,7 +45,7 @@ export async function answerTaskList(request: IncomingMessage, response: ServerR
   try {
     const token = tokenFromRequest(request.headers.authorization, request.headers.cookie);
     if (!token) return false;
-    const actor = await actorFromClaims(await verifySessionToken(token));
+    const actor = await actorFromClaims(await claimsOfToken(token));
     if (!actor) return false;
     const cached = await cachedTaskList(actor, queryString);
     // Validated before the rate-limit count, which the API takes again for whatever it answers.

@@ -1,6 +1,17 @@
 import { z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
-import { apiRoute, jsonBody, jsonContent, problemResponse } from "../api/route";
+import { ifMatch, jsonWithETag } from "../api/conditional";
+import {
+  apiRoute,
+  ifMatchHeader,
+  ifNoneMatchHeader,
+  jsonBody,
+  jsonContent,
+  notModified,
+  problemResponse,
+  stale,
+  withETag,
+} from "../api/route";
 import type { ApiEnv } from "../api/env";
 import { requestQueryString } from "../api/request-header";
 import { createRouter } from "../api/router";
@@ -106,8 +117,8 @@ const getRoute = apiRoute({
   tags: ["Tasks"],
   summary: "One task",
   access: "user",
-  request: { params: taskIdParams },
-  responses: { 200: jsonContent(taskOutput, "The task"), 404: noTask },
+  request: { params: taskIdParams, headers: ifNoneMatchHeader },
+  responses: { 200: withETag(jsonContent(taskOutput, "The task")), 304: notModified, 404: noTask },
 });
 
 const updateRoute = apiRoute({
@@ -120,10 +131,12 @@ const updateRoute = apiRoute({
     "may edit everything but groupId, projectId, userGroupId, assigneeIds and recurrence; members of the task's " +
     "user group see it but may not change it (403). Setting `recurrence` (or moving " +
     "`dueAt` of a recurring task) starts the series again from this task; `recurrence: null` stops it and " +
-    "keeps every task made so far.",
+    "keeps every task made so far. With `If-Match` (the ETag of `GET /tasks/{id}` or of the last change), the change " +
+    "is made only if the task is still as the client read it; otherwise nothing changes and the answer is 412 " +
+    "`precondition_failed` with the current ETag.",
   access: "user",
-  request: { params: taskIdParams, body: jsonBody(updateTaskInput) },
-  responses: { 200: jsonContent(taskOutput, "The changed task"), 403: notAllowed, 404: noTask },
+  request: { params: taskIdParams, headers: ifMatchHeader, body: jsonBody(updateTaskInput) },
+  responses: { 200: withETag(jsonContent(taskOutput, "The changed task")), 403: notAllowed, 404: noTask, 412: stale },
 });
 
 const deleteRoute = apiRoute({
@@ -131,9 +144,10 @@ const deleteRoute = apiRoute({
   path: "/tasks/{id}",
   tags: ["Tasks"],
   summary: "Delete a task with its subtasks",
+  description: "With `If-Match`, only if the task is still as the client read it (else 412, and nothing is deleted).",
   access: "user",
-  request: { params: taskIdParams },
-  responses: { 204: { description: "Deleted" }, 403: notAllowed, 404: noTask },
+  request: { params: taskIdParams, headers: ifMatchHeader },
+  responses: { 204: { description: "Deleted" }, 403: notAllowed, 404: noTask, 412: stale },
 });
 
 const moveRoute = apiRoute({
@@ -271,10 +285,12 @@ export const tasksRoutes = createRouter()
   .openapi(createRoute, async (c) => c.json(await createTask(c.var.actor, c.req.valid("json")), 201))
   .openapi(boardRoute, async (c) => c.json(await getBoard(c.var.actor, c.req.valid("query")), 200))
   .openapi(workloadRoute, async (c) => c.json(await getWorkload(c.var.actor, c.req.valid("query").completedSince), 200))
-  .openapi(getRoute, async (c) => c.json(await getTask(c.var.actor, c.req.valid("param").id), 200))
-  .openapi(updateRoute, async (c) => c.json(await updateTask(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200))
+  .openapi(getRoute, async (c) => jsonWithETag(c, await getTask(c.var.actor, c.req.valid("param").id), 200))
+  .openapi(updateRoute, async (c) =>
+    jsonWithETag(c, await updateTask(c.var.actor, c.req.valid("param").id, c.req.valid("json"), ifMatch(c)), 200),
+  )
   .openapi(deleteRoute, async (c) => {
-    await deleteTask(c.var.actor, c.req.valid("param").id);
+    await deleteTask(c.var.actor, c.req.valid("param").id, ifMatch(c));
     return c.body(null, 204);
   })
   .openapi(moveRoute, async (c) => c.json(await moveTask(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200))

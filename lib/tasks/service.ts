@@ -1,3 +1,4 @@
+import type { Precondition } from "../api/conditional";
 import { randomUUID } from "node:crypto";
 import { generateKeyBetween } from "fractional-indexing";
 import { AppError, invalidField } from "../api/app-error";
@@ -273,10 +274,20 @@ export async function getTask(actor: Actor, taskId: string): Promise<TaskOutput>
 /** The fields that need the `manage` permission; the rest need `edit`. */
 const MANAGED_FIELDS = ["groupId", "projectId", "userGroupId", "assigneeIds", "recurrence"] as const;
 
-export async function updateTask(actor: Actor, taskId: string, input: UpdateTaskInput): Promise<TaskOutput> {
+/**
+ * Changes a task. `precondition` (an `If-Match`, lib/api/conditional.ts) is asked with the task as it is once locked:
+ * a task changed since the client read it is left as it is (412).
+ */
+export async function updateTask(
+  actor: Actor,
+  taskId: string,
+  input: UpdateTaskInput,
+  precondition?: Precondition,
+): Promise<TaskOutput> {
   const audience = await db().transaction(async (tx) => {
     await lockTask(taskId, tx);
     const task = await getTaskFor(actor, taskId, "edit", tx);
+    await precondition?.(toTaskOutput(task));
     if (MANAGED_FIELDS.some((field) => input[field] !== undefined)) requireOnTask(actor.userId, task, "manage");
     // Who saw it before the change: a new user group or fewer assignees must not leave their lists stale.
     const before = await taskAudience([taskId], tx);
@@ -310,10 +321,12 @@ export async function updateTask(actor: Actor, taskId: string, input: UpdateTask
   return getTask(actor, taskId);
 }
 
-export async function deleteTask(actor: Actor, taskId: string): Promise<void> {
+/** Deletes a task with its subtasks; `precondition` as for `updateTask`. */
+export async function deleteTask(actor: Actor, taskId: string, precondition?: Precondition): Promise<void> {
   const audience = await db().transaction(async (tx) => {
     await lockTask(taskId, tx);
-    await getTaskFor(actor, taskId, "delete", tx);
+    const task = await getTaskFor(actor, taskId, "delete", tx);
+    await precondition?.(toTaskOutput(task));
     const audience = await taskAudience([taskId], tx);
     await deleteTaskRow(taskId, tx);
     await publish(tx, { type: "task.deleted", actorId: actor.userId, taskId, audience, data: { taskId } });

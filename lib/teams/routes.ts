@@ -1,4 +1,5 @@
-import { apiRoute, jsonBody, jsonContent, problemResponse } from "../api/route";
+import { jsonWithETag } from "../api/conditional";
+import { apiRoute, ifNoneMatchHeader, jsonBody, jsonContent, notModified, problemResponse, withETag } from "../api/route";
 import { createRouter } from "../api/router";
 import { createdInvitationOutput } from "../invitations/schema";
 import {
@@ -66,8 +67,8 @@ const getRoute = apiRoute({
   summary: "One of your user groups",
   description: "Any member sees the group, with their own role in it.",
   access: "user",
-  request: { params: userGroupIdParams },
-  responses: { 200: jsonContent(userGroupOutput, "The group"), 404: problemResponse(NOT_FOUND) },
+  request: { params: userGroupIdParams, headers: ifNoneMatchHeader },
+  responses: { 200: withETag(jsonContent(userGroupOutput, "The group")), 304: notModified, 404: problemResponse(NOT_FOUND) },
 });
 
 const updateRoute = apiRoute({
@@ -203,7 +204,7 @@ const workloadRoute = apiRoute({
 export const teamsRoutes = createRouter()
   .openapi(listRoute, async (c) => c.json(await listUserGroups(c.var.actor), 200))
   .openapi(createRoute, async (c) => c.json(await createUserGroup(c.var.actor, c.req.valid("json")), 201))
-  .openapi(getRoute, async (c) => c.json(await getUserGroup(c.var.actor, c.req.valid("param").id), 200))
+  .openapi(getRoute, async (c) => jsonWithETag(c, await getUserGroup(c.var.actor, c.req.valid("param").id), 200))
   .openapi(updateRoute, async (c) =>
     c.json(await updateUserGroup(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200),
   )

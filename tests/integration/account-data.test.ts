@@ -398,6 +398,18 @@ async function arrange() {
   ).map((row) => row.token_hash);
   // Hers: the task invitation, and the one that brought Bob into her family workspace.
   expect(tokenHashes.length).toBe(2);
+  // A personal access token, and a request sent with an Idempotency-Key (its kept answer is not exported).
+  const accessToken = await server.request("/api/v1/tokens", { token: alice.token, json: { name: "Backup", scopes: ["read"] } });
+  expect(accessToken.status).toBe(201);
+  const [accessTokenRow] = await server.sql<{ token_hash: string }>(
+    "select token_hash from personal_access_tokens where id = $1",
+    [accessToken.body.id],
+  );
+  await server.sql(
+    `insert into idempotency_keys (user_id, key, request_hash, locked_at, response_status, response_headers, response_body, expires_at)
+     values ($1, $2, 'hash', now(), 201, '{}', '{}', now() + interval '1 day')`,
+    [alice.user.id, `key-${marker}`],
+  );
   return {
     marker,
     alice,
@@ -426,6 +438,8 @@ async function arrange() {
       publicKey,
       challenge,
       tokenHash: tokenHashes[0]!,
+      accessToken: accessToken.body.token as string,
+      accessTokenHash: accessTokenRow!.token_hash,
     },
   };
 }

@@ -49,6 +49,7 @@ interface OwnerData {
   timeEntryId: string;
   sessionId: string;
   calendarFeedId: string;
+  accessTokenId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
 }
@@ -221,10 +222,13 @@ beforeAll(async () => {
   const calendarFeed = await server.request("/api/v1/calendar-feeds", { token, json: { name: `Secret feed ${marker}` } });
   expect(calendarFeed.status).toBe(201);
   const [session] = await server.sql<{ id: string }>("select id from sessions where user_id = $1", [user.id]);
+  const accessToken = await server.request("/api/v1/tokens", { token, json: { name: "Script", scopes: ["read"] } });
+  expect(accessToken.status).toBe(201);
   owner = {
     token,
     sessionId: session!.id,
     calendarFeedId: calendarFeed.body.id,
+    accessTokenId: accessToken.body.id,
     connectionId: connection!.id,
     invoiceId: invoice.body.id,
     userId: user.id,
@@ -317,6 +321,7 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/time-entries/")) return owner.timeEntryId;
     if (name === "id" && path.startsWith("/api/v1/auth/sessions/")) return owner.sessionId;
     if (name === "id" && path.startsWith("/api/v1/calendar-feeds/")) return owner.calendarFeedId;
+    if (name === "id" && path.startsWith("/api/v1/tokens/")) return owner.accessTokenId;
     if (name === "taskId") return owner.taskId;
     if (name === "weekStart") return "2026-11-16";
     throw new Error(`No id to try for {${name}} in ${path}: add one to pathFor`);

@@ -34,8 +34,13 @@ export type Announce = (message: string) => void;
 const NO_ANSWER: ApiAnswer<never> = { status: 0, body: null };
 
 /** `callApi` that answers status 0 instead of throwing when the network fails, so that every caller has one path. */
-export function request<T>(method: Parameters<typeof callApi>[0], path: string, json?: unknown): Promise<ApiAnswer<T>> {
-  return callApi<T>(method, path, json).catch(() => NO_ANSWER);
+export function request<T>(
+  method: Parameters<typeof callApi>[0],
+  path: string,
+  json?: unknown,
+  headers?: Record<string, string>,
+): Promise<ApiAnswer<T>> {
+  return callApi<T>(method, path, json, headers).catch(() => NO_ANSWER);
 }
 
 /** The message for an answer that is neither a success nor a validation problem, in the page's language. */
@@ -46,6 +51,7 @@ export function useFailureMessage(): (status: number) => string {
     if (status === 403) return t("errorForbidden");
     if (status === 404) return t("errorGone");
     if (status === 409) return t("errorConflict");
+    if (status === 412) return t("errorStale");
     if (status === 429) return t("errorRateLimited");
     return t("errorGeneric");
   };

@@ -11,6 +11,7 @@ import type { ClaimOutput, CollaborationRequestListOutput, CollaborationRequestO
 import type { MediaItemOutput } from "@/lib/media/schema";
 import type { PrefsOutput } from "@/lib/notifications/schema";
 import type { SubtaskOutput, TaskOutput, TaskPeopleOutput, UpdateTaskInput } from "@/lib/tasks/schema";
+import { etagOf } from "@/lib/api/etag";
 import type { TaskTimeOutput } from "@/lib/time-tracking/schema";
 import { AttachmentsPanel } from "./attachments-panel";
 import { CollaborationPanel } from "./collaboration-panel";
@@ -70,6 +71,12 @@ export function TaskDetail(props: TaskDetailProps) {
   const [people, setPeople] = useState(props.people);
   const [requests, setRequests] = useState(props.requests);
   const [gone, setGone] = useState<Gone | null>(null);
+  /** A change was refused because the task changed since the page showed it (412): the page offers to reload. */
+  const [stale, setStale] = useState(false);
+  const shown = useRef(props.task);
+  useEffect(() => {
+    shown.current = task;
+  }, [task]);
   const [announcement, setAnnouncement] = useState("");
   const parties = useRef(partiesOf(props.task));
   const namedPeople = useRef(peopleIdsOf(props.task));
@@ -147,16 +154,30 @@ export function TaskDetail(props: TaskDetailProps) {
     },
   });
 
+  /** The changes of this page, one at a time: each is sent on the task as the previous one left it. */
+  const saving = useRef<Promise<unknown>>(Promise.resolve());
   const saveTask = useCallback(
-    async (patch: UpdateTaskInput): Promise<SaveResult> => {
-      const answer = await request<TaskOutput>("PATCH", `/api/v1/tasks/${taskId}`, patch);
-      if (answer.status === 200 && answer.body) {
-        showTask(answer.body);
-        announce(t("saved"));
-        return { ok: true };
-      }
-      if (answer.status === 404) setGone("unshared");
-      return { ok: false, status: answer.status, body: answer.body };
+    (patch: UpdateTaskInput): Promise<SaveResult> => {
+      const save = async (): Promise<SaveResult> => {
+        // The change is made only on the task as this page shows it (If-Match): if someone changed it and the page
+        // has not heard (the socket was away), the API refuses (412) instead of overwriting their change. Without
+        // Web Crypto (a plain-http address other than localhost) the tag cannot be computed and the change is sent
+        // as is.
+        const etag = await etagOf(shown.current).catch(() => undefined);
+        const answer = await request<TaskOutput>("PATCH", `/api/v1/tasks/${taskId}`, patch, etag ? { "If-Match": etag } : {});
+        if (answer.status === 200 && answer.body) {
+          if (answer.body.updatedAt >= shown.current.updatedAt) shown.current = answer.body;
+          showTask(answer.body);
+          announce(t("saved"));
+          return { ok: true };
+        }
+        if (answer.status === 404) setGone("unshared");
+        if (answer.status === 412) setStale(true);
+        return { ok: false, status: answer.status, body: answer.body };
+      };
+      const result = saving.current.then(save);
+      saving.current = result.catch(() => undefined);
+      return result;
     },
     [taskId, showTask, announce, t],
   );
@@ -210,6 +231,14 @@ export function TaskDetail(props: TaskDetailProps) {
           <a className="button" href={props.listHref}>
             {t("backToList")}
           </a>
+        </div>
+      )}
+      {stale && !gone && (
+        <div className="task-gone task-stale" role="alert">
+          <p>{t("staleNotice")}</p>
+          <button className="button" type="button" onClick={() => window.location.reload()}>
+            {t("staleReload")}
+          </button>
         </div>
       )}
       <p className="auth-status task-announcer" role="status">

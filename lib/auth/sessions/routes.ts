@@ -30,8 +30,9 @@ const endRoute = apiRoute({
   description:
     `${ABOUT} Its token stops working at once, on every server process (and its open socket is closed on its next ` +
     "check). Ending the current one signs you out here (the session cookie is cleared). Another user's session, or " +
-    "one that ended already: 404.",
+    "one that ended already: 404. Needs a sign-in (not a personal access token).",
   access: "user",
+  sessionOnly: true,
   request: { params: sessionIdParams },
   responses: { 204: { description: "Ended" }, 404: problemResponse("No session of yours has this id (or it ended already)") },
 });

@@ -31,3 +31,5 @@ export * from "./deploy";
 export * from "./invoices";
 export * from "./queue";
 export * from "./calendar-feeds";
+export * from "./access-tokens";
+export * from "./idempotency";

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { NextIntlClientProvider } from "next-intl";
 import { getMessages, getTranslations, setRequestLocale } from "next-intl/server";
+import { AccessTokenManager } from "@/components/auth/access-token-manager";
 import { signInPath } from "@/components/auth/next-path";
 import { pageActor } from "@/components/auth/page-session";
 import { PasskeyManager } from "@/components/auth/passkey-manager";
@@ -12,7 +13,8 @@ import "@/components/auth/auth.css";
 
 /**
  * /{locale}/settings/security: the signed-in user's passkeys (list, add, rename, remove), where they are signed in
- * (each session, which they can sign out) and signing out.
+ * (each session, which they can sign out), their personal access tokens (make one, see its secret once, revoke one)
+ * and signing out.
  * Without a valid session cookie the visitor is sent to the sign-in page, which brings them back here.
  * Dates are shown in the user's own time zone (their profile's).
  */
@@ -48,6 +50,7 @@ export default async function SecurityPage({ params }: Props) {
       <NextIntlClientProvider locale={tag} messages={{ Security: messages.Security }} timeZone={actor.timeZone}>
         <PasskeyManager signInHref={signInHref} />
         <SessionList signInHref={signInHref} />
+        <AccessTokenManager signInHref={signInHref} />
         <section className="auth-card" aria-labelledby="sign-out-title">
           <h2 id="sign-out-title">{t("signOutTitle")}</h2>
           <p className="auth-lead">{t("signOutLead")}</p>
