@@ -49,9 +49,9 @@ export async function register(input: RegisterInput, client: ClientInfo): Promis
     locale: input.locale,
     timeZone: input.timeZone,
   });
-  // Handed to the mail server before the answer (a failure is logged, never fails the sign-up: the banner offers
-  // to send it again).
-  await sendVerificationEmail(user);
+  // Sent after the answer: a slow or silent mail server must not hold up a sign-up (SMTP waits up to 30 s). A failure
+  // is logged, never fails the sign-up: the banner offers to send it again.
+  void sendVerificationEmail(user);
   return signIn(user, "registration", client);
 }
 
@@ -148,7 +148,7 @@ export async function updateProfile(actor: Actor, input: UpdateProfileInput): Pr
   const emailChanged = patch.email !== undefined && patch.email !== user.email;
   // A new address is not verified until its owner follows the link sent to it.
   const updated = await updateUser(user.id, { ...patch, ...(emailChanged && { emailVerifiedAt: null }) });
-  if (emailChanged) await sendVerificationEmail(updated!);
+  if (emailChanged) void sendVerificationEmail(updated!); // after the answer, as at registration
   return toUserOutput(updated!);
 }
 
