@@ -9,7 +9,11 @@ import { toApiPath } from "@/lib/api/paths";
 function handle(request: Request) {
   const url = new URL(request.url);
   url.pathname = toApiPath(url.pathname) ?? url.pathname;
-  return apiApp().fetch(new Request(url, request));
+  const forwarded = new Request(url, request);
+  // Next compresses what a route handler answers (and drops a Content-Encoding set here): the API must not compress
+  // as well, or the client gets compressed bytes it is not told about.
+  forwarded.headers.delete("accept-encoding");
+  return apiApp().fetch(forwarded);
 }
 
 export { handle as DELETE, handle as GET, handle as HEAD, handle as OPTIONS, handle as PATCH, handle as POST, handle as PUT };
