@@ -46,6 +46,17 @@ const privateTargets = z
     return targets;
   });
 
+/** A comma-separated list: each entry trimmed, empty ones dropped (unset: none). */
+const commaList = z
+  .string()
+  .default("")
+  .transform((list) =>
+    list
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  );
+
 /** DNS servers as `address` or `address:port` (IPv6 in brackets when a port follows). */
 const dnsServers = z
   .string()
@@ -99,27 +110,10 @@ export const configSchema = z
     REDIS_COMMAND_TIMEOUT_MS: positiveInt.max(60_000).default(2_000),
     JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     JWT_TTL_SECONDS: positiveInt.max(90 * 24 * 3600).default(7 * 24 * 3600),
-    ADMIN_EMAILS: z
-      .string()
-      .default("")
-      .transform((list) =>
-        list
-          .split(",")
-          .map((email) => email.trim().toLowerCase())
-          .filter(Boolean),
-      ),
+    ADMIN_EMAILS: commaList.transform((emails) => emails.map((email) => email.toLowerCase())),
     // Origins besides APP_URL's whose pages may send cookie-authenticated changes (lib/api/same-origin.ts), e.g. a
     // second public address of the same deployment; comma-separated.
-    TRUSTED_ORIGINS: z
-      .string()
-      .default("")
-      .transform((list) =>
-        list
-          .split(",")
-          .map((origin) => origin.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(z.url({ protocol: /^https?$/, message: "must be a list of http(s) origins" }))),
+    TRUSTED_ORIGINS: commaList.pipe(z.array(z.url({ protocol: /^https?$/, message: "must be a list of http(s) origins" }))),
     TRUST_PROXY: z
       .string()
       .default("false")
@@ -192,16 +186,7 @@ export const configSchema = z
     MEDIA_MAX_PHOTO_BYTES: positiveInt.max(512 * 1024 * 1024).default(10 * 1024 * 1024),
     MEDIA_MAX_VIDEO_BYTES: positiveInt.max(512 * 1024 * 1024).default(50 * 1024 * 1024),
     // Feature modules (lib/modules/registry.ts) that start switched off; administrators can switch them at run time.
-    MODULES_DISABLED: z
-      .string()
-      .default("")
-      .transform((list) =>
-        list
-          .split(",")
-          .map((id) => id.trim())
-          .filter(Boolean),
-      )
-      .pipe(z.array(z.enum(MODULE_IDS))),
+    MODULES_DISABLED: commaList.pipe(z.array(z.enum(MODULE_IDS))),
     // Connectors (lib/connectors): the key their credentials are encrypted with (default: derived from JWT_SECRET),
     // each outgoing call's time limit, and whether they may reach private addresses (an ERP or POHODA on the LAN;
     // the same as listing `connectors` in ALLOW_PRIVATE_NETWORK_TARGETS, kept for existing deployments).
@@ -235,15 +220,7 @@ export const configSchema = z
     // (else http://localhost:PORT); list several origins comma-separated (for example a mobile app's).
     WEBAUTHN_RP_ID: z.string().min(1).optional(),
     WEBAUTHN_RP_NAME: z.string().min(1).default("Spolu"),
-    WEBAUTHN_ORIGINS: z
-      .string()
-      .default("")
-      .transform((list) =>
-        list
-          .split(",")
-          .map((origin) => origin.trim())
-          .filter(Boolean),
-      ),
+    WEBAUTHN_ORIGINS: commaList,
     // OAuth / OpenID Connect providers: each is offered when its client id and secret are set. The issuer and
     // base URLs only change for tests and proxies.
     GOOGLE_CLIENT_ID: z.string().min(1).optional(),
