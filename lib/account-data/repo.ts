@@ -1,6 +1,6 @@
 import { and, asc, eq, getTableColumns, is, ne, sql, type SQL } from "drizzle-orm";
 import { getTableConfig, PgTable, type PgColumn } from "drizzle-orm/pg-core";
-import { db, type Executor } from "../db/client";
+import { db, readSnapshot, type Executor } from "../db/client";
 import * as schema from "../db/schema/all";
 import { visibleTaskCondition } from "../permissions/repo";
 import { ACCOUNT_DATA_TABLES, NIL_UUID, type ColumnShape, type ExportView, type TableShape } from "./tables";
@@ -85,25 +85,22 @@ function keyColumns(table: PgTable): PgColumn[] {
  * consistent snapshot on PostgreSQL). Keys in the registry's order, `user` first.
  */
 export async function readAccountData(owner: AccountOwner): Promise<Record<string, unknown>> {
-  return db().transaction(
-    async (tx) => {
-      const data: Record<string, unknown> = {};
-      for (const [name, entry] of Object.entries(ACCOUNT_DATA_TABLES)) {
-        if (!Array.isArray(entry.export)) continue;
-        const table = tableOrThrow(name);
-        for (const view of entry.export as readonly ExportView[]) {
-          const rows = await tx
-            .select(viewColumns(table, view))
-            .from(table)
-            .where(bind(view.where, owner))
-            .orderBy(...keyColumns(table).map((column) => asc(column)));
-          data[view.key] = view.single ? (rows[0] ?? null) : rows;
-        }
+  return readSnapshot(async (tx) => {
+    const data: Record<string, unknown> = {};
+    for (const [name, entry] of Object.entries(ACCOUNT_DATA_TABLES)) {
+      if (!Array.isArray(entry.export)) continue;
+      const table = tableOrThrow(name);
+      for (const view of entry.export as readonly ExportView[]) {
+        const rows = await tx
+          .select(viewColumns(table, view))
+          .from(table)
+          .where(bind(view.where, owner))
+          .orderBy(...keyColumns(table).map((column) => asc(column)));
+        data[view.key] = view.single ? (rows[0] ?? null) : rows;
       }
-      return data;
-    },
-    { isolationLevel: "repeatable read", accessMode: "read only" },
-  );
+    }
+    return data;
+  });
 }
 
 // Deleting an account

@@ -450,6 +450,14 @@ export function db(): Db {
   return open.db;
 }
 
+/**
+ * Runs several reads in one read-only, repeatable-read transaction: on PostgreSQL every statement sees the same
+ * snapshot, so a page built from several queries never shows half of a write that committed in between.
+ */
+export function readSnapshot<T>(read: (tx: Executor) => Promise<T>): Promise<T> {
+  return db().transaction(read, { isolationLevel: "repeatable read", accessMode: "read only" });
+}
+
 /** The open database's pool usage; null on PGlite or before the database is open. */
 export function databasePoolUsage(): PoolUsage | null {
   return holder[DATABASE]?.open?.poolUsage?.() ?? null;

@@ -119,12 +119,12 @@ export async function activeDates(userId: string, database: Executor = db()): Pr
   return rows.map((row) => row.date);
 }
 
-export async function listBadgeRows(userId: string): Promise<EarnedBadgeRow[]> {
-  return db().select().from(earnedBadges).where(eq(earnedBadges.userId, userId)).orderBy(asc(earnedBadges.earnedAt));
+export async function listBadgeRows(userId: string, database: Executor = db()): Promise<EarnedBadgeRow[]> {
+  return database.select().from(earnedBadges).where(eq(earnedBadges.userId, userId)).orderBy(asc(earnedBadges.earnedAt));
 }
 
-export async function listLevelUpRows(userId: string): Promise<LevelUpRow[]> {
-  return db().select().from(levelUps).where(eq(levelUps.userId, userId)).orderBy(asc(levelUps.level));
+export async function listLevelUpRows(userId: string, database: Executor = db()): Promise<LevelUpRow[]> {
+  return database.select().from(levelUps).where(eq(levelUps.userId, userId)).orderBy(asc(levelUps.level));
 }
 
 export interface AwardKeyset {

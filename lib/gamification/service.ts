@@ -2,7 +2,7 @@ import { AppError } from "../api/app-error";
 import { decodeTimeCursor, encodeTimeCursor } from "../api/time-cursor";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
-import { db } from "../db/client";
+import { db, readSnapshot } from "../db/client";
 import type { StoredDomainEvent } from "../events/types";
 import { findMembership } from "../family/repo";
 import { addDays, isoWeekday, localDateOf, startOfLocalDay } from "../local-dates";
@@ -153,13 +153,17 @@ export async function awardCompletion(event: StoredDomainEvent): Promise<PointAw
 // Your progress
 
 export async function getProfile(actor: Actor): Promise<ProfileOutput> {
-  const [profile, counts, dates, badges, levels] = [
-    await findProfile(actor.userId),
-    await awardCounts(actor.userId),
-    await activeDates(actor.userId),
-    await listBadgeRows(actor.userId),
-    await listLevelUpRows(actor.userId),
-  ];
+  // One snapshot: an award committing between two of these reads would show its count without its points.
+  const [profile, counts, dates, badges, levels] = await readSnapshot(
+    async (tx) =>
+      [
+        await findProfile(actor.userId, tx),
+        await awardCounts(actor.userId, tx),
+        await activeDates(actor.userId, tx),
+        await listBadgeRows(actor.userId, tx),
+        await listLevelUpRows(actor.userId, tx),
+      ] as const,
+  );
   const points = profile?.points ?? 0;
   const today = localDateOf(nowDate(), actor.timeZone);
   const { current, longest, lastActiveDate } = streaksOf(dates, today);
@@ -181,12 +185,15 @@ export async function updateProfile(actor: Actor, input: UpdateProfileInput): Pr
 }
 
 export async function listBadges(actor: Actor): Promise<BadgeListOutput> {
-  const [profile, counts, dates, rows] = [
-    await findProfile(actor.userId),
-    await awardCounts(actor.userId),
-    await activeDates(actor.userId),
-    await listBadgeRows(actor.userId),
-  ];
+  const [profile, counts, dates, rows] = await readSnapshot(
+    async (tx) =>
+      [
+        await findProfile(actor.userId, tx),
+        await awardCounts(actor.userId, tx),
+        await activeDates(actor.userId, tx),
+        await listBadgeRows(actor.userId, tx),
+      ] as const,
+  );
   const stats: BadgeStats = {
     ...counts,
     longestStreak: streaksOf(dates, localDateOf(nowDate(), actor.timeZone)).longest,
