@@ -4,6 +4,7 @@ import { useFormatter, useTranslations } from "next-intl";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { callApi, invalidFields } from "./call-api";
 import { FormError, TextField } from "./form-field";
+import { SecurityListItem } from "./security-list-item";
 
 /*
  * The signed-in user's personal access tokens on /{locale}/settings/security (`GET /api/v1/tokens`): each with its
@@ -142,63 +143,42 @@ export function AccessTokenManager({ signInHref }: { signInHref: string }) {
       {tokens !== null && tokens.length === 0 && <p className="passkey-empty">{t("tokensEmpty")}</p>}
       {tokens !== null && tokens.length > 0 && (
         <ul className="passkey-list" aria-labelledby="tokens-title">
-          {tokens.map((token) => {
-            const nameId = `token-${token.id}-name`;
-            return (
-              <li key={token.id} className="passkey session" data-token-id={token.id} aria-labelledby={nameId}>
-                <div className="passkey-body">
-                  <h3 id={nameId} className="passkey-name">
-                    <bdi>{token.name}</bdi>
-                  </h3>
-                  <p className="passkey-label">
-                    <bdi dir="ltr">{token.prefix}…</bdi> ·{" "}
-                    {t("tokenScope", { scope: token.scopes.includes("write") ? "write" : "read" })}
-                  </p>
-                  <dl className="passkey-dates">
-                    <div>
-                      <dt>{t("createdLabel")}</dt>
-                      <dd>
-                        <time dateTime={token.createdAt}>{date(token.createdAt)}</time>
-                      </dd>
-                    </div>
-                    <div>
-                      <dt>{t("lastUsedLabel")}</dt>
-                      <dd>
-                        {token.lastUsedAt ? <time dateTime={token.lastUsedAt}>{date(token.lastUsedAt)}</time> : t("neverUsed")}
-                      </dd>
-                    </div>
-                    <div>
-                      <dt>{token.expired ? t("tokenExpiredLabel") : t("tokenExpiresLabel")}</dt>
-                      <dd>
-                        {token.expiresAt ? (
-                          <time dateTime={token.expiresAt}>{date(token.expiresAt)}</time>
-                        ) : (
-                          t("tokenNeverExpires")
-                        )}
-                      </dd>
-                    </div>
-                  </dl>
-                  {rowError === token.id && (
-                    <p className="auth-form-error" role="alert">
-                      {t("errorGeneric")}
-                    </p>
-                  )}
-                </div>
-                <div className="passkey-actions">
-                  <button
-                    className="button"
-                    type="button"
-                    aria-describedby={nameId}
-                    disabled={busy === token.id}
-                    aria-busy={busy === token.id}
-                    onClick={() => void revoke(token)}
-                  >
-                    {busy === token.id ? t("working") : t("tokenRevoke")}
-                  </button>
-                </div>
-              </li>
-            );
-          })}
+          {tokens.map((token) => (
+            <SecurityListItem
+              key={token.id}
+              idPrefix={`token-${token.id}`}
+              attributes={{ "data-token-id": token.id }}
+              name={token.name}
+              label={
+                <>
+                  <bdi dir="ltr">{token.prefix}…</bdi> ·{" "}
+                  {t("tokenScope", { scope: token.scopes.includes("write") ? "write" : "read" })}
+                </>
+              }
+              facts={[
+                { term: t("createdLabel"), value: <time dateTime={token.createdAt}>{date(token.createdAt)}</time> },
+                {
+                  term: t("lastUsedLabel"),
+                  value: token.lastUsedAt ? <time dateTime={token.lastUsedAt}>{date(token.lastUsedAt)}</time> : t("neverUsed"),
+                },
+                {
+                  term: token.expired ? t("tokenExpiredLabel") : t("tokenExpiresLabel"),
+                  value: token.expiresAt ? (
+                    <time dateTime={token.expiresAt}>{date(token.expiresAt)}</time>
+                  ) : (
+                    t("tokenNeverExpires")
+                  ),
+                },
+              ]}
+              error={rowError === token.id ? t("errorGeneric") : null}
+              action={{
+                label: t("tokenRevoke"),
+                workingLabel: t("working"),
+                busy: busy === token.id,
+                onClick: () => void revoke(token),
+              }}
+            />
+          ))}
         </ul>
       )}
 

@@ -3,6 +3,7 @@
 import { useFormatter, useTranslations } from "next-intl";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { callApi } from "./call-api";
+import { SecurityListItem } from "./security-list-item";
 
 /*
  * The signed-in user's sessions on /{locale}/settings/security (`GET /api/v1/auth/sessions`): each sign-in with its
@@ -102,60 +103,31 @@ export function SessionList({ signInHref }: { signInHref: string }) {
       )}
       {sessions !== null && sessions.length > 0 && (
         <ul className="passkey-list" aria-labelledby="sessions-title">
-          {sessions.map((session) => {
-            const nameId = `session-${session.id}-name`;
-            return (
-              <li key={session.id} className="passkey session" data-session-id={session.id} aria-labelledby={nameId}>
-                <div className="passkey-body">
-                  <h3 id={nameId} className="passkey-name">
-                    <bdi>{device(session)}</bdi>
-                  </h3>
-                  {session.current && <p className="passkey-label">{t("sessionThisDevice")}</p>}
-                  <dl className="passkey-dates">
-                    <div>
-                      <dt>{t("sessionSignedIn")}</dt>
-                      <dd>
-                        <time dateTime={session.createdAt}>{date(session.createdAt)}</time>
-                      </dd>
-                    </div>
-                    <div>
-                      <dt>{t("sessionLastActive")}</dt>
-                      <dd>
-                        <time dateTime={session.lastUsedAt}>{date(session.lastUsedAt)}</time>
-                      </dd>
-                    </div>
-                    <div>
-                      <dt>{t("sessionAddress")}</dt>
-                      <dd>
-                        <bdi dir="ltr">{session.ipAddress ?? t("sessionUnknownAddress")}</bdi>
-                      </dd>
-                    </div>
-                    <div>
-                      <dt>{t("sessionMethodLabel")}</dt>
-                      <dd>{t("sessionMethod", { method: methodKey(session.method) })}</dd>
-                    </div>
-                  </dl>
-                  {rowError === session.id && (
-                    <p className="auth-form-error" role="alert">
-                      {t("errorGeneric")}
-                    </p>
-                  )}
-                </div>
-                <div className="passkey-actions">
-                  <button
-                    className="button"
-                    type="button"
-                    aria-describedby={nameId}
-                    disabled={busy === session.id}
-                    aria-busy={busy === session.id}
-                    onClick={() => void end(session)}
-                  >
-                    {busy === session.id ? t("working") : t("sessionEnd")}
-                  </button>
-                </div>
-              </li>
-            );
-          })}
+          {sessions.map((session) => (
+            <SecurityListItem
+              key={session.id}
+              idPrefix={`session-${session.id}`}
+              attributes={{ "data-session-id": session.id }}
+              name={device(session)}
+              label={session.current ? t("sessionThisDevice") : null}
+              facts={[
+                { term: t("sessionSignedIn"), value: <time dateTime={session.createdAt}>{date(session.createdAt)}</time> },
+                { term: t("sessionLastActive"), value: <time dateTime={session.lastUsedAt}>{date(session.lastUsedAt)}</time> },
+                {
+                  term: t("sessionAddress"),
+                  value: <bdi dir="ltr">{session.ipAddress ?? t("sessionUnknownAddress")}</bdi>,
+                },
+                { term: t("sessionMethodLabel"), value: t("sessionMethod", { method: methodKey(session.method) }) },
+              ]}
+              error={rowError === session.id ? t("errorGeneric") : null}
+              action={{
+                label: t("sessionEnd"),
+                workingLabel: t("working"),
+                busy: busy === session.id,
+                onClick: () => void end(session),
+              }}
+            />
+          ))}
         </ul>
       )}
     </section>

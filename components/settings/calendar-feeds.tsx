@@ -1,10 +1,11 @@
 "use client";
 
 import { useFormatter, useTranslations } from "next-intl";
-import { useEffect, useId, useRef, useState } from "react";
+import { useState } from "react";
 import { callApi, invalidFields } from "@/components/auth/call-api";
 import { FormError } from "@/components/auth/form-field";
 import type { CalendarFeedOutput, CreatedCalendarFeedOutput } from "@/lib/calendar-feeds/schema";
+import { ShownOnce } from "./shown-once";
 
 /*
  * /{locale}/settings/calendar: making a calendar feed (`POST /calendar-feeds`), its address shown once with a copy
@@ -14,52 +15,20 @@ import type { CalendarFeedOutput, CreatedCalendarFeedOutput } from "@/lib/calend
 
 function FeedAddress({ url, onDone }: { url: string; onDone: () => void }) {
   const t = useTranslations("CalendarSettings");
-  const id = useId();
-  const heading = useRef<HTMLHeadingElement>(null);
-  const [copy, setCopy] = useState<"idle" | "copied" | "failed">("idle");
-
-  useEffect(() => heading.current?.focus(), []);
-
-  async function copyAddress() {
-    try {
-      await navigator.clipboard.writeText(url);
-      setCopy("copied");
-    } catch {
-      setCopy("failed");
-    }
-  }
-
   return (
-    <section className="webhook-secret" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`} ref={heading} tabIndex={-1}>
-        {t("addressTitle")}
-      </h3>
-      <p className="settings-warning">{t("addressLead")}</p>
-      <div className="auth-field">
-        <label htmlFor={`${id}-value`}>{t("addressLabel")}</label>
-        <input
-          id={`${id}-value`}
-          className="webhook-secret-value"
-          type="text"
-          readOnly
-          value={url}
-          dir="ltr"
-          spellCheck={false}
-          onFocus={(event) => event.currentTarget.select()}
-        />
-      </div>
-      <p className={copy === "failed" ? "auth-form-error" : "auth-status"} role="status">
-        {copy === "copied" ? t("copied") : copy === "failed" ? t("copyFailed") : ""}
-      </p>
-      <div className="settings-actions">
-        <button className="button primary" type="button" onClick={() => void copyAddress()}>
-          {t("copy")}
-        </button>
-        <button className="button" type="button" onClick={onDone}>
-          {t("addressDone")}
-        </button>
-      </div>
-    </section>
+    <ShownOnce
+      value={url}
+      labels={{
+        title: t("addressTitle"),
+        lead: t("addressLead"),
+        field: t("addressLabel"),
+        copy: t("copy"),
+        copied: t("copied"),
+        copyFailed: t("copyFailed"),
+        done: t("addressDone"),
+      }}
+      onDone={onDone}
+    />
   );
 }
 

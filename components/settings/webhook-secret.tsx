@@ -1,7 +1,7 @@
 "use client";
 
 import { useFormatter, useTranslations } from "next-intl";
-import { useEffect, useId, useRef, useState } from "react";
+import { ShownOnce } from "./shown-once";
 
 /*
  * A webhook's signing secret, the one time the API shows it (on creation and after a rotation): a read-only field
@@ -23,56 +23,25 @@ export function WebhookSecret({
 }) {
   const t = useTranslations("WebhookSettings");
   const format = useFormatter();
-  const id = useId();
-  const heading = useRef<HTMLHeadingElement>(null);
-  const [copy, setCopy] = useState<"idle" | "copied" | "failed">("idle");
-
-  useEffect(() => heading.current?.focus(), []);
-
-  async function copySecret() {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopy("copied");
-    } catch {
-      setCopy("failed");
-    }
-  }
-
   return (
-    <section className="webhook-secret" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`} ref={heading} tabIndex={-1}>
-        {t("secretTitle")}
-      </h3>
-      <p className="settings-warning">{t("secretLead")}</p>
+    <ShownOnce
+      value={secret}
+      labels={{
+        title: t("secretTitle"),
+        lead: t("secretLead"),
+        field: t("secretLabel"),
+        copy: t("copySecret"),
+        copied: t("copied"),
+        copyFailed: t("copyFailed"),
+        done: t("secretDone"),
+      }}
+      onDone={onDone}
+    >
       <p className="auth-hint">
         {t.rich("secretFor", { url, strong: (chunks) => <strong dir="ltr">{chunks}</strong> })}
         {previousSecretExpiresAt &&
           ` ${t("secretPrevious", { date: format.dateTime(new Date(previousSecretExpiresAt), { dateStyle: "medium", timeStyle: "short" }) })}`}
       </p>
-      <div className="auth-field">
-        <label htmlFor={`${id}-value`}>{t("secretLabel")}</label>
-        <input
-          id={`${id}-value`}
-          className="webhook-secret-value"
-          type="text"
-          readOnly
-          value={secret}
-          dir="ltr"
-          spellCheck={false}
-          onFocus={(event) => event.currentTarget.select()}
-        />
-      </div>
-      <p className={copy === "failed" ? "auth-form-error" : "auth-status"} role="status">
-        {copy === "copied" ? t("copied") : copy === "failed" ? t("copyFailed") : ""}
-      </p>
-      <div className="settings-actions">
-        <button className="button primary" type="button" onClick={() => void copySecret()}>
-          {t("copySecret")}
-        </button>
-        <button className="button" type="button" onClick={onDone}>
-          {t("secretDone")}
-        </button>
-      </div>
-    </section>
+    </ShownOnce>
   );
 }
