@@ -403,6 +403,14 @@ export function cachedTaskList(actor: Actor, queryString: string): Promise<Cache
 }
 
 /**
+ * Keeps an answer of `GET /tasks` in another form (compressed for an encoding) under its own key, with the
+ * generation its lookup saw: a write since then makes it dead on arrival, as for the plain answer.
+ */
+export function storeEncodedTaskList(actor: Actor, key: string, generation: number, body: Buffer): Promise<void> {
+  return storeTaskList(actor.userId, key, generation, body);
+}
+
+/**
  * `GET /tasks` on a cache miss: the answer body (UTF-8 JSON), stored in the 30-second cache per user and query
  * string as bytes, so that a hit costs no database work, no serialising and no encoding. `generation` is what
  * `cachedTaskList` answered for this request, before the database is read.

@@ -124,6 +124,28 @@ describe("GET /tasks (the fast path) and the Hono routes", () => {
     expect(decoded(hit)).toBe(decoded(miss));
   });
 
+  test("GET /tasks – the compressed list is kept per encoding and dropped with the list when a task changes", async () => {
+    const gzipHeaders = { Authorization: `Bearer ${token}`, "Accept-Encoding": "gzip" };
+    const first = await raw("/api/v1/tasks?limit=20", gzipHeaders);
+    const again = await raw("/api/v1/tasks?limit=20", gzipHeaders);
+    expect(again.headers["x-cache"]).toBe("HIT");
+    expect(again.headers["content-encoding"]).toBe("gzip");
+    expect(decoded(again)).toBe(decoded(first));
+    // Another encoding of the same list is its own representation, decoding to the same JSON.
+    const brotli = await raw("/api/v1/tasks?limit=20", { Authorization: `Bearer ${token}`, "Accept-Encoding": "br" });
+    expect(brotli.headers["content-encoding"]).toBe("br");
+    expect(decoded(brotli)).toBe(decoded(first));
+
+    const added = await createTask(server, token, { title: "Added after the list was kept" });
+    const after = await raw("/api/v1/tasks?limit=20", gzipHeaders);
+    expect(after.headers["x-cache"]).toBe("MISS");
+    const list = expectShape(taskListOutput, JSON.parse(decoded(after)));
+    expect(list.items.map((item) => item.id)).toContain(added.id);
+    const afterAgain = await raw("/api/v1/tasks?limit=20", gzipHeaders);
+    expect(afterAgain.headers["x-cache"]).toBe("HIT");
+    expect(decoded(afterAgain)).toBe(decoded(after));
+  });
+
   test("GET /tasks – without Accept-Encoding the same list is sent as is", async () => {
     const compressed = await raw("/api/v1/tasks", { Authorization: `Bearer ${token}`, "Accept-Encoding": "gzip" });
     const plain = await raw("/api/v1/tasks", { Authorization: `Bearer ${token}` });
