@@ -37,6 +37,9 @@ const FORCED_EXIT_MARGIN_MS = 4000;
 /** The task list, whose plain requests (hits and valid misses) are answered before the API (lib/tasks/list-hits.ts). */
 const TASK_LIST_PATH = `${API_PREFIX}/tasks`;
 
+/** How long an idle keep-alive connection stays open (Node's default is 5 s). */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 export interface StartOptions {
   port?: number;
   hostname?: string;
@@ -159,6 +162,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (pages) return track(pages.handle(req, res));
     res.writeHead(404, { "Content-Type": "text/plain" }).end("Not found");
   });
+  // Idle keep-alive connections stay open longer than clients and proxies keep theirs (browsers, undici's 4 s,
+  // nginx's and load balancers' 60 s), so that it is always the client that closes an idle connection: a server
+  // closing first races a request just written to it, which then fails with ECONNRESET. Shutdown closes idle
+  // connections at once (closeIdleConnections below).
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   server.on("upgrade", (req, socket, head) => {
     if (req.url?.startsWith(`${SOCKET_PATH}/`)) return; // socket.io's own listener takes it
     if (pages) return pages.upgrade(req, socket, head);
