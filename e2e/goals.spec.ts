@@ -91,9 +91,15 @@ test("goals: create a goal, report progress, generate and apply a study plan", a
   await expect(goals.sessions.last().getByRole("heading")).toContainText("Final review: Pass the B2 German exam");
   await expectAccessible(page);
 
-  // Applying it makes one task per session, linked to the goal.
+  // Applying it makes one task per session, linked to the goal. The progress (35 %) came from reports, set by hand:
+  // the page asks first, and nothing is made until the person agrees.
   await expect(goals.applyButton).toHaveText(`Create ${sessionCount} tasks`);
   await goals.applyButton.click();
+  await expect(goals.studyPlan.getByRole("alert")).toContainText("Its progress was set by hand.");
+  await expect(goals.linkedTasks.getByRole("link")).toHaveCount(0);
+  await expect(goals.progressBar()).toHaveAttribute("aria-valuenow", "35");
+  await expectAccessible(page);
+  await goals.studyPlan.getByRole("button", { name: "Apply and let the tasks measure progress" }).click();
   await expect(goals.studyPlan.getByRole("status")).toHaveText(`${sessionCount} tasks were created.`);
   await expect(goals.applyButton).toHaveCount(0);
   await expect(goals.linkedTasks.getByRole("link")).toHaveCount(sessionCount);

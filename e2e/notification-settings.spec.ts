@@ -40,17 +40,31 @@ test("notification settings: summaries kept after a reload, push section, Hebrew
   const time = summaries.getByLabel("Daily summary time", { exact: true });
   const noDaily = summaries.getByLabel("No daily summary", { exact: true });
   const weekly = summaries.getByLabel("Weekly report (Mondays at 08:00)", { exact: true });
+  const quiet = summaries.getByLabel("Also after a quiet week", { exact: true });
   const channel = (name: string) => summaries.getByLabel(name, { exact: true });
   await expect(time).toHaveValue("07:00");
   await expect(noDaily).not.toBeChecked();
   await expect(weekly).toBeChecked();
+  await expect(quiet).not.toBeChecked();
   await expect(channel("In the app")).toBeChecked();
   await expect(channel("By push notification")).not.toBeChecked();
   await expect(channel("By email")).toBeChecked();
 
-  // 18:30, no weekly report, only email.
+  // Quiet weeks too, then saved and read back.
+  await quiet.check();
+  await summaries.getByRole("button", { name: "Save settings" }).click();
+  await expect(summaries.getByRole("status")).toHaveText("Your notification settings were saved.");
+  expect(await (await page.request.get("/api/v1/notification-settings")).json()).toMatchObject({
+    weeklyReport: true,
+    weeklyReportWhenQuiet: true,
+  });
+  await page.reload();
+  await expect(quiet).toBeChecked();
+
+  // 18:30, no weekly report (quiet weeks cannot be chosen without it), only email.
   await time.fill("18:30");
   await weekly.uncheck();
+  await expect(quiet).toBeDisabled();
   await channel("In the app").uncheck();
   await summaries.getByRole("button", { name: "Save settings" }).click();
   await expect(summaries.getByRole("status")).toHaveText("Your notification settings were saved.");

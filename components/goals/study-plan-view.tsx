@@ -15,7 +15,8 @@ interface Props {
   aiConfigured: boolean;
 }
 
-type Problem = { message: string; offerBuiltIn: boolean };
+/** `offerReplace`: the goal's progress was set by hand, and applying again with consent replaces it. */
+type Problem = { message: string; offerBuiltIn: boolean; offerReplace?: boolean };
 
 /**
  * The goal's study plan: its sessions with dates and steps and who wrote it; generating or regenerating it
@@ -59,12 +60,19 @@ export function StudyPlanView({ goalId, plan, onPlan, onApplied, aiConfigured }:
       });
     });
 
-  const apply = () =>
+  const apply = (replaceManualProgress = false) =>
     run("apply", async () => {
-      const answer = await callApi<AppliedStudyPlanOutput>("POST", `/api/v1/goals/${goalId}/study-plan/apply`);
-      if (answer.status === 201 && answer.body) {
+      const answer = await callApi<AppliedStudyPlanOutput | { code?: string }>(
+        "POST",
+        `/api/v1/goals/${goalId}/study-plan/apply`,
+        replaceManualProgress ? { replaceManualProgress } : {},
+      );
+      if (answer.status === 201 && answer.body && "taskIds" in answer.body) {
         onApplied(answer.body);
         return setNotice(t("appliedNow", { count: answer.body.taskIds.length }));
+      }
+      if (answer.status === 409 && answer.body && "code" in answer.body && answer.body.code === "progress_set_by_hand") {
+        return setProblem({ message: t("applyReplacesProgress"), offerBuiltIn: false, offerReplace: true });
       }
       setProblem({ message: answer.status === 409 ? t("errorApply") : failureMessage(t, answer.status), offerBuiltIn: false });
     });
@@ -96,8 +104,13 @@ export function StudyPlanView({ goalId, plan, onPlan, onApplied, aiConfigured }:
           </button>
         )}
         {plan && !plan.appliedAt && plan.sessions.length > 0 && (
-          <button className="button" type="button" disabled={busy !== null} aria-busy={busy === "apply"} onClick={apply}>
+          <button className="button" type="button" disabled={busy !== null} aria-busy={busy === "apply"} onClick={() => apply()}>
             {busy === "apply" ? t("working") : t("apply", { count: plan.sessions.length })}
+          </button>
+        )}
+        {problem?.offerReplace && (
+          <button className="button" type="button" disabled={busy !== null} onClick={() => apply(true)}>
+            {t("applyAnyway")}
           </button>
         )}
       </div>
@@ -109,6 +122,7 @@ export function StudyPlanView({ goalId, plan, onPlan, onApplied, aiConfigured }:
             <span className="goal-plan-author">{answeredBy}</span>
           </p>
           {plan.fallbackReason && <p className="goal-plan-note">{t("fallback")}</p>}
+          {plan.adjustments.length > 0 && <p className="goal-plan-note">{t("adjusted", { count: plan.adjustments.length })}</p>}
           {plan.appliedAt && (
             <p className="goal-plan-note">
               {t("applied", { date: format.dateTime(new Date(plan.appliedAt), { dateStyle: "medium" }) })}

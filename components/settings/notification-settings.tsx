@@ -14,7 +14,7 @@ import type { SettingsOutput } from "@/lib/notifications/schema";
  */
 
 type Channel = SettingsOutput["summaryChannels"][number];
-type Field = "dailySummaryTime" | "weeklyReport" | "summaryChannels";
+type Field = "dailySummaryTime" | "weeklyReport" | "weeklyReportWhenQuiet" | "summaryChannels";
 
 const CHANNELS = [
   { value: "in_app", label: "channelInApp" },
@@ -27,6 +27,8 @@ const DEFAULT_TIME = "07:00";
 export interface SummarySettingsValues {
   dailySummaryTime: string | null;
   weeklyReport: boolean;
+  /** Also after a week in which nothing happened. */
+  weeklyReportWhenQuiet: boolean;
   summaryChannels: readonly Channel[];
   /** The user's time zone, in which the daily summary time is read. */
   timeZone: string;
@@ -36,13 +38,15 @@ export function NotificationSettingsForm({ initial }: { initial: SummarySettings
   const t = useTranslations("NotificationSettings");
   const id = useId();
   const [noDaily, setNoDaily] = useState(initial.dailySummaryTime === null);
+  const [weekly, setWeekly] = useState(initial.weeklyReport);
   const { busy, saved, setSaved, errors, setErrors, submitWith } = useFormSave<Field>(t("errorGeneric"));
 
   async function save(data: FormData) {
     const time = String(data.get("dailySummaryTime") ?? "").slice(0, 5);
     const json = {
       dailySummaryTime: noDaily ? null : time,
-      weeklyReport: data.get("weeklyReport") === "on",
+      weeklyReport: weekly,
+      ...(weekly ? { weeklyReportWhenQuiet: data.get("weeklyReportWhenQuiet") === "on" } : {}),
       summaryChannels: CHANNELS.map((channel) => channel.value).filter((channel) =>
         data.getAll("summaryChannels").includes(channel),
       ),
@@ -56,6 +60,7 @@ export function NotificationSettingsForm({ initial }: { initial: SummarySettings
       const messages: Record<Field, string> = {
         dailySummaryTime: t("errorTime"),
         weeklyReport: t("errorWeekly"),
+        weeklyReportWhenQuiet: t("errorWeekly"),
         summaryChannels: t("errorChannels"),
       };
       const fields = fieldErrors(answer.body, messages);
@@ -118,13 +123,29 @@ export function NotificationSettingsForm({ initial }: { initial: SummarySettings
             <input
               type="checkbox"
               name="weeklyReport"
-              defaultChecked={initial.weeklyReport}
+              checked={weekly}
+              onChange={(event) => setWeekly(event.currentTarget.checked)}
               aria-invalid={errors.fields.weeklyReport ? true : undefined}
               aria-describedby={describedBy("weeklyReport")}
             />{" "}
             {t("weeklyLabel")}
           </label>
           {fieldError("weeklyReport")}
+          <label>
+            <input
+              type="checkbox"
+              name="weeklyReportWhenQuiet"
+              defaultChecked={initial.weeklyReportWhenQuiet}
+              disabled={!weekly}
+              aria-invalid={errors.fields.weeklyReportWhenQuiet ? true : undefined}
+              aria-describedby={describedBy("weeklyReportWhenQuiet", `${id}-quiet-hint`)}
+            />{" "}
+            {t("weeklyQuietLabel")}
+          </label>
+          <p id={`${id}-quiet-hint`} className="auth-hint">
+            {t("weeklyQuietHint")}
+          </p>
+          {fieldError("weeklyReportWhenQuiet")}
         </div>
         <fieldset className="auth-field" aria-describedby={describedBy("summaryChannels")}>
           <legend>{t("channelsLegend")}</legend>

@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   module_disabled: 404,
   method_not_allowed: 405,
   conflict: 409,
+  /** Applying a study plan would replace a goal's progress that was set by hand (lib/goals/study-plan.ts). */
+  progress_set_by_hand: 409,
   /** A request with the `Idempotency-Key` of one that has not answered yet (lib/api/idempotency.ts). */
   idempotency_in_progress: 409,
   gone: 410,

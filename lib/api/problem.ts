@@ -17,6 +17,7 @@ const TITLES: Record<ErrorCode, string> = {
   module_disabled: "Module switched off",
   method_not_allowed: "Method not allowed",
   conflict: "Conflict",
+  progress_set_by_hand: "Progress set by hand",
   idempotency_in_progress: "Same request still in progress",
   gone: "Gone",
   precondition_failed: "Changed since you read it",

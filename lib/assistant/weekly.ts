@@ -1,3 +1,4 @@
+import { BUILT_IN } from "../ai/provider";
 import { DEFAULT_LOCALE, isLocale } from "../i18n/locales";
 import { localDateOf } from "../local-dates";
 import { isModuleEnabled } from "../modules/registry";
@@ -20,6 +21,11 @@ export interface WeeklyInsights {
   timeTrackedSeconds: number;
   timeTrackingAvailable: boolean;
   narrative: Narrative | null;
+  /**
+   * Nothing happened: no task completed, created or overdue, no time tracked, no goal moved. The report is kept, but
+   * sent only to those who ask for quiet weeks too; its narrative is the built-in one (no AI request is spent on it).
+   */
+  quiet: boolean;
 }
 
 export interface ReportedWeek {
@@ -39,19 +45,27 @@ export async function weeklyInsights(
   const locale = isLocale(user.locale) ? user.locale : DEFAULT_LOCALE;
   const facts: WeekFacts = { weekStart: week.weekStart, weekEnd: week.weekEnd, ...counts, goals };
   const calendar = { now, timeZone: user.timeZone, today: localDateOf(now, user.timeZone) };
+  const timeTrackingAvailable = isModuleEnabled("time-tracking");
+  const timeTrackedSeconds = timeTrackingAvailable
+    ? await trackedSecondsBetween(user.id, week.periodStart, week.periodEnd, now)
+    : 0;
+  const quiet =
+    counts.completed === 0 &&
+    counts.created === 0 &&
+    counts.overdue === 0 &&
+    timeTrackedSeconds === 0 &&
+    goals.every((goal) => goal.progressAtStart === goal.progress);
+  const builtIn = () => builtInWeekly(facts, calendar, locale);
   const narrative = !isModuleEnabled("ai")
     ? null
-    : await narrate(
-        user.id,
-        "weekly_report",
-        () => weeklyPrompt(facts, calendar, locale),
-        () => builtInWeekly(facts, calendar, locale),
-      );
-  const timeTrackingAvailable = isModuleEnabled("time-tracking");
+    : quiet
+      ? { text: builtIn(), answeredBy: BUILT_IN, fallbackReason: null }
+      : await narrate(user.id, "weekly_report", () => weeklyPrompt(facts, calendar, locale), builtIn);
   return {
     goals: goals.map(({ id, title, status, progress, progressAtStart }) => ({ id, title, status, progress, progressAtStart })),
-    timeTrackedSeconds: timeTrackingAvailable ? await trackedSecondsBetween(user.id, week.periodStart, week.periodEnd, now) : 0,
+    timeTrackedSeconds,
     timeTrackingAvailable,
     narrative,
+    quiet,
   };
 }

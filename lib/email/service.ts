@@ -32,7 +32,19 @@ export type UserEmail =
   | { template: "daily_summary"; params: { date: string; dueToday: EmailTask[]; overdue: EmailTask[] } }
   | {
       template: "weekly_report";
-      params: { weekStart: string; completed: number; overdue: number; created: number; open: number };
+      params: {
+        /** Monday of the reported week and the Sunday it ends on (local dates). */
+        weekStart: string;
+        weekEnd: string;
+        completed: number;
+        overdue: number;
+        created: number;
+        open: number;
+        /** The assistant's words on the week (lib/assistant/weekly.ts); null while the `ai` module is off. */
+        narrative: string | null;
+        /** The report's page, `/<locale>/reports/<weekStart>`, linked under APP_URL. */
+        reportPath: string;
+      };
     }
   | { template: "notification"; params: { title: string; body: string; url?: string } }
   /** A link to choose a new password (lib/accounts/password-reset.ts): `token` goes into the link, once. */

@@ -22,7 +22,19 @@ const EMAILS: UserEmail[] = [
       overdue: [{ id: "4f2b6c1e-8a4d-4e5f-9a0b-1c2d3e4f5a6b", title: "Call mum", dueAt: "2026-03-03T08:00:00Z" }],
     },
   },
-  { template: "weekly_report", params: { weekStart: "2026-03-02", completed: 3, overdue: 1, created: 5, open: 7 } },
+  {
+    template: "weekly_report",
+    params: {
+      weekStart: "2026-03-02",
+      weekEnd: "2026-03-08",
+      completed: 3,
+      overdue: 1,
+      created: 5,
+      open: 7,
+      narrative: "A steady week.\n\nKeep going with <the> thesis.",
+      reportPath: "/en/reports/2026-03-02",
+    },
+  },
   {
     template: "notification",
     params: { title: "Jana accepted your request", body: "You now share “Pay rent”.", url: `/en/tasks/${TASK_ID}` },
@@ -91,12 +103,24 @@ describe("renderEmail", () => {
   test("plurals follow each language's rules", () => {
     const report = (completed: number, locale: string) =>
       renderEmail(
-        { template: "weekly_report", params: { weekStart: "2026-03-02", completed, overdue: 0, created: 0, open: 0 } },
+        {
+          template: "weekly_report",
+          params: {
+            weekStart: "2026-03-02",
+            weekEnd: "2026-03-08",
+            completed,
+            overdue: 0,
+            created: 0,
+            open: 0,
+            narrative: null,
+            reportPath: `/${locale}/reports/2026-03-02`,
+          },
+        },
         who(locale),
       ).text;
-    expect(report(1, "en")).toContain("This week you completed 1 task.");
-    expect(report(3, "en")).toContain("This week you completed 3 tasks.");
-    expect(report(0, "en")).toContain("This week you completed no tasks.");
+    expect(report(1, "en")).toContain("Last week you completed 1 task.");
+    expect(report(3, "en")).toContain("Last week you completed 3 tasks.");
+    expect(report(0, "en")).toContain("Last week you completed no tasks.");
     expect(report(3, "cs")).toContain("dokončili 3 úkoly.");
     expect(report(5, "cs")).toContain("dokončili 5 úkolů.");
     expect(report(21, "ru")).toContain("выполнили 21 задачу.");
@@ -104,6 +128,26 @@ describe("renderEmail", () => {
     expect(report(25, "ru")).toContain("выполнили 25 задач.");
     expect(report(5, "ua")).toContain("виконали 5 завдань.");
     expect(report(2, "he")).toContain("הושלמו שתי משימות");
+  });
+
+  test("the weekly report names the week it covers, carries the assistant's narrative and links to the report", () => {
+    const email = renderEmail(
+      EMAILS.find((item) => item.template === "weekly_report")!,
+      who("en"),
+      { appUrl: "https://spolu.example/" },
+    );
+    expect(email.subject).toBe("Your week in Spolu: March 2, 2026 – March 8, 2026");
+    expect(email.text).toContain("Your assistant on the week:");
+    expect(email.text).toContain("A steady week.");
+    expect(email.text).toContain("Keep going with <the> thesis.");
+    expect(email.text).toContain("https://spolu.example/en/reports/2026-03-02");
+    expect(email.html).toContain("Keep going with &lt;the&gt; thesis.");
+    expect(email.html).toContain('href="https://spolu.example/en/reports/2026-03-02"');
+    const czech = renderEmail(
+      EMAILS.find((item) => item.template === "weekly_report")!,
+      who("cs"),
+    );
+    expect(czech.text).toContain("Minulý týden jste dokončili 3 úkoly.");
   });
 
   test("HTML escapes a title like <script> everywhere; the text keeps it as written", () => {

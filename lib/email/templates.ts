@@ -40,8 +40,10 @@ const en = {
     nothing: "Nothing is due today and nothing is overdue.",
   },
   weeklyReport: {
-    subject: "Your week in Spolu from {weekStart}",
-    intro: "This week you completed {count, plural, =0 {no tasks} one {# task} other {# tasks}}.",
+    subject: "Your week in Spolu: {weekStart} – {weekEnd}",
+    intro: "Last week you completed {count, plural, =0 {no tasks} one {# task} other {# tasks}}.",
+    assistant: "Your assistant on the week:",
+    openReport: "Open the report",
     completed: "Completed: {count, number}",
     created: "Created: {count, number}",
     overdue: "Overdue: {count, number}",
@@ -95,9 +97,11 @@ const cs: EmailMessages = {
     nothing: "Dnes nemáte nic k termínu a nic není po termínu.",
   },
   weeklyReport: {
-    subject: "Váš týden ve Spolu od {weekStart}",
+    subject: "Váš týden ve Spolu: {weekStart} – {weekEnd}",
     intro:
-      "{count, plural, =0 {Tento týden jste nedokončili žádný úkol.} one {Tento týden jste dokončili # úkol.} few {Tento týden jste dokončili # úkoly.} many {Tento týden jste dokončili # úkolu.} other {Tento týden jste dokončili # úkolů.}}",
+      "{count, plural, =0 {Minulý týden jste nedokončili žádný úkol.} one {Minulý týden jste dokončili # úkol.} few {Minulý týden jste dokončili # úkoly.} many {Minulý týden jste dokončili # úkolu.} other {Minulý týden jste dokončili # úkolů.}}",
+    assistant: "Váš asistent o uplynulém týdnu:",
+    openReport: "Otevřít přehled",
     completed: "Dokončeno: {count, number}",
     created: "Vytvořeno: {count, number}",
     overdue: "Po termínu: {count, number}",
@@ -150,8 +154,11 @@ const he: EmailMessages = {
     nothing: "אין היום משימות שמועדן הגיע ואין משימות באיחור.",
   },
   weeklyReport: {
-    subject: "השבוע שלך ב־Spolu מ־{weekStart}",
-    intro: "השבוע {count, plural, =0 {לא הושלמו משימות} one {הושלמה משימה אחת} two {הושלמו שתי משימות} other {הושלמו # משימות}}.",
+    subject: "השבוע שלך ב־Spolu: {weekStart} – {weekEnd}",
+    intro:
+      "בשבוע שעבר {count, plural, =0 {לא הושלמו משימות} one {הושלמה משימה אחת} two {הושלמו שתי משימות} other {הושלמו # משימות}}.",
+    assistant: "העוזר שלך על השבוע שעבר:",
+    openReport: "לפתיחת הדוח",
     completed: "הושלמו: {count, number}",
     created: "נוצרו: {count, number}",
     overdue: "באיחור: {count, number}",
@@ -203,9 +210,11 @@ const ru: EmailMessages = {
     nothing: "Сегодня сроков нет, и просроченных задач тоже нет.",
   },
   weeklyReport: {
-    subject: "Ваша неделя в Spolu с {weekStart}",
+    subject: "Ваша неделя в Spolu: {weekStart} – {weekEnd}",
     intro:
-      "{count, plural, =0 {За эту неделю вы не выполнили ни одной задачи.} one {За эту неделю вы выполнили # задачу.} few {За эту неделю вы выполнили # задачи.} many {За эту неделю вы выполнили # задач.} other {За эту неделю вы выполнили # задачи.}}",
+      "{count, plural, =0 {На прошлой неделе вы не выполнили ни одной задачи.} one {На прошлой неделе вы выполнили # задачу.} few {На прошлой неделе вы выполнили # задачи.} many {На прошлой неделе вы выполнили # задач.} other {На прошлой неделе вы выполнили # задачи.}}",
+    assistant: "Ваш ассистент о прошедшей неделе:",
+    openReport: "Открыть отчёт",
     completed: "Выполнено: {count, number}",
     created: "Создано: {count, number}",
     overdue: "Просрочено: {count, number}",
@@ -259,9 +268,11 @@ const ua: EmailMessages = {
     nothing: "Сьогодні термінів немає, і прострочених завдань теж немає.",
   },
   weeklyReport: {
-    subject: "Ваш тиждень у Spolu з {weekStart}",
+    subject: "Ваш тиждень у Spolu: {weekStart} – {weekEnd}",
     intro:
-      "{count, plural, =0 {За цей тиждень ви не виконали жодного завдання.} one {За цей тиждень ви виконали # завдання.} few {За цей тиждень ви виконали # завдання.} many {За цей тиждень ви виконали # завдань.} other {За цей тиждень ви виконали # завдання.}}",
+      "{count, plural, =0 {Минулого тижня ви не виконали жодного завдання.} one {Минулого тижня ви виконали # завдання.} few {Минулого тижня ви виконали # завдання.} many {Минулого тижня ви виконали # завдань.} other {Минулого тижня ви виконали # завдання.}}",
+    assistant: "Ваш асистент про минулий тиждень:",
+    openReport: "Відкрити звіт",
     completed: "Виконано: {count, number}",
     created: "Створено: {count, number}",
     overdue: "Прострочено: {count, number}",
@@ -450,22 +461,33 @@ function body(email: UserEmail, context: Context): { subject: string; blocks: Bl
       return { subject: t("dailySummary.subject", { date: day }), blocks };
     }
     case "weekly_report": {
-      const { weekStart, completed, overdue, created, open } = email.params;
+      const { weekStart, weekEnd, completed, overdue, created, open, narrative, reportPath } = email.params;
       const items = [
         t("weeklyReport.completed", { count: completed }),
         t("weeklyReport.created", { count: created }),
         t("weeklyReport.overdue", { count: overdue }),
         t("weeklyReport.open", { count: open }),
       ];
-      const home = appUrl
-        ? [{ kind: "link" as const, text: t("common.open"), href: `${appUrl.replace(/\/+$/, "")}/${locale}` }]
+      // The narrative is the assistant's text (an AI endpoint's when one is configured): its paragraphs as they are.
+      const words = (narrative ?? "")
+        .split(/\n\s*\n/)
+        .map((paragraph) => paragraph.trim())
+        .filter(Boolean);
+      const report = appUrl
+        ? [{ kind: "link" as const, text: t("weeklyReport.openReport"), href: `${appUrl.replace(/\/+$/, "")}${reportPath}` }]
         : [];
       return {
-        subject: t("weeklyReport.subject", { weekStart: dates.day(weekStart) }),
+        subject: t("weeklyReport.subject", { weekStart: dates.day(weekStart), weekEnd: dates.day(weekEnd) }),
         blocks: [
           { kind: "paragraph", text: t("weeklyReport.intro", { count: completed }) },
           { kind: "list", items: items.map((text) => ({ text, href: null })) },
-          ...home,
+          ...(words.length
+            ? [
+                { kind: "heading" as const, text: t("weeklyReport.assistant") },
+                ...words.map((text) => ({ kind: "paragraph" as const, text })),
+              ]
+            : []),
+          ...report,
         ],
       };
     }

@@ -7,7 +7,9 @@ import { MAX_SESSIONS, type PlanSession, type StudyPlanFacts } from "./planner";
  * The study plan from the AI endpoint: the prompt (only the facts of lib/goals/planner.ts: this goal, its linked
  * tasks the user can see, their time zone and today) and the check of its answer, a JSON object of the shape
  * below. An answer that is not such an object is refused with a reason; the caller then falls back to the
- * built-in planner.
+ * built-in planner. A usable answer with a few faulty sessions is repaired rather than thrown away: a session dated
+ * outside the period is dropped, extra steps and sessions beyond the limits are left out, and each repair is said
+ * in `adjustments`; only an answer with no usable session at all is refused.
  */
 
 const MAX_STEPS = 10;
@@ -20,28 +22,16 @@ const LANGUAGE_NAMES: Record<Locale, string> = { en: "English", cs: "Czech", he:
 export const STUDY_PLAN_ANSWER_SHAPE =
   '{"sessions": [{"date": "YYYY-MM-DD", "title": "a short title", "steps": ["a concrete step", "…"]}]}';
 
-function answerSchema(facts: StudyPlanFacts) {
-  const inWindow = `must be a date from ${facts.startDate} to ${facts.endDate}`;
-  return z.object({
-    sessions: z
-      .array(
-        z.object({
-          date: z.iso.date(inWindow).refine((date) => date >= facts.startDate && date <= facts.endDate, inWindow),
-          title: z
-            .string()
-            .trim()
-            .min(1, "must not be empty")
-            .max(SESSION_TITLE_MAX, `must be at most ${SESSION_TITLE_MAX} characters`),
-          steps: z
-            .array(z.string().trim().min(1, "must not be empty").max(STEP_MAX, `must be at most ${STEP_MAX} characters`))
-            .min(1, "must hold at least one step")
-            .max(MAX_STEPS, `must hold at most ${MAX_STEPS} steps`),
-        }),
-      )
-      .min(1, "must hold at least one session")
-      .max(MAX_SESSIONS, `must hold at most ${MAX_SESSIONS} sessions`),
-  });
-}
+/** One session as the answer must give it, its date not yet checked against the period. */
+const sessionSchema = z.object({
+  date: z.iso.date("must be a date YYYY-MM-DD"),
+  title: z.string().trim().min(1, "must not be empty").max(SESSION_TITLE_MAX, `must be at most ${SESSION_TITLE_MAX} characters`),
+  steps: z
+    .array(z.string().trim().min(1, "must not be empty").max(STEP_MAX, `must be at most ${STEP_MAX} characters`))
+    .min(1, "must hold at least one step"),
+});
+
+const answerSchema = z.object({ sessions: z.array(z.unknown()).min(1, "must hold at least one session") });
 
 export function studyPlanPrompt(facts: StudyPlanFacts): AiMessage[] {
   const system = [
@@ -73,8 +63,15 @@ export function studyPlanPrompt(facts: StudyPlanFacts): AiMessage[] {
 /** Some models wrap JSON in a Markdown code fence even when asked not to. */
 const FENCE = /^```(?:json)?\s*([\s\S]*?)\s*```$/;
 
-/** The sessions of an answer (sorted by date), or why it cannot be used. */
-export function parseStudyPlanAnswer(text: string, facts: StudyPlanFacts): { sessions: PlanSession[] } | { reason: string } {
+/**
+ * The sessions of an answer (sorted by date) with what was repaired in it, or why it cannot be used at all. Repairs:
+ * a session that is not of the shape or is dated outside the period is dropped; steps beyond MAX_STEPS and
+ * sessions beyond MAX_SESSIONS (in date order) are left out.
+ */
+export function parseStudyPlanAnswer(
+  text: string,
+  facts: StudyPlanFacts,
+): { sessions: PlanSession[]; adjustments: string[] } | { reason: string } {
   const trimmed = text.trim();
   let json: unknown;
   try {
@@ -82,13 +79,38 @@ export function parseStudyPlanAnswer(text: string, facts: StudyPlanFacts): { ses
   } catch {
     return { reason: "The AI answer was not JSON" };
   }
-  const result = answerSchema(facts).safeParse(json);
+  const result = answerSchema.safeParse(json);
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const where = issue.path.length ? issue.path.join(".") : "the answer";
     return { reason: `The AI answer did not have the study plan's shape (${where}: ${issue.message})` };
   }
+  const adjustments: string[] = [];
+  const sessions: PlanSession[] = [];
+  for (const [index, candidate] of result.data.sessions.entries()) {
+    const session = sessionSchema.safeParse(candidate);
+    if (!session.success) {
+      const issue = session.error.issues[0]!;
+      const where = issue.path.length ? issue.path.join(".") : "the session";
+      adjustments.push(`Session ${index + 1} was left out (${where}: ${issue.message})`);
+      continue;
+    }
+    const { date, title, steps } = session.data;
+    if (date < facts.startDate || date > facts.endDate) {
+      adjustments.push(`Session ${index + 1} (${date}) was left out: it is outside ${facts.startDate} to ${facts.endDate}`);
+      continue;
+    }
+    if (steps.length > MAX_STEPS) adjustments.push(`Session ${index + 1} kept its first ${MAX_STEPS} of ${steps.length} steps`);
+    sessions.push({ date, title, steps: steps.slice(0, MAX_STEPS) });
+  }
+  if (sessions.length === 0) {
+    return { reason: `The AI answer had no usable session (${adjustments[0] ?? "none given"})` };
+  }
   // Array.prototype.sort is stable: sessions of one date keep the answer's order.
-  const sessions = result.data.sessions.map(({ date, title, steps }) => ({ date, title, steps }));
-  return { sessions: sessions.sort((a, b) => a.date.localeCompare(b.date)) };
+  sessions.sort((a, b) => a.date.localeCompare(b.date));
+  if (sessions.length > MAX_SESSIONS) {
+    adjustments.push(`The plan kept its first ${MAX_SESSIONS} of ${sessions.length} sessions`);
+    sessions.length = MAX_SESSIONS;
+  }
+  return { sessions, adjustments };
 }

@@ -3,6 +3,7 @@ import { apiRoute, ifNoneMatchHeader, jsonBody, jsonContent, notModified, proble
 import { createRouter } from "../api/router";
 import {
   appliedStudyPlanOutput,
+  applyStudyPlanInput,
   createGoalInput,
   createReportInput,
   generateStudyPlanInput,
@@ -236,14 +237,22 @@ const applyPlanRoute = apiRoute({
     "In one transaction, all or nothing: one task per session in your first active task group, due at 18:00 on the " +
     "session's date in the plan's time zone (its `startDate` that date too), the session's steps as its subtasks, " +
     "linked to the goal (whose progress then follows them). Once per version: applying it again is a 409 until the " +
-    "plan is regenerated. Sessions whose date has passed become overdue tasks.",
+    "plan is regenerated. Sessions whose date has passed become overdue tasks. A goal whose progress was set by hand " +
+    "(above 0 % without linked tasks) would have it replaced by its tasks' progress: that is a 409 " +
+    "`progress_set_by_hand` unless the body says `replaceManualProgress: true`.",
   access: "user",
   module: "ai",
-  request: { params: goalIdParams },
+  request: {
+    params: goalIdParams,
+    body: { required: false, content: { "application/json": { schema: applyStudyPlanInput } } },
+  },
   responses: {
     201: jsonContent(appliedStudyPlanOutput, "The applied plan, the goal and the new tasks' ids"),
     404: problemResponse(`${NOT_FOUND}; or it has no study plan yet`),
-    409: problemResponse("Applied already; or the goal would pass 200 linked tasks; or you have no active task group"),
+    409: problemResponse(
+      "Applied already; or the goal would pass 200 linked tasks; or you have no active task group; or " +
+        "`progress_set_by_hand`: its progress was set by hand and the body does not say `replaceManualProgress: true`",
+    ),
   },
 });
 
@@ -277,4 +286,6 @@ export const goalsRoutes = createRouter()
   .openapi(generatePlanRoute, async (c) =>
     c.json(await generateStudyPlan(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 201),
   )
-  .openapi(applyPlanRoute, async (c) => c.json(await applyStudyPlan(c.var.actor, c.req.valid("param").id), 201));
+  .openapi(applyPlanRoute, async (c) =>
+    c.json(await applyStudyPlan(c.var.actor, c.req.valid("param").id, c.req.valid("json") ?? {}), 201),
+  );

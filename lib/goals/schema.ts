@@ -162,6 +162,20 @@ export const generateStudyPlanInput = z
   .openapi("GenerateStudyPlanInput");
 export type GenerateStudyPlanInput = z.infer<typeof generateStudyPlanInput>;
 
+export const applyStudyPlanInput = z
+  .strictObject({
+    replaceManualProgress: z
+      .boolean({ message: "must be true or false" })
+      .optional()
+      .openapi({
+        description:
+          "true: apply even though the goal's progress was set by hand (above 0 % and no linked tasks); the plan's tasks " +
+          "then measure it instead. Without it such a goal answers 409 `progress_set_by_hand`, so that the page can ask first",
+      }),
+  })
+  .openapi("ApplyStudyPlanInput", { example: { replaceManualProgress: true } });
+export type ApplyStudyPlanInput = z.infer<typeof applyStudyPlanInput>;
+
 export const studySessionOutput = z
   .object({
     date: localDate.openapi({ description: "The local date of the session" }),
@@ -179,6 +193,12 @@ export const studyPlanOutput = z
     fallbackReason: z.string().nullable().openapi({
       description:
         "Why the built-in planner wrote the plan although the AI endpoint answered (its answer was unusable); else null",
+    }),
+    adjustments: z.array(z.string()).openapi({
+      description:
+        "What was repaired in the AI endpoint's answer to keep it (a session dated outside the period or not of the " +
+        "shape left out, steps or sessions beyond the limits left out); empty when nothing was",
+      example: ["Session 4 (2026-12-31) was left out: it is outside 2026-11-27 to 2026-12-24"],
     }),
     timeZone: z.string().openapi({ description: "The time zone the dates are in (yours when the plan was made)" }),
     startDate: localDate.openapi({ description: "The first day the plan could use: the day it was made" }),

@@ -25,7 +25,7 @@ import {
   type GoalRow,
   type StudyPlanRow,
 } from "./repo";
-import type { AppliedStudyPlanOutput, GenerateStudyPlanInput, StudyPlanOutput } from "./schema";
+import type { AppliedStudyPlanOutput, ApplyStudyPlanInput, GenerateStudyPlanInput, StudyPlanOutput } from "./schema";
 import { getOwnGoalOrThrow, goalOutputFor, lockOwnGoalOrThrow, MAX_LINKED_TASKS, todayFor } from "./service";
 
 /*
@@ -50,6 +50,8 @@ interface StoredPlan {
   endDate: string;
   sessions: PlanSession[];
   fallbackReason: string | null;
+  /** What was repaired in the AI's answer (plans stored before repairs existed lack it). */
+  adjustments?: string[];
 }
 
 const localeOf = (actor: Actor): Locale => (isLocale(actor.locale) ? actor.locale : DEFAULT_LOCALE);
@@ -63,6 +65,7 @@ function toStudyPlanOutput(row: StudyPlanRow): StudyPlanOutput {
     version: row.version,
     answeredBy: row.answeredBy as unknown as AnsweredBy,
     fallbackReason: plan.fallbackReason,
+    adjustments: plan.adjustments ?? [],
     timeZone: plan.timeZone,
     startDate: plan.startDate,
     endDate: plan.endDate,
@@ -100,9 +103,9 @@ async function writePlan(
   actor: Actor,
   facts: StudyPlanFacts,
   assistant: GenerateStudyPlanInput["assistant"],
-): Promise<{ sessions: PlanSession[]; answeredBy: AnsweredBy; fallbackReason: string | null }> {
+): Promise<{ sessions: PlanSession[]; answeredBy: AnsweredBy; fallbackReason: string | null; adjustments: string[] }> {
   if (assistant === "built-in" || !aiEndpointConfigured()) {
-    return { sessions: builtInStudyPlan(facts), answeredBy: BUILT_IN, fallbackReason: null };
+    return { sessions: builtInStudyPlan(facts), answeredBy: BUILT_IN, fallbackReason: null, adjustments: [] };
   }
   const answer = await complete({
     userId: actor.userId,
@@ -112,8 +115,8 @@ async function writePlan(
     maxTokens: MAX_ANSWER_TOKENS,
   });
   const parsed = parseStudyPlanAnswer(answer.text, facts);
-  if ("sessions" in parsed) return { sessions: parsed.sessions, answeredBy: answer.answeredBy, fallbackReason: null };
-  return { sessions: builtInStudyPlan(facts), answeredBy: BUILT_IN, fallbackReason: parsed.reason };
+  if ("sessions" in parsed) return { ...parsed, answeredBy: answer.answeredBy, fallbackReason: null };
+  return { sessions: builtInStudyPlan(facts), answeredBy: BUILT_IN, fallbackReason: parsed.reason, adjustments: [] };
 }
 
 export async function getStudyPlan(actor: Actor, goalId: string): Promise<StudyPlanOutput> {
@@ -125,13 +128,14 @@ export async function getStudyPlan(actor: Actor, goalId: string): Promise<StudyP
 
 export async function generateStudyPlan(actor: Actor, goalId: string, input: GenerateStudyPlanInput): Promise<StudyPlanOutput> {
   const facts = await studyPlanFacts(actor, await getOwnGoalOrThrow(actor, goalId));
-  const { sessions, answeredBy, fallbackReason } = await writePlan(actor, facts, input.assistant);
+  const { sessions, answeredBy, fallbackReason, adjustments } = await writePlan(actor, facts, input.assistant);
   const plan: StoredPlan = {
     timeZone: facts.timeZone,
     startDate: facts.startDate,
     endDate: facts.endDate,
     sessions,
     fallbackReason,
+    adjustments,
   };
   const row = await db().transaction(async (tx) => {
     // The goal may have been deleted while the endpoint was thinking.
@@ -179,7 +183,11 @@ async function insertSessionTask(
  * due at SESSION_DUE_HOUR on its date in the plan's time zone, its steps as subtasks, linked to the goal. Once per
  * version: applying it again is a 409 until the plan is regenerated.
  */
-export async function applyStudyPlan(actor: Actor, goalId: string): Promise<AppliedStudyPlanOutput> {
+export async function applyStudyPlan(
+  actor: Actor,
+  goalId: string,
+  input: ApplyStudyPlanInput = {},
+): Promise<AppliedStudyPlanOutput> {
   const { result, audience } = await db().transaction(async (tx) => {
     const goal = await lockOwnGoalOrThrow(actor, goalId, tx);
     const row = await lockStudyPlan(goalId, tx);
@@ -188,7 +196,16 @@ export async function applyStudyPlan(actor: Actor, goalId: string): Promise<Appl
       throw new AppError("conflict", "This study plan was applied already (its tasks exist): regenerate it to apply a new one");
     }
     const plan = row.plan as unknown as StoredPlan;
-    if ((await countLinks(goalId, tx)) + plan.sessions.length > MAX_LINKED_TASKS) {
+    const links = await countLinks(goalId, tx);
+    // Linked tasks make the progress theirs: a figure set by hand would silently become 0 %, so ask first.
+    if (links === 0 && goal.progress > 0 && !input.replaceManualProgress) {
+      throw new AppError(
+        "progress_set_by_hand",
+        `This goal's progress (${goal.progress} %) was set by hand; the plan's tasks would measure it instead ` +
+          "(0 % until one is done). Send replaceManualProgress: true to apply it anyway",
+      );
+    }
+    if (links + plan.sessions.length > MAX_LINKED_TASKS) {
       throw new AppError("conflict", `A goal has at most ${MAX_LINKED_TASKS} linked tasks: unlink some before applying the plan`);
     }
     // Locks the actor's row: new tasks get distinct positions even while others are being created.

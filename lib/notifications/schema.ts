@@ -24,8 +24,14 @@ export const DEFAULT_PREFS = { remind_before: 30, on_due: true, daily: true, cha
 export const DEFAULT_SETTINGS = {
   dailySummaryTime: "07:00",
   weeklyReport: true,
+  weeklyReportWhenQuiet: false,
   summaryChannels: ["in_app", "email"],
-} as const satisfies { dailySummaryTime: string | null; weeklyReport: boolean; summaryChannels: readonly NotificationChannel[] };
+} as const satisfies {
+  dailySummaryTime: string | null;
+  weeklyReport: boolean;
+  weeklyReportWhenQuiet: boolean;
+  summaryChannels: readonly NotificationChannel[];
+};
 
 const CHANNEL_LIST = CHANNEL_NAMES.join(", ");
 const channelSchema = z.enum(CHANNEL_NAMES, { message: `must be one of ${CHANNEL_LIST}` }).openapi({
@@ -169,6 +175,14 @@ export const updateSettingsInput = z
       .boolean({ message: "must be true or false" })
       .optional()
       .openapi({ description: "The weekly report on Mondays at 08:00" }),
+    weeklyReportWhenQuiet: z
+      .boolean({ message: "must be true or false" })
+      .optional()
+      .openapi({
+        description:
+          "Also send the weekly report after a quiet week (nothing completed, created, overdue or tracked, no goal moved). " +
+          "false (the default): such a week's report is kept under GET /reports/weekly but not sent",
+      }),
     summaryChannels: channelList
       .optional()
       .openapi({ description: `Where the summaries reach you: any of ${CHANNEL_LIST}, each once` }),
@@ -182,6 +196,7 @@ export const settingsOutput = z
   .object({
     dailySummaryTime: z.string().nullable().openapi({ description: "HH:MM in your time zone; null: none" }),
     weeklyReport: z.boolean(),
+    weeklyReportWhenQuiet: z.boolean().openapi({ description: "Whether a quiet week's report is sent too" }),
     summaryChannels: z.array(channelSchema),
     timeZone: z.string().openapi({ description: "Your time zone (your profile's), in which the times above are read" }),
     stored: z.boolean().openapi({ description: "false: nothing stored yet, these are the defaults" }),

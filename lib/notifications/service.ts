@@ -171,13 +171,19 @@ export async function updatePrefs(actor: Actor, taskId: string, input: UpdatePre
 export interface SummarySettings {
   dailySummaryTime: string | null;
   weeklyReport: boolean;
+  weeklyReportWhenQuiet: boolean;
   summaryChannels: NotificationSettingsRow["summaryChannels"];
 }
 
 /** The summary settings in force: the stored ones, or the defaults. */
 export function effectiveSettings(row: NotificationSettingsRow | null): SummarySettings {
   if (!row) return { ...DEFAULT_SETTINGS, summaryChannels: [...DEFAULT_SETTINGS.summaryChannels] };
-  return { dailySummaryTime: row.dailySummaryTime, weeklyReport: row.weeklyReport, summaryChannels: row.summaryChannels };
+  return {
+    dailySummaryTime: row.dailySummaryTime,
+    weeklyReport: row.weeklyReport,
+    weeklyReportWhenQuiet: row.weeklyReportWhenQuiet,
+    summaryChannels: row.summaryChannels,
+  };
 }
 
 export async function getSettings(actor: Actor): Promise<SettingsOutput> {
@@ -191,6 +197,7 @@ export async function updateSettings(actor: Actor, input: UpdateSettingsInput): 
     userId: actor.userId,
     dailySummaryTime: input.dailySummaryTime !== undefined ? input.dailySummaryTime : current.dailySummaryTime,
     weeklyReport: input.weeklyReport ?? current.weeklyReport,
+    weeklyReportWhenQuiet: input.weeklyReportWhenQuiet ?? current.weeklyReportWhenQuiet,
     summaryChannels: input.summaryChannels ?? current.summaryChannels,
     updatedAt: nowDate(),
   });

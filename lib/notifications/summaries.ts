@@ -35,7 +35,9 @@ import { effectiveSettings, formatLocalDate, formatTimeOfDay, localeOrDefault, m
  * responsible for: completed and created during the week; overdue and still open when it is made. The assistant
  * adds how the user's goals moved, the time tracked and a narrative (lib/assistant/weekly.ts; an AI endpoint that
  * fails never costs a report: the built-in narrative stands in, with the reason). Stored (GET /reports/weekly)
- * and sent on `summaryChannels` even when every number is 0.
+ * and sent on `summaryChannels`; a quiet week (nothing completed, created, overdue or tracked, no goal moved) is kept but
+ * sent only to those whose settings say `weeklyReportWhenQuiet`, and its narrative is the built-in one (no AI request).
+ * The e-mail carries the narrative and links to the report's page.
  */
 
 export const WEEKLY_REPORT_HOUR = 8;
@@ -43,6 +45,7 @@ const BATCH = 500;
 const SUMMARY_TASKS_MAX = 50;
 export const NOT_CHOSEN_IN_SETTINGS = "not chosen in notification settings";
 export const NOTHING_TO_SAY = "nothing due today or overdue";
+export const QUIET_WEEK = "nothing happened this week; quiet weeks are sent only when asked for in the settings";
 
 export interface DailySlot {
   /** The local date the summary is for (its occurrence). */
@@ -187,7 +190,7 @@ async function sendWeeklyReport(recipient: SummaryRecipient, slot: WeeklySlot, n
   // Made before it is claimed, so that the claim and the stored report follow each other closely (the narrative
   // may wait on the AI endpoint): a process that stops in between leaves no claimed week without its report.
   const counts = await weekCounts(recipient.id, slot.periodStart, slot.periodEnd, now);
-  const insights = await weeklyInsights(recipient, slot, counts, now);
+  const { quiet, ...insights } = await weeklyInsights(recipient, slot, counts, now);
   const fireId = await claimFire({
     userId: recipient.id,
     subject: "weekly",
@@ -210,7 +213,11 @@ async function sendWeeklyReport(recipient: SummaryRecipient, slot: WeeklySlot, n
   });
   const body = message(locale, "weeklyBody", { ...counts });
   const data = { weekStart: slot.weekStart, weekEnd: slot.weekEnd, ...counts };
-  await deliver(fireId, effectiveSettings(recipient.settings).summaryChannels, NOT_CHOSEN_IN_SETTINGS, {
+  const settings = effectiveSettings(recipient.settings);
+  // A quiet week's report is kept (GET /reports/weekly) and every channel logged as skipped, unless asked for.
+  const held = quiet && !settings.weeklyReportWhenQuiet;
+  const reportPath = `/${localeOrDefault(locale)}/reports/${slot.weekStart}`;
+  await deliver(fireId, held ? [] : settings.summaryChannels, held ? QUIET_WEEK : NOT_CHOSEN_IN_SETTINGS, {
     in_app: async () => {
       await notifyUser(recipient.id, { kind: "weekly_report", title, body, data });
       return { status: "sent" };
@@ -219,11 +226,21 @@ async function sendWeeklyReport(recipient: SummaryRecipient, slot: WeeklySlot, n
       sendPushToUser(recipient.id, {
         title,
         body,
-        url: `/${localeOrDefault(locale)}/reports/${slot.weekStart}`,
+        url: reportPath,
         tag: `weekly:${slot.weekStart}`,
         data,
       }),
-    email: () => sendEmailToUser(recipient.id, { template: "weekly_report", params: { weekStart: slot.weekStart, ...counts } }),
+    email: () =>
+      sendEmailToUser(recipient.id, {
+        template: "weekly_report",
+        params: {
+          weekStart: slot.weekStart,
+          weekEnd: slot.weekEnd,
+          ...counts,
+          narrative: insights.narrative?.text ?? null,
+          reportPath,
+        },
+      }),
   });
   return true;
 }

@@ -311,6 +311,7 @@ describe("GET and PUT /notification-settings", () => {
     expect(expectShape(settingsOutput, defaults.body)).toEqual({
       dailySummaryTime: "07:00",
       weeklyReport: true,
+      weeklyReportWhenQuiet: false,
       summaryChannels: ["in_app", "email"],
       timeZone: "Europe/Prague",
       stored: false,
@@ -323,6 +324,7 @@ describe("GET and PUT /notification-settings", () => {
     expect(put.body).toEqual({
       dailySummaryTime: "06:45",
       weeklyReport: true,
+      weeklyReportWhenQuiet: false,
       summaryChannels: ["push"],
       timeZone: "Europe/Prague",
       stored: true,

@@ -7,7 +7,7 @@ import {
   weeklyReportListOutput,
   weeklyReportOutput,
 } from "../../lib/notifications/schema";
-import { runDailySummaries, runWeeklyReports } from "../../lib/notifications/summaries";
+import { QUIET_WEEK, runDailySummaries, runWeeklyReports } from "../../lib/notifications/summaries";
 import { createDueOccurrences } from "../../lib/tasks/recurring";
 import {
   createTask,
@@ -467,6 +467,40 @@ describe("the weekly report", () => {
     expect(
       (await api(`/reports/weekly?limit=1&cursor=${paged.body.nextCursor}`, { token: me.token })).body.items[0].weekStart,
     ).toBe("2027-03-22");
+  });
+
+  test("a quiet week is kept but not sent, unless the settings ask for quiet weeks too", async () => {
+    const quiet = await registerUser(server, { timeZone: PRAGUE });
+    const asks = await registerUser(server, { timeZone: PRAGUE });
+    for (const who of [quiet, asks]) {
+      await api("/notification-settings", { method: "PUT", token: who.token, json: { summaryChannels: ["in_app", "email"] } });
+    }
+    const settings = await api("/notification-settings", {
+      method: "PUT",
+      token: asks.token,
+      json: { weeklyReportWhenQuiet: true },
+    });
+    expect(settings.body).toMatchObject({ weeklyReport: true, weeklyReportWhenQuiet: true });
+
+    setClock("2027-03-29T06:00:00Z"); // Monday 08:00 CEST
+    await runWeeklyReports();
+
+    for (const who of [quiet, asks]) {
+      const kept = expectShape(weeklyReportListOutput, (await api("/reports/weekly", { token: who.token })).body);
+      expect(kept.items.map((item) => [item.weekStart, item.completed, item.created, item.overdue])).toEqual([
+        ["2027-03-22", 0, 0, 0],
+      ]);
+    }
+    expect(await notificationsOf(quiet, "weekly_report")).toEqual([]);
+    expect(await notificationsOf(asks, "weekly_report")).toHaveLength(1);
+    const deliveries = await server.sql<{ channel: string; status: string; reason: string | null }>(
+      `select d.channel, d.status, d.reason from reminder_deliveries d join reminder_fires f on f.id = d.fire_id
+        where f.user_id = $1 and f.subject = 'weekly'`,
+      [quiet.user.id],
+    );
+    expect(deliveries.map((row) => [row.channel, row.status, row.reason]).sort()).toEqual(
+      ["email", "in_app", "push"].map((channel) => [channel, "skipped", QUIET_WEEK]),
+    );
   });
 
   test("is not made for someone who turned it off", async () => {

@@ -265,6 +265,39 @@ describe("/goals/{id}/study-plan with the built-in planner (no AI endpoint)", ()
     expect(goalNow.progress).toBe(Math.floor(100 / (2 * plan.sessions.length)));
   });
 
+  test("a goal whose progress was set by hand is asked first: 409 progress_set_by_hand, then applied with consent", async () => {
+    const owner = await registerUser(server, { timeZone: ZONE });
+    const goal = await createGoal(owner, { title: "Read ten novels", targetDate: localDate(ZONE, 9) });
+    const set = await api(`/goals/${goal.id}`, { method: "PATCH", token: owner.token, json: { progress: 35 } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    const plan = await generate(owner, goal.id);
+
+    const asked = await api(`/goals/${goal.id}/study-plan/apply`, { method: "POST", token: owner.token });
+    expectProblem(asked, 409, "progress_set_by_hand");
+    expect(asked.body.detail).toContain("35 %");
+    const untouched = (await api(`/goals/${goal.id}`, { token: owner.token })).body;
+    expect(untouched).toMatchObject({ progress: 35, progressMode: "manual", linkedTasks: [] });
+    expect((await api(`/goals/${goal.id}/study-plan`, { token: owner.token })).body.appliedAt).toBeNull();
+    expectProblem(
+      await api(`/goals/${goal.id}/study-plan/apply`, {
+        method: "POST",
+        token: owner.token,
+        json: { replaceManualProgress: "yes" },
+      }),
+      400,
+      "validation_failed",
+    );
+
+    const applied = await api(`/goals/${goal.id}/study-plan/apply`, {
+      method: "POST",
+      token: owner.token,
+      json: { replaceManualProgress: true },
+    });
+    expect(applied.status, JSON.stringify(applied.body)).toBe(201);
+    expect(applied.body.taskIds).toHaveLength(plan.sessions.length);
+    expect(applied.body.goal).toMatchObject({ progressMode: "tasks", progress: 0 });
+  });
+
   test("applying is all or nothing: a failure on the last session leaves no task, link or mark behind", async () => {
     const owner = await registerUser(server, { timeZone: ZONE });
     const goal = await createGoal(owner, { title: "Atomic goal", description: DESCRIPTION, targetDate: localDate(ZONE, 13) });
@@ -398,14 +431,45 @@ describe("POST /goals/{id}/study-plan with an AI endpoint", () => {
     expect(notJson.sessions[0]!.steps[0]).toContain("Find a tandem partner"); // the linked task, in Russian
     expect(notJson.sessions[0]!.steps[1]).toMatch(/^Разберите «Verbs»/);
 
+    // Nothing usable at all: every session outside the period, or without steps.
     ai.reply = answer([{ date: localDate(ZONE, 30), title: "Too late", steps: ["Nothing"] }]);
     const outside = await generate(owner, goal.id);
     expect(outside.answeredBy).toEqual({ provider: "built-in" });
-    expect(outside.fallbackReason).toMatch(/sessions\.0\.date: must be a date from/);
+    expect(outside.fallbackReason).toMatch(/no usable session \(Session 1 \(.+\) was left out: it is outside/);
     expect(outside.version).toBe(2);
 
     ai.reply = () => JSON.stringify({ sessions: [{ date: localDate(ZONE), title: "No steps", steps: [] }] });
-    expect((await generate(owner, goal.id)).fallbackReason).toMatch(/sessions\.0\.steps/);
+    expect((await generate(owner, goal.id)).fallbackReason).toMatch(
+      /Session 1 was left out \(steps: must hold at least one step\)/,
+    );
+  });
+
+  test("an answer with one faulty session is repaired, not thrown away: that session is left out and the plan says so", async () => {
+    const { owner, goal } = await seeded();
+    ai.reply = answer([
+      { date: localDate(ZONE, 1), title: "Start", steps: ["Begin"] },
+      { date: localDate(ZONE, 40), title: "Far too late", steps: ["Nothing"] },
+      { date: localDate(ZONE, 3), title: "", steps: ["A session without a title"] },
+      { date: localDate(ZONE, 5), title: "Many steps", steps: Array.from({ length: 12 }, (_, index) => `Step ${index + 1}`) },
+    ]);
+    const plan = await generate(owner, goal.id);
+    expect(plan.answeredBy).toEqual({ provider: "openai-compatible", model: "plan-model" });
+    expect(plan.fallbackReason).toBeNull();
+    expect(plan.sessions.map((session) => [session.title, session.steps.length])).toEqual([
+      ["Start", 1],
+      ["Many steps", 10],
+    ]);
+    expect(plan.adjustments).toEqual([
+      `Session 2 (${localDate(ZONE, 40)}) was left out: it is outside ${plan.startDate} to ${plan.endDate}`,
+      "Session 3 was left out (title: must not be empty)",
+      "Session 4 kept its first 10 of 12 steps",
+    ]);
+    // Kept with the plan: reading it again says the same.
+    const stored = await api(`/goals/${goal.id}/study-plan`, { token: owner.token });
+    expect(stored.body.adjustments).toEqual(plan.adjustments);
+    // A plan from the built-in planner has nothing repaired.
+    const builtIn = await generate(owner, goal.id, { assistant: "built-in" });
+    expect(builtIn.adjustments).toEqual([]);
   });
 
   test("an endpoint that fails or is too slow is a 503 and keeps the previous plan; `assistant: built-in` does not ask it", async () => {

@@ -85,6 +85,8 @@ export const notificationSettings = pgTable("notification_settings", {
   /** `HH:MM` in the user's time zone; null: no daily summary. */
   dailySummaryTime: text("daily_summary_time"),
   weeklyReport: boolean("weekly_report").notNull().default(true),
+  /** Also send the weekly report for a week in which nothing happened (nothing done, created, overdue or tracked). */
+  weeklyReportWhenQuiet: boolean("weekly_report_when_quiet").notNull().default(false),
   /** The channels summaries go out on. */
   summaryChannels: text("summary_channels").array().$type<NotificationChannel[]>().notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),

@@ -49,6 +49,7 @@ export default async function NotificationSettingsPage({ params }: Props) {
           initial={{
             dailySummaryTime: settings.dailySummaryTime,
             weeklyReport: settings.weeklyReport,
+            weeklyReportWhenQuiet: settings.weeklyReportWhenQuiet,
             summaryChannels: settings.summaryChannels,
             timeZone: settings.timeZone,
           }}

@@ -1,0 +1,1 @@
+ALTER TABLE "notification_settings" ADD COLUMN "weekly_report_when_quiet" boolean DEFAULT false NOT NULL;
