@@ -365,6 +365,17 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     },
     export: [{ key: "idempotencyKeys", where: "user_id = $user", omit: ["response_headers", "response_body"] }],
   },
+  sync_states: {
+    about:
+      "What each of the user's sync clients was last sent (GET /sync): the version of every item, to tell it what " +
+      "changed since; deleted.",
+    userColumns: { user_id: "cascade" },
+    otherColumns: {
+      parent_id: "the state the client synced from (one of these rows of the same user)",
+      versions: "the ETag of every item a client was sent (ids of the user's own data, exported under their own keys)",
+    },
+    export: [{ key: "syncCursors", where: "user_id = $user", omit: ["versions"] }],
+  },
   oauth_states: {
     about: "OAuth sign-ins in flight: linked to no user until they complete, and gone within minutes.",
     export: { none: "linked to no user (state, PKCE verifier and nonce of a sign-in in flight)" },

@@ -35,6 +35,7 @@ import { queueRoutes } from "../queue/routes";
 import { reviewsRoutes } from "../reviews/routes";
 import { quickAddRoutes } from "../quick-add/routes";
 import { tasksRoutes } from "../tasks/routes";
+import { syncRoutes } from "../sync/routes";
 import { teamsRoutes } from "../teams/routes";
 import { templatesRoutes } from "../templates/routes";
 import { timeTrackingRoutes } from "../time-tracking/routes";
@@ -161,6 +162,7 @@ export function createApiApp() {
   app.route(API_PREFIX, templatesRoutes);
   app.route(API_PREFIX, timeTrackingRoutes);
   app.route(API_PREFIX, calendarFeedsRoutes);
+  app.route(API_PREFIX, syncRoutes);
   app.route(API_PREFIX, gamificationRoutes);
   app.route(API_PREFIX, accountingRoutes);
   app.route(API_PREFIX, queueRoutes);

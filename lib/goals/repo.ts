@@ -70,8 +70,8 @@ export async function updateGoalRow(goalId: string, patch: GoalPatch, executor: 
 }
 
 /** Deletes the user's goal with its links, reports and plan (cascade); false when there is no such goal of theirs. */
-export async function deleteOwnGoal(ownerId: string, goalId: string): Promise<boolean> {
-  const rows = await db().delete(goals).where(own(ownerId, goalId)).returning({ id: goals.id });
+export async function deleteOwnGoal(ownerId: string, goalId: string, database: Executor = db()): Promise<boolean> {
+  const rows = await database.delete(goals).where(own(ownerId, goalId)).returning({ id: goals.id });
   return rows.length > 0;
 }
 

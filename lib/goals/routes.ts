@@ -1,5 +1,15 @@
-import { jsonWithETag } from "../api/conditional";
-import { apiRoute, ifNoneMatchHeader, jsonBody, jsonContent, notModified, problemResponse, withETag } from "../api/route";
+import { ifMatch, jsonWithETag } from "../api/conditional";
+import {
+  apiRoute,
+  ifMatchHeader,
+  ifNoneMatchHeader,
+  jsonBody,
+  jsonContent,
+  notModified,
+  problemResponse,
+  stale,
+  withETag,
+} from "../api/route";
 import { createRouter } from "../api/router";
 import {
   appliedStudyPlanOutput,
@@ -94,11 +104,12 @@ const updateRoute = apiRoute({
     "it stays achieved), any other status clears it. `targetDate: null` removes the target date. `progress` is " +
     "refused with a 409 while tasks are linked: the progress is derived from them then.",
   access: "user",
-  request: { params: goalIdParams, body: jsonBody(updateGoalInput) },
+  request: { params: goalIdParams, headers: ifMatchHeader, body: jsonBody(updateGoalInput) },
   responses: {
-    200: jsonContent(goalOutput, "The updated goal"),
+    200: withETag(jsonContent(goalOutput, "The updated goal")),
     404: problemResponse(NOT_FOUND),
     409: problemResponse("`progress` was given, but the goal's progress is derived from its linked tasks"),
+    412: stale,
   },
 });
 
@@ -109,8 +120,8 @@ const deleteRoute = apiRoute({
   summary: "Delete a goal",
   description: "Its links, progress reports and study plan go with it; the tasks themselves stay.",
   access: "user",
-  request: { params: goalIdParams },
-  responses: { 204: { description: "Deleted" }, 404: problemResponse(NOT_FOUND) },
+  request: { params: goalIdParams, headers: ifMatchHeader },
+  responses: { 204: { description: "Deleted" }, 404: problemResponse(NOT_FOUND), 412: stale },
 });
 
 const linkRoute = apiRoute({
@@ -260,9 +271,11 @@ export const goalsRoutes = createRouter()
   .openapi(listRoute, async (c) => c.json(await listGoals(c.var.actor, c.req.valid("query")), 200))
   .openapi(createRoute, async (c) => c.json(await createGoal(c.var.actor, c.req.valid("json")), 201))
   .openapi(getRoute, async (c) => jsonWithETag(c, await getGoal(c.var.actor, c.req.valid("param").id), 200))
-  .openapi(updateRoute, async (c) => c.json(await updateGoal(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200))
+  .openapi(updateRoute, async (c) =>
+    jsonWithETag(c, await updateGoal(c.var.actor, c.req.valid("param").id, c.req.valid("json"), ifMatch(c)), 200),
+  )
   .openapi(deleteRoute, async (c) => {
-    await deleteGoal(c.var.actor, c.req.valid("param").id);
+    await deleteGoal(c.var.actor, c.req.valid("param").id, ifMatch(c));
     return c.body(null, 204);
   })
   .openapi(linkRoute, async (c) => {

@@ -1,3 +1,4 @@
+import type { Precondition } from "../api/conditional";
 import { AppError, invalidField } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
@@ -150,10 +151,20 @@ export async function createGoal(actor: Actor, input: CreateGoalInput): Promise<
   return toGoalOutput(goal, []);
 }
 
-export async function updateGoal(actor: Actor, goalId: string, input: UpdateGoalInput): Promise<GoalOutput> {
+/**
+ * Edits a goal. `precondition` (an `If-Match`, lib/api/conditional.ts) is asked with the goal as it is once locked:
+ * a goal changed since the client read it is left as it is (412).
+ */
+export async function updateGoal(
+  actor: Actor,
+  goalId: string,
+  input: UpdateGoalInput,
+  precondition?: Precondition,
+): Promise<GoalOutput> {
   return db().transaction(async (tx) => {
     const goal = await lockOwnGoalOrThrow(actor, goalId, tx);
     const linked = await listLinkedTasks(actor.userId, [goalId], tx);
+    await precondition?.(toGoalOutput(goal, linked));
     if (input.progress !== undefined && linked.length > 0) {
       throw new AppError(
         "conflict",
@@ -172,9 +183,13 @@ export async function updateGoal(actor: Actor, goalId: string, input: UpdateGoal
   });
 }
 
-/** Deletes the goal with its links, reports and study plan; tasks made from the plan stay. */
-export async function deleteGoal(actor: Actor, goalId: string): Promise<void> {
-  if (!(await deleteOwnGoal(actor.userId, goalId))) throw goalNotFound();
+/** Deletes the goal with its links, reports and study plan; tasks made from the plan stay. `precondition` as for `updateGoal`. */
+export async function deleteGoal(actor: Actor, goalId: string, precondition?: Precondition): Promise<void> {
+  await db().transaction(async (tx) => {
+    const goal = await lockOwnGoalOrThrow(actor, goalId, tx);
+    await precondition?.(toGoalOutput(goal, await listLinkedTasks(actor.userId, [goalId], tx)));
+    if (!(await deleteOwnGoal(actor.userId, goalId, tx))) throw goalNotFound();
+  });
 }
 
 // Linked tasks

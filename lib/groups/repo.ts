@@ -170,7 +170,12 @@ export interface GroupChange {
  * Applies a change in one statement: names merge per language (set, then removed). Null when the owner has
  * no such group, or when the change would leave the group without any name.
  */
-export async function updateOwnGroup(ownerId: string, groupId: string, change: GroupChange): Promise<TaskGroupRow | null> {
+export async function updateOwnGroup(
+  ownerId: string,
+  groupId: string,
+  change: GroupChange,
+  database: Executor = db(),
+): Promise<TaskGroupRow | null> {
   const removed = change.removeNames?.length
     ? sql`array[${sql.join(
         change.removeNames.map((lang) => sql`${lang}`),
@@ -180,7 +185,7 @@ export async function updateOwnGroup(ownerId: string, groupId: string, change: G
   const names = sql`(${taskGroups.names} || ${JSON.stringify(change.setNames ?? {})}::jsonb) - ${removed}`;
   const archivedSince = sql`coalesce(${taskGroups.archivedAt}, ${nowDate().toISOString()}::timestamptz)`;
   const archivedAt = change.archived === undefined ? undefined : change.archived ? archivedSince : null;
-  const [row] = await db()
+  const [row] = await database
     .update(taskGroups)
     .set({ names, ...(archivedAt !== undefined && { archivedAt }), updatedAt: nowDate() })
     .where(and(ownGroup(ownerId, groupId), sql`${names} <> '{}'::jsonb`))

@@ -1,5 +1,15 @@
-import { jsonWithETag } from "../api/conditional";
-import { apiRoute, ifNoneMatchHeader, jsonBody, jsonContent, notModified, problemResponse, withETag } from "../api/route";
+import { ifMatch, jsonWithETag } from "../api/conditional";
+import {
+  apiRoute,
+  ifMatchHeader,
+  ifNoneMatchHeader,
+  jsonBody,
+  jsonContent,
+  notModified,
+  problemResponse,
+  stale,
+  withETag,
+} from "../api/route";
 import { createRouter } from "../api/router";
 import { MAX_GROUPS } from "./defaults";
 import {
@@ -100,11 +110,12 @@ const updateRoute = apiRoute({
     "brings it back. Default groups can be renamed too. Only the owner renames or archives a group: another " +
     `member of the family it is shared with gets 403. ${NAME_RULES}`,
   access: "user",
-  request: { params: groupIdParams, query: langOnlyQuery, body: jsonBody(updateGroupInput) },
+  request: { params: groupIdParams, query: langOnlyQuery, headers: ifMatchHeader, body: jsonBody(updateGroupInput) },
   responses: {
-    200: jsonContent(groupOutput, "The updated group"),
+    200: withETag(jsonContent(groupOutput, "The updated group")),
     403: problemResponse(OWNER_ONLY),
     404: problemResponse(NOT_FOUND),
+    412: stale,
   },
 });
 
@@ -123,12 +134,13 @@ const deleteRoute = apiRoute({
     "`deleteTasks=true` every task you do not own, goes back to its owner's first active group. A `moveTo` " +
     "that is not a group you can use is a 404, like the group itself. Everything happens in one transaction.",
   access: "user",
-  request: { params: groupIdParams, query: deleteGroupQuery },
+  request: { params: groupIdParams, query: deleteGroupQuery, headers: ifMatchHeader },
   responses: {
     204: { description: "Deleted (and its tasks moved or deleted)" },
     403: problemResponse("The group is shared with your family by another member, and you are a child there"),
     404: problemResponse(`${NOT_FOUND}; or \`moveTo\` is not a group you can use`),
     409: problemResponse("The group holds tasks: pass moveTo or deleteTasks=true"),
+    412: stale,
   },
 });
 
@@ -171,10 +183,14 @@ export const groupsRoutes = createRouter()
     jsonWithETag(c, await getGroup(c.var.actor, c.req.valid("param").id, c.req.valid("query").lang), 200),
   )
   .openapi(updateRoute, async (c) =>
-    c.json(await updateGroup(c.var.actor, c.req.valid("param").id, c.req.valid("json"), c.req.valid("query").lang), 200),
+    jsonWithETag(
+      c,
+      await updateGroup(c.var.actor, c.req.valid("param").id, c.req.valid("json"), c.req.valid("query").lang, ifMatch(c)),
+      200,
+    ),
   )
   .openapi(deleteRoute, async (c) => {
-    await deleteGroup(c.var.actor, c.req.valid("param").id, c.req.valid("query"));
+    await deleteGroup(c.var.actor, c.req.valid("param").id, c.req.valid("query"), ifMatch(c));
     return c.body(null, 204);
   })
   .openapi(getScheduleRoute, async (c) => c.json(await getGroupSchedule(c.var.actor, c.req.valid("param").id), 200))

@@ -53,6 +53,11 @@ export const deleteGroupQuery = z
       type: "boolean",
       description: "`true`: your tasks in the group are deleted with it (anyone else's go back to them)",
     }),
+    lang: langQuery.openapi({
+      description:
+        "With `If-Match`: the `lang` of the `GET /groups/{id}` whose ETag it names (a group's ETag depends on the " +
+        "language of its `name`). Default: your profile locale, then en.",
+    }),
   })
   .refine((query) => !(query.moveTo && query.deleteTasks), {
     message: "pass either moveTo or deleteTasks=true, not both",

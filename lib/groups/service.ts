@@ -1,3 +1,4 @@
+import type { Precondition } from "../api/conditional";
 import { AppError, invalidField } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { db, type Executor } from "../db/client";
@@ -102,13 +103,35 @@ export async function createGroup(actor: Actor, input: CreateGroupInput, lang?: 
   return toGroupOutput(group, groupLanguage(lang, actor.locale), actor.userId);
 }
 
-/** Renames per language (null removes a language, never the last one), archives or unarchives. */
-export async function updateGroup(actor: Actor, groupId: string, input: UpdateGroupInput, lang?: Locale): Promise<GroupOutput> {
+/**
+ * Renames per language (null removes a language, never the last one), archives or unarchives. `precondition` (an
+ * `If-Match`, lib/api/conditional.ts) is asked with the group as it is once locked, in `lang` (its ETag depends on
+ * the language of its name): a group changed since the client read it is left as it is (412).
+ */
+export async function updateGroup(
+  actor: Actor,
+  groupId: string,
+  input: UpdateGroupInput,
+  lang?: Locale,
+  precondition?: Precondition,
+): Promise<GroupOutput> {
   const names = input.names ?? {};
-  const group = await updateOwnGroup(actor.userId, groupId, {
-    setNames: Object.fromEntries(Object.entries(names).filter(([, name]) => typeof name === "string")),
-    removeNames: LOCALES.filter((locale) => names[locale] === null),
-    archived: input.archived,
+  const language = groupLanguage(lang, actor.locale);
+  const group = await db().transaction(async (tx) => {
+    // Not the actor's own group: nothing is locked or changed, and the refusal below says why.
+    const current = await lockGroup(actor.userId, groupId, tx);
+    if (!current) return null;
+    await precondition?.(toGroupOutput(current, language, actor.userId));
+    return updateOwnGroup(
+      actor.userId,
+      groupId,
+      {
+        setNames: Object.fromEntries(Object.entries(names).filter(([, name]) => typeof name === "string")),
+        removeNames: LOCALES.filter((locale) => names[locale] === null),
+        archived: input.archived,
+      },
+      tx,
+    );
   });
   if (!group) {
     await refuseNotOwn(actor, groupId, "rename or archive it");
@@ -157,9 +180,15 @@ function hasTasks(taskCount: number): AppError {
  * or one shared with their family) or `deleteTasks=true`; without either it is a 409 that says how many tasks it
  * holds. Nothing of anyone else is lost: `deleteTasks` deletes only the user's own tasks, and a task whose owner
  * could not use `moveTo` goes back to its owner's first active group instead (as do other people's tasks with
- * `deleteTasks`). Everyone who saw the moved or deleted tasks gets fresh task lists.
+ * `deleteTasks`). Everyone who saw the moved or deleted tasks gets fresh task lists. `precondition` as for
+ * `updateGroup`, in `query.lang`.
  */
-export async function deleteGroup(actor: Actor, groupId: string, query: DeleteGroupQuery): Promise<void> {
+export async function deleteGroup(
+  actor: Actor,
+  groupId: string,
+  query: DeleteGroupQuery,
+  precondition?: Precondition,
+): Promise<void> {
   if (query.moveTo === groupId) throw invalidField("query", "/moveTo", "must be another group than the one deleted");
   const seen = await getVisibleGroupOrThrow(actor, groupId);
   const audience = await db().transaction(async (tx) => {
@@ -169,6 +198,7 @@ export async function deleteGroup(actor: Actor, groupId: string, query: DeleteGr
     if (group.ownerId !== actor.userId && (await findMembership(actor.userId, tx))?.role !== "parent") {
       throw new AppError("forbidden", "Children cannot delete shared groups: ask a parent or the group's owner");
     }
+    await precondition?.(toGroupOutput(group, groupLanguage(query.lang, actor.locale), actor.userId));
     const target = query.moveTo ? await findVisibleGroup(actor.userId, query.moveTo, tx) : null;
     if (query.moveTo && !target) throw new AppError("not_found", "moveTo: no group of yours has this id");
     const inGroup = await tasksInGroup(groupId, tx);

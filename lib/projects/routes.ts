@@ -1,5 +1,15 @@
-import { jsonWithETag } from "../api/conditional";
-import { apiRoute, ifNoneMatchHeader, jsonBody, jsonContent, notModified, problemResponse, withETag } from "../api/route";
+import { ifMatch, jsonWithETag } from "../api/conditional";
+import {
+  apiRoute,
+  ifMatchHeader,
+  ifNoneMatchHeader,
+  jsonBody,
+  jsonContent,
+  notModified,
+  problemResponse,
+  stale,
+  withETag,
+} from "../api/route";
 import { createRouter } from "../api/router";
 import { createdInvitationOutput } from "../invitations/schema";
 import {
@@ -89,11 +99,12 @@ const updateRoute = apiRoute({
     "`archived=true`) but keeps its members and tasks, which they still see; `archived: false` restores it.",
   access: "user",
   module: "projects",
-  request: { params: projectIdParams, body: jsonBody(updateProjectInput) },
+  request: { params: projectIdParams, headers: ifMatchHeader, body: jsonBody(updateProjectInput) },
   responses: {
-    200: jsonContent(projectOutput, "The updated project"),
+    200: withETag(jsonContent(projectOutput, "The updated project")),
     403: problemResponse(MANAGERS_ONLY),
     404: problemResponse(NOT_FOUND),
+    412: stale,
   },
 });
 
@@ -107,11 +118,12 @@ const deleteRoute = apiRoute({
     "with their owners, in no project (`projectId` null): members who saw them only through the project no longer do.",
   access: "user",
   module: "projects",
-  request: { params: projectIdParams },
+  request: { params: projectIdParams, headers: ifMatchHeader },
   responses: {
     204: { description: "Deleted" },
     403: problemResponse("You are not an owner of the project"),
     404: problemResponse(NOT_FOUND),
+    412: stale,
   },
 });
 
@@ -210,9 +222,11 @@ export const projectsRoutes = createRouter()
   .openapi(listRoute, async (c) => c.json(await listProjects(c.var.actor, c.req.valid("query").archived === "true"), 200))
   .openapi(createRoute, async (c) => c.json(await createProject(c.var.actor, c.req.valid("json")), 201))
   .openapi(getRoute, async (c) => jsonWithETag(c, await getProject(c.var.actor, c.req.valid("param").id), 200))
-  .openapi(updateRoute, async (c) => c.json(await updateProject(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200))
+  .openapi(updateRoute, async (c) =>
+    jsonWithETag(c, await updateProject(c.var.actor, c.req.valid("param").id, c.req.valid("json"), ifMatch(c)), 200),
+  )
   .openapi(deleteRoute, async (c) => {
-    await deleteProject(c.var.actor, c.req.valid("param").id);
+    await deleteProject(c.var.actor, c.req.valid("param").id, ifMatch(c));
     return c.body(null, 204);
   })
   .openapi(listMembersRoute, async (c) => c.json(await listProjectMembers(c.var.actor, c.req.valid("param").id), 200))

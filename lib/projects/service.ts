@@ -1,3 +1,4 @@
+import type { Precondition } from "../api/conditional";
 import { AppError, invalidField } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
@@ -143,11 +144,21 @@ export async function createProject(actor: Actor, input: CreateProjectInput): Pr
   return getProject(actor, projectId);
 }
 
-/** Changes the name, description or colour, or archives or restores the project: owners and admins. */
-export async function updateProject(actor: Actor, projectId: string, input: UpdateProjectInput): Promise<ProjectOutput> {
-  return db().transaction(async (tx) => {
+/**
+ * Changes the name, description or colour, or archives or restores the project: owners and admins. `precondition`
+ * (an `If-Match`, lib/api/conditional.ts) is asked with the project as it is once locked: one changed since the client
+ * read it is left as it is (412).
+ */
+export async function updateProject(
+  actor: Actor,
+  projectId: string,
+  input: UpdateProjectInput,
+  precondition?: Precondition,
+): Promise<ProjectOutput> {
+  return withLockedProject(actor, projectId, async (tx) => {
     const project = await getMemberProjectOrThrow(actor, projectId, tx);
     if (!isManager(project.role)) throw managersOnly();
+    await precondition?.(toProjectOutput(project));
     const patch: ProjectPatch = { name: input.name, description: input.description, color: input.color };
     // Archiving an archived project keeps the time it was first archived.
     if (input.archived !== undefined) patch.archivedAt = input.archived ? (project.archivedAt ?? nowDate()) : null;
@@ -159,10 +170,12 @@ export async function updateProject(actor: Actor, projectId: string, input: Upda
 /**
  * Deletes the project and every membership in it: owners only. Its tasks stay with their owners, in no project;
  * whoever saw them only through the project no longer does, so everyone who saw them has a stale list.
+ * `precondition` as for `updateProject`.
  */
-export async function deleteProject(actor: Actor, projectId: string): Promise<void> {
+export async function deleteProject(actor: Actor, projectId: string, precondition?: Precondition): Promise<void> {
   const audience = await withLockedProject(actor, projectId, async (tx, role) => {
     if (role !== "owner") throw ownersOnly("delete the project");
+    if (precondition) await precondition(toProjectOutput(await getMemberProjectOrThrow(actor, projectId, tx)));
     const before = await taskAudience(await listProjectTaskIds(projectId, tx), tx);
     await deleteProjectRow(projectId, tx);
     return before;

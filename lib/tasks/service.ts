@@ -450,6 +450,23 @@ export async function listVisibleTasks(
   return answers.map((answer) => JSON.parse(answer) as TaskOutput);
 }
 
+/**
+ * Every task the actor sees, as `GET /tasks/{id}` answers it, in creation order (lib/sync). Read in batches keyed on
+ * the creation time, which never changes: a task changed or moved while this runs is neither skipped nor read twice.
+ */
+export async function listAllVisibleTasks(actor: Actor, batch = 1000): Promise<TaskOutput[]> {
+  const all: TaskOutput[] = [];
+  let after: Keyset | null = null;
+  for (;;) {
+    const answers = await listVisibleTaskAnswers(actor.userId, {}, SORT_KEYS.createdAt, batch, after);
+    const page = answers.map((answer) => JSON.parse(answer) as TaskOutput);
+    all.push(...page);
+    if (page.length < batch) return all;
+    const last = page.at(-1)!;
+    after = { value: new Date(last.createdAt), id: last.id };
+  }
+}
+
 // The board
 
 export async function getBoard(actor: Actor, filter: { groupId?: string; projectId?: string; limit: number }) {

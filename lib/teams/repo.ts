@@ -65,16 +65,20 @@ export async function insertUserGroup(creatorId: string, group: { name: string; 
   });
 }
 
-export async function updateUserGroupRow(groupId: string, patch: { name?: string; description?: string }): Promise<void> {
-  await db()
+export async function updateUserGroupRow(
+  groupId: string,
+  patch: { name?: string; description?: string },
+  database: Executor = db(),
+): Promise<void> {
+  await database
     .update(userGroups)
     .set({ ...patch, updatedAt: nowDate() })
     .where(eq(userGroups.id, groupId));
 }
 
 /** Deletes the group; its memberships go with it (foreign key cascade). */
-export async function deleteUserGroupRow(groupId: string): Promise<void> {
-  await db().delete(userGroups).where(eq(userGroups.id, groupId));
+export async function deleteUserGroupRow(groupId: string, database: Executor = db()): Promise<void> {
+  await database.delete(userGroups).where(eq(userGroups.id, groupId));
 }
 
 /** A user's role in a group, or null when they are not a member (or there is no such group). */

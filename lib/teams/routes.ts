@@ -1,5 +1,15 @@
-import { jsonWithETag } from "../api/conditional";
-import { apiRoute, ifNoneMatchHeader, jsonBody, jsonContent, notModified, problemResponse, withETag } from "../api/route";
+import { ifMatch, jsonWithETag } from "../api/conditional";
+import {
+  apiRoute,
+  ifMatchHeader,
+  ifNoneMatchHeader,
+  jsonBody,
+  jsonContent,
+  notModified,
+  problemResponse,
+  stale,
+  withETag,
+} from "../api/route";
 import { createRouter } from "../api/router";
 import { createdInvitationOutput } from "../invitations/schema";
 import {
@@ -78,11 +88,12 @@ const updateRoute = apiRoute({
   summary: "Rename a user group or change its description",
   description: "Owners and admins; a plain member gets 403. The fields given change, the others stay; give at least one.",
   access: "user",
-  request: { params: userGroupIdParams, body: jsonBody(updateUserGroupInput) },
+  request: { params: userGroupIdParams, headers: ifMatchHeader, body: jsonBody(updateUserGroupInput) },
   responses: {
-    200: jsonContent(userGroupOutput, "The updated group"),
+    200: withETag(jsonContent(userGroupOutput, "The updated group")),
     403: problemResponse(MANAGERS_ONLY),
     404: problemResponse(NOT_FOUND),
+    412: stale,
   },
 });
 
@@ -93,11 +104,12 @@ const deleteRoute = apiRoute({
   summary: "Delete a user group",
   description: "Owners only (admins and members get 403). Every membership goes with the group.",
   access: "user",
-  request: { params: userGroupIdParams },
+  request: { params: userGroupIdParams, headers: ifMatchHeader },
   responses: {
     204: { description: "Deleted" },
     403: problemResponse("You are not an owner of the group"),
     404: problemResponse(NOT_FOUND),
+    412: stale,
   },
 });
 
@@ -206,10 +218,10 @@ export const teamsRoutes = createRouter()
   .openapi(createRoute, async (c) => c.json(await createUserGroup(c.var.actor, c.req.valid("json")), 201))
   .openapi(getRoute, async (c) => jsonWithETag(c, await getUserGroup(c.var.actor, c.req.valid("param").id), 200))
   .openapi(updateRoute, async (c) =>
-    c.json(await updateUserGroup(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200),
+    jsonWithETag(c, await updateUserGroup(c.var.actor, c.req.valid("param").id, c.req.valid("json"), ifMatch(c)), 200),
   )
   .openapi(deleteRoute, async (c) => {
-    await deleteUserGroup(c.var.actor, c.req.valid("param").id);
+    await deleteUserGroup(c.var.actor, c.req.valid("param").id, ifMatch(c));
     return c.body(null, 204);
   })
   .openapi(listMembersRoute, async (c) => c.json(await listUserGroupMembers(c.var.actor, c.req.valid("param").id), 200))

@@ -1,3 +1,4 @@
+import type { Precondition } from "../api/conditional";
 import { AppError, invalidField } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { db, type Executor } from "../db/client";
@@ -118,17 +119,34 @@ export async function createUserGroup(actor: Actor, input: CreateUserGroupInput)
 }
 
 /** Renames the group or changes its description: owners and admins. */
-export async function updateUserGroup(actor: Actor, groupId: string, input: UpdateUserGroupInput): Promise<UserGroupOutput> {
-  if (!isManager(await getRoleOrThrow(actor, groupId))) throw managersOnly();
-  await updateUserGroupRow(groupId, { name: input.name, description: input.description });
-  return getUserGroup(actor, groupId);
+/**
+ * Renames the group or changes its description: owners and admins. `precondition` (an `If-Match`,
+ * lib/api/conditional.ts) is asked with the group as it is once locked: one changed since the client read it is left
+ * as it is (412).
+ */
+export async function updateUserGroup(
+  actor: Actor,
+  groupId: string,
+  input: UpdateUserGroupInput,
+  precondition?: Precondition,
+): Promise<UserGroupOutput> {
+  return changeMembership(actor, groupId, async (tx, role) => {
+    if (!isManager(role)) throw managersOnly();
+    await precondition?.(toUserGroupOutput(await getMemberGroupOrThrow(actor, groupId, tx)));
+    await updateUserGroupRow(groupId, { name: input.name, description: input.description }, tx);
+    return toUserGroupOutput(await getMemberGroupOrThrow(actor, groupId, tx));
+  });
 }
 
-/** Deletes the group and every membership in it: owners only. */
-export async function deleteUserGroup(actor: Actor, groupId: string): Promise<void> {
-  if ((await getRoleOrThrow(actor, groupId)) !== "owner") throw ownersOnly("delete the group");
-  const members = await listMembers(groupId);
-  await deleteUserGroupRow(groupId);
+/** Deletes the group and every membership in it: owners only. `precondition` as for `updateUserGroup`. */
+export async function deleteUserGroup(actor: Actor, groupId: string, precondition?: Precondition): Promise<void> {
+  const members = await changeMembership(actor, groupId, async (tx, role) => {
+    if (role !== "owner") throw ownersOnly("delete the group");
+    await precondition?.(toUserGroupOutput(await getMemberGroupOrThrow(actor, groupId, tx)));
+    const members = await listMembers(groupId, tx);
+    await deleteUserGroupRow(groupId, tx);
+    return members;
+  });
   // The group's tasks left the members' lists (a task stays its owner's and its assignees').
   await invalidateTaskLists(members.map((member) => member.userId));
 }

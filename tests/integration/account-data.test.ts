@@ -405,6 +405,8 @@ async function arrange() {
     "select token_hash from personal_access_tokens where id = $1",
     [accessToken.body.id],
   );
+  // A sync (GET /sync): what her client was sent is kept under its cursor (exported without the versions).
+  await ok(api("/sync", { token: alice.token }));
   await server.sql(
     `insert into idempotency_keys (user_id, key, request_hash, locked_at, response_status, response_headers, response_body, expires_at)
      values ($1, $2, 'hash', now(), 201, '{}', '{}', now() + interval '1 day')`,
@@ -589,6 +591,8 @@ describe("GET /auth/export-data", () => {
     expect(body.webhookEndpoints[0]).not.toHaveProperty("secret");
     expect(body.calendarFeeds).toEqual([expect.objectContaining({ name: `Feed ${data.marker}` })]);
     expect(body.calendarFeeds[0]).not.toHaveProperty("secretHash");
+    expect(body.syncCursors).toEqual([expect.objectContaining({ userId: data.alice.user.id })]);
+    expect(body.syncCursors[0]).not.toHaveProperty("versions");
     expect(body.webauthnCredentials).toEqual([expect.objectContaining({ credentialId: data.credentialId, name: "My key" })]);
     expect(body.webauthnCredentials[0]).not.toHaveProperty("publicKey");
     // Two emails of the arrangement, and the verification link registration sent.

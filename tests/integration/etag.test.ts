@@ -143,3 +143,139 @@ describe("GET of one goal, group, project and team", () => {
     expect(again.body).toBe("");
   });
 });
+
+describe("PATCH and DELETE of one goal, group, project and team with If-Match", () => {
+  const resources = [
+    { base: "/api/v1/goals", create: { title: "Run a marathon" }, change: (name: string) => ({ title: name }) },
+    { base: "/api/v1/groups", create: { names: { en: "Garden" } }, change: (name: string) => ({ names: { en: name } }) },
+    { base: "/api/v1/projects", create: { name: "New roof" }, change: (name: string) => ({ name }) },
+    { base: "/api/v1/user-groups", create: { name: "Crew" }, change: (name: string) => ({ name }) },
+  ];
+  const nameOf = (body: { title?: string; name?: string }) => body.title ?? body.name;
+
+  test.each(resources)(
+    "PATCH $base/{id} – 412 with the current ETag when it changed since; without If-Match as before",
+    async ({ base, create, change }) => {
+      const user = await registerUser(server);
+      const { id } = (await server.request(base, { token: user.token, json: create })).body;
+      const seen = (await server.request(`${base}/${id}`, { token: user.token })).headers.get("etag")!;
+      const edit = (name: string, ifMatch?: string) =>
+        server.request(`${base}/${id}`, {
+          method: "PATCH",
+          token: user.token,
+          json: change(name),
+          headers: ifMatch ? { "If-Match": ifMatch } : {},
+        });
+
+      // Another client changes it without If-Match: that works as it always did.
+      const first = await edit("First");
+      expect(first.status, JSON.stringify(first.body)).toBe(200);
+      const current = first.headers.get("etag")!;
+      expect(current).toBe(await etagOf(first.body));
+      expect(current).not.toBe(seen);
+
+      const late = await edit("Late", seen);
+      expectProblem(late, 412, "precondition_failed");
+      expect(late.headers.get("content-type")).toContain("application/problem+json");
+      expect(late.headers.get("etag")).toBe(current);
+      expect(nameOf((await server.request(`${base}/${id}`, { token: user.token })).body)).toBe("First");
+
+      const retried = await edit("Retried", current);
+      expect(retried.status).toBe(200);
+      expect(nameOf(retried.body)).toBe("Retried");
+    },
+  );
+
+  test.each(resources)(
+    "PATCH $base/{id} – two changes at once with the same ETag: one wins, the other is a 412",
+    async ({ base, create, change }) => {
+      const user = await registerUser(server);
+      const { id } = (await server.request(base, { token: user.token, json: create })).body;
+      const etag = (await server.request(`${base}/${id}`, { token: user.token })).headers.get("etag")!;
+      const answers = await Promise.all(
+        ["One", "Two"].map((name) =>
+          server.request(`${base}/${id}`, {
+            method: "PATCH",
+            token: user.token,
+            json: change(name),
+            headers: { "If-Match": etag },
+          }),
+        ),
+      );
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 412]);
+      const winner = answers.find((answer) => answer.status === 200)!;
+      expect(nameOf((await server.request(`${base}/${id}`, { token: user.token })).body)).toBe(nameOf(winner.body));
+    },
+  );
+
+  test.each(resources)(
+    "DELETE $base/{id} – 412 and it stays when it changed since; with the current ETag it is deleted",
+    async ({ base, create, change }) => {
+      const user = await registerUser(server);
+      const { id } = (await server.request(base, { token: user.token, json: create })).body;
+      const seen = (await server.request(`${base}/${id}`, { token: user.token })).headers.get("etag")!;
+      expect(
+        (await server.request(`${base}/${id}`, { method: "PATCH", token: user.token, json: change("Changed") })).status,
+      ).toBe(200);
+      const remove = (ifMatch: string) =>
+        server.request(`${base}/${id}`, { method: "DELETE", token: user.token, headers: { "If-Match": ifMatch } });
+      expectProblem(await remove(seen), 412, "precondition_failed");
+      const current = await server.request(`${base}/${id}`, { token: user.token });
+      expect(current.status).toBe(200);
+      expect((await remove(current.headers.get("etag")!)).status).toBe(204);
+      expectProblem(await server.request(`${base}/${id}`, { token: user.token }), 404, "not_found");
+    },
+  );
+
+  test("another user's goal, group, project or team is still a 404 with If-Match: *", async () => {
+    const owner = await registerUser(server);
+    const other = await registerUser(server);
+    for (const { base, create, change } of resources) {
+      const { id } = (await server.request(base, { token: owner.token, json: create })).body;
+      const headers = { "If-Match": "*" };
+      expectProblem(
+        await server.request(`${base}/${id}`, { method: "PATCH", token: other.token, json: change("Mine"), headers }),
+        404,
+        "not_found",
+      );
+      expectProblem(await server.request(`${base}/${id}`, { method: "DELETE", token: other.token, headers }), 404, "not_found");
+    }
+  });
+
+  test("a group's ETag is per language: If-Match with the ETag of ?lang=cs is honoured with lang=cs", async () => {
+    const user = await registerUser(server);
+    const { id } = (
+      await server.request("/api/v1/groups", { token: user.token, json: { names: { en: "Garden", cs: "Zahrada" } } })
+    ).body;
+    const czech = (await server.request(`/api/v1/groups/${id}?lang=cs`, { token: user.token })).headers.get("etag")!;
+    const renamed = await server.request(`/api/v1/groups/${id}?lang=cs`, {
+      method: "PATCH",
+      token: user.token,
+      json: { names: { cs: "Zahrádka" } },
+      headers: { "If-Match": czech },
+    });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body.name).toBe("Zahrádka");
+    const current = renamed.headers.get("etag")!;
+    const removed = await server.request(`/api/v1/groups/${id}?lang=cs`, {
+      method: "DELETE",
+      token: user.token,
+      headers: { "If-Match": current },
+    });
+    expect(removed.status).toBe(204);
+  });
+
+  test("the OpenAPI document declares If-Match and 412 on each of them", async () => {
+    const document = (await server.request("/api/v1/openapi.json")).body;
+    for (const path of ["/api/v1/goals/{id}", "/api/v1/groups/{id}", "/api/v1/projects/{id}", "/api/v1/user-groups/{id}"]) {
+      for (const method of ["patch", "delete"]) {
+        const operation = document.paths[path][method];
+        expect(operation.parameters, `${method} ${path}`).toContainEqual(
+          expect.objectContaining({ name: "if-match", in: "header" }),
+        );
+        expect(operation.responses["412"], `${method} ${path}`).toBeDefined();
+      }
+      expect(document.paths[path].patch.responses["200"].headers.ETag).toEqual({ $ref: "#/components/headers/ETag" });
+    }
+  });
+});
