@@ -119,7 +119,7 @@ export async function readAccountExport(owner: AccountOwner): Promise<{ data: Re
       .select({ id: mediaItems.id, filename: mediaItems.filename, storageKey: mediaItems.storageKey })
       .from(mediaItems)
       .where(bind(mediaView!.where, owner))
-      .orderBy(asc(mediaItems.id));
+      .orderBy(asc(mediaItems.createdAt), asc(mediaItems.id));
     return { data, media };
   });
 }
