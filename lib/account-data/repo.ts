@@ -5,7 +5,8 @@ import * as schema from "../db/schema/all";
 import { visibleTaskCondition } from "../permissions/repo";
 import { ACCOUNT_DATA_TABLES, NIL_UUID, type ColumnShape, type ExportView, type TableShape } from "./tables";
 
-const { mediaItems, projectMembers, taskAssignees, taskCollaborators, taskGroups, tasks, userGroupMembers, userGroups, users } = schema;
+const { mediaItems, projectMembers, taskAssignees, taskCollaborators, taskGroups, tasks, userGroupMembers, userGroups, users } =
+  schema;
 
 /** Every table of the schema, by its SQL name. */
 const TABLES: ReadonlyMap<string, PgTable> = new Map(
@@ -99,7 +100,9 @@ export interface AccountMediaFile {
  * The export (readAccountData) and, in the same snapshot, the storage keys of the media items it lists (the
  * registry's `mediaItems` view, whose rows leave the key out), for the ZIP form.
  */
-export async function readAccountExport(owner: AccountOwner): Promise<{ data: Record<string, unknown>; media: AccountMediaFile[] }> {
+export async function readAccountExport(
+  owner: AccountOwner,
+): Promise<{ data: Record<string, unknown>; media: AccountMediaFile[] }> {
   return readSnapshot(async (tx) => {
     const data: Record<string, unknown> = {};
     for (const [name, entry] of Object.entries(ACCOUNT_DATA_TABLES)) {

@@ -29,7 +29,9 @@ const exportRoute = apiRoute({
     "password hash, passkeys' public keys, push subscriptions' keys (endpoints only), webhook secrets, invitation " +
     "token hashes, sign-in challenges; so are stack traces of error reports. Counted against the strict rate limit.\n\n" +
     "**With the files: `?format=zip`** (or `Accept: application/zip` without `format`) answers a ZIP " +
-    '(`spolu-export-<YYYY-MM-DD>.zip`) holding the same JSON as `' + ARCHIVE_JSON + '` and every attachment file of ' +
+    "(`spolu-export-<YYYY-MM-DD>.zip`) holding the same JSON as `" +
+    ARCHIVE_JSON +
+    "` and every attachment file of " +
     `yours under \`${ARCHIVE_FOLDER}/\`: those of your tasks and those you uploaded to others' tasks, exactly the ` +
     "`mediaItems` rows, each of which then has `file`, the path of its bytes in the archive (null when the stored " +
     "file is missing). File names are the display names made safe (characters file systems refuse, control and " +

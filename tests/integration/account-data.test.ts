@@ -684,7 +684,10 @@ describe("GET /auth/export-data", () => {
       expect([...files.keys()].sort()).toEqual(
         ["export.json", "attachments/Holiday_photo.png", "attachments/notes_.txt", "attachments/Notes_ (2).txt"].sort(),
       );
-      const json = expectShape(accountExportOutput, JSON.parse(files.get("export.json")!.toString("utf8"))) as Record<string, any>;
+      const json = expectShape(accountExportOutput, JSON.parse(files.get("export.json")!.toString("utf8"))) as Record<
+        string,
+        any
+      >;
       expect(json.user).toMatchObject({ id: alice.user.id, email: alice.email });
       expect(json.tasks.map((task: { id: string }) => task.id)).toEqual([aliceTask.id]);
       const byId = new Map(json.mediaItems.map((item: { id: string; file: string }) => [item.id, item.file]));

@@ -434,7 +434,11 @@ export async function startMoodleServer(): Promise<MoodleServer> {
         candidate.assignments.some((assignment) => assignment.cmid === cmid),
       );
       if (!each)
-        throw new WsError("dml_missing_record_exception", "invalidrecord", "Can't find data record in database table course_modules.");
+        throw new WsError(
+          "dml_missing_record_exception",
+          "invalidrecord",
+          "Can't find data record in database table course_modules.",
+        );
       if (!(state.enrolments.get(token.userId) ?? []).includes(each.id))
         throw new WsError("require_login_exception", "requireloginerror", "Course or activity not accessible. (Not enrolled)");
       failure("core_completion_update_activity_completion_status_manually", each);

@@ -496,13 +496,23 @@ describe("the export", () => {
       assignments: [refused],
       states: {},
       tracking: { [refused.cmid]: 1 },
-      fail: { wsfunction: MANUAL, exception: "moodle_exception", errorcode: "cannotmanualctrack", message: "Cannot manually track" },
+      fail: {
+        wsfunction: MANUAL,
+        exception: "moodle_exception",
+        errorcode: "cannotmanualctrack",
+        message: "Cannot manually track",
+      },
     });
     course(userId, {
       assignments: [broken],
       states: {},
       tracking: { [broken.cmid]: 1 },
-      fail: { wsfunction: MANUAL, exception: "required_capability_exception", errorcode: "nopermissions", message: "No permission" },
+      fail: {
+        wsfunction: MANUAL,
+        exception: "required_capability_exception",
+        errorcode: "nopermissions",
+        message: "No permission",
+      },
     });
     const ok = course(userId, { assignments: [fine], states: {}, tracking: { [fine.cmid]: 1 } });
     const connection = await connect(gus, token);
@@ -549,7 +559,13 @@ describe("the export", () => {
     advanceClock(RETRY_DELAYS_MS[0] + 1000);
     expect(await runConnectorRetries()).toBeGreaterThanOrEqual(1);
     const [retried] = (await api(`/connectors/${connection.id}/runs`, { token: hal.token })).body.items;
-    expect(retried).toMatchObject({ id: failed.id, operation: "export", status: "succeeded", attempt: 2, counts: { updated: 1 } });
+    expect(retried).toMatchObject({
+      id: failed.id,
+      operation: "export",
+      status: "succeeded",
+      attempt: 2,
+      counts: { updated: 1 },
+    });
     expect(target.states[essay.cmid]).toBe(1);
     expect(manualCalls()).toHaveLength(1);
   });
