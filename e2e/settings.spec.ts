@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { SettingsPage } from "./pages/settings-page";
@@ -6,7 +7,7 @@ import { SignInPage } from "./pages/sign-in-page";
 
 /*
  * The settings pages: a user registered through the API signs in on /en/sign-in, edits the profile (kept after a
- * reload), switches to Czech (the page moves to /cs/...), downloads the data export and deletes the account, after
+ * reload), switches to Czech (the page moves to /cs/...), downloads the data export (a ZIP) and deletes the account, after
  * which the password signs in no more.
  */
 
@@ -66,11 +67,14 @@ test("settings: profile, language, export and deleting the account", async ({ pa
   await expect(page.getByLabel("Jazyk", { exact: true })).toHaveValue("cs");
   await expect(page.locator("html")).toHaveAttribute("lang", "cs");
 
-  // The export downloads as a JSON attachment.
+  // The export downloads as a ZIP holding the JSON.
   await settings.goto("account");
   await expect(settings.heading).toHaveText("Account data");
   const [download] = await Promise.all([page.waitForEvent("download"), settings.exportLink.click()]);
-  expect(download.suggestedFilename()).toMatch(/^spolu-export-\d{4}-\d{2}-\d{2}\.json$/);
+  expect(download.suggestedFilename()).toMatch(/^spolu-export-\d{4}-\d{2}-\d{2}\.zip$/);
+  const zip = readFileSync(await download.path());
+  expect(zip.subarray(0, 4).toString("latin1")).toBe("PK\x03\x04");
+  expect(zip.includes(Buffer.from("export.json"))).toBe(true);
 
   // A wrong password deletes nothing and says so.
   await settings.deleteAccount(`wrong-${randomUUID()}`);

@@ -5,7 +5,8 @@ import * as schema from "../db/schema/all";
 import { visibleTaskCondition } from "../permissions/repo";
 import { ACCOUNT_DATA_TABLES, NIL_UUID, type ColumnShape, type ExportView, type TableShape } from "./tables";
 
-const { projectMembers, taskAssignees, taskCollaborators, taskGroups, tasks, userGroupMembers, userGroups, users } = schema;
+const { mediaItems, projectMembers, taskAssignees, taskCollaborators, taskGroups, tasks, userGroupMembers, userGroups, users } =
+  schema;
 
 /** Every table of the schema, by its SQL name. */
 const TABLES: ReadonlyMap<string, PgTable> = new Map(
@@ -85,6 +86,23 @@ function keyColumns(table: PgTable): PgColumn[] {
  * consistent snapshot on PostgreSQL). Keys in the registry's order, `user` first.
  */
 export async function readAccountData(owner: AccountOwner): Promise<Record<string, unknown>> {
+  return (await readAccountExport(owner)).data;
+}
+
+/** A media file of the export: the row's id and display name, and where its bytes are stored. */
+export interface AccountMediaFile {
+  id: string;
+  filename: string;
+  storageKey: string;
+}
+
+/**
+ * The export (readAccountData) and, in the same snapshot, the storage keys of the media items it lists (the
+ * registry's `mediaItems` view, whose rows leave the key out), for the ZIP form.
+ */
+export async function readAccountExport(
+  owner: AccountOwner,
+): Promise<{ data: Record<string, unknown>; media: AccountMediaFile[] }> {
   return readSnapshot(async (tx) => {
     const data: Record<string, unknown> = {};
     for (const [name, entry] of Object.entries(ACCOUNT_DATA_TABLES)) {
@@ -99,7 +117,13 @@ export async function readAccountData(owner: AccountOwner): Promise<Record<strin
         data[view.key] = view.single ? (rows[0] ?? null) : rows;
       }
     }
-    return data;
+    const [mediaView] = ACCOUNT_DATA_TABLES.media_items!.export as readonly ExportView[];
+    const media = await tx
+      .select({ id: mediaItems.id, filename: mediaItems.filename, storageKey: mediaItems.storageKey })
+      .from(mediaItems)
+      .where(bind(mediaView!.where, owner))
+      .orderBy(asc(mediaItems.createdAt), asc(mediaItems.id));
+    return { data, media };
   });
 }
 

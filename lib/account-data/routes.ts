@@ -1,9 +1,12 @@
+import { Readable } from "node:stream";
+import { z } from "@hono/zod-openapi";
 import { apiRoute, problemResponse } from "../api/route";
 import { createRouter } from "../api/router";
 import { clearSessionCookie } from "../api/session-cookie";
 import { exportKeys } from "./tables";
 import { accountExportOutput, deleteAccountInput, FRESH_SIGN_IN_MINUTES } from "./schema";
-import { deleteAccount, exportAccountData } from "./service";
+import { ARCHIVE_FOLDER, ARCHIVE_JSON } from "./archive";
+import { deleteAccount, exportAccountArchive, exportAccountData } from "./service";
 
 const TAGS = ["Account"];
 
@@ -24,23 +27,60 @@ const exportRoute = apiRoute({
     "with your own membership, not the other members'. `domainEvents` lists the events addressed to you without " +
     "their data (snapshots of what the other keys hold, with other people in them). Secrets are left out: the " +
     "password hash, passkeys' public keys, push subscriptions' keys (endpoints only), webhook secrets, invitation " +
-    "token hashes, sign-in challenges; so are stack traces of error reports. Counted against the strict rate limit.",
+    "token hashes, sign-in challenges; so are stack traces of error reports. Counted against the strict rate limit.\n\n" +
+    "**With the files: `?format=zip`** (or `Accept: application/zip` without `format`) answers a ZIP " +
+    "(`spolu-export-<YYYY-MM-DD>.zip`) holding the same JSON as `" +
+    ARCHIVE_JSON +
+    "` and every attachment file of " +
+    `yours under \`${ARCHIVE_FOLDER}/\`: those of your tasks and those you uploaded to others' tasks, exactly the ` +
+    "`mediaItems` rows, each of which then has `file`, the path of its bytes in the archive (null when the stored " +
+    "file is missing). File names are the display names made safe (characters file systems refuse, control and " +
+    "bidirectional characters become `_`; reserved Windows names get a leading `_`) and unique (` (2)` before the " +
+    "extension). The archive is written while it is sent (chunked, no Content-Length): its size does not weigh on " +
+    "the server's memory. Without `format` and without `Accept: application/zip` the answer stays the JSON.",
   access: "user",
   limit: "strict",
+  request: {
+    query: z.strictObject({
+      format: z
+        .enum(["json", "zip"])
+        .optional()
+        .openapi({
+          description:
+            "`json`: the data only; `zip`: the data and your attachment files. Default: `zip` when Accept names " +
+            "application/zip, else `json`",
+          example: "zip",
+        }),
+    }),
+  },
   responses: {
     200: {
       description: "Your data, as a download",
       headers: {
         "Content-Disposition": {
-          description: 'attachment; filename="spolu-export-<YYYY-MM-DD>.json"',
+          description: 'attachment; filename="spolu-export-<YYYY-MM-DD>.json" (or .zip)',
           schema: { type: "string" },
         },
         "Cache-Control": { description: "no-store", schema: { type: "string" } },
       },
-      content: { "application/json": { schema: accountExportOutput } },
+      content: {
+        "application/json": { schema: accountExportOutput },
+        "application/zip": {
+          schema: z.string().openapi({
+            format: "binary",
+            description: `\`${ARCHIVE_JSON}\` (the JSON answer) and \`${ARCHIVE_FOLDER}/<file name>\` for each attachment`,
+          }),
+        },
+      },
     },
   },
 });
+
+/** `?format=`, else the Accept header: ZIP only when asked for. */
+function wantsZip(format: "json" | "zip" | undefined, accept: string | undefined): boolean {
+  if (format) return format === "zip";
+  return /(^|,)\s*application\/zip\s*(;|,|$)/i.test(accept ?? "");
+}
 
 const DELETE_DESCRIPTION =
   `Needs \`password\`, or a fresh sign-in: a session token issued less than ${FRESH_SIGN_IN_MINUTES} minutes ago ` +
@@ -80,6 +120,14 @@ function deleteRoute<P extends string>(path: P, summary: string) {
 
 export const accountDataRoutes = createRouter()
   .openapi(exportRoute, async (c) => {
+    if (wantsZip(c.req.valid("query").format, c.req.header("accept"))) {
+      const archive = await exportAccountArchive(c.var.actor);
+      return c.body(Readable.toWeb(archive.stream) as ReadableStream, 200, {
+        "Content-Type": "application/zip",
+        "Content-Disposition": `attachment; filename="${archive.filename}"`,
+        "Cache-Control": "no-store",
+      });
+    }
     const data = await exportAccountData(c.var.actor);
     return c.json(data, 200, {
       "Content-Disposition": `attachment; filename="spolu-export-${data.exportedAt.slice(0, 10)}.json"`,

@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import { AppError, invalidField } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { verifyPassword } from "../auth/passwords";
@@ -16,6 +17,7 @@ import {
   updateMemberRole as updateProjectRole,
 } from "../projects/repo";
 import { purgeDeletedMedia } from "../media/purge";
+import { mediaStorage } from "../media/storage";
 import { limiter } from "../rate-limit/limiter";
 import { disconnectUser } from "../realtime/events";
 import { invalidateTaskLists } from "../tasks/list-cache";
@@ -38,9 +40,11 @@ import {
   ownedUserGroupIds,
   ownTasksSeenByOthers,
   readAccountData,
+  readAccountExport,
   visibleTaskIds,
   type AccountRow,
 } from "./repo";
+import { accountArchive, ARCHIVE_FOLDER, uniqueFileNames } from "./archive";
 import { FRESH_SIGN_IN_MINUTES, type AccountExportOutput, type DeleteAccountInput } from "./schema";
 
 /*
@@ -77,6 +81,29 @@ export async function exportAccountData(actor: Actor): Promise<AccountExportOutp
   const data = await readAccountData({ userId: actor.userId, email: actor.email });
   if (!data.user) throw new AppError("unauthenticated", "This account no longer exists");
   return { exportedAt: nowDate().toISOString(), ...data } as AccountExportOutput;
+}
+
+/**
+ * The export as a ZIP (archive.ts): the JSON, its `mediaItems` rows each with `file`, the path of its bytes in the
+ * archive (null when the stored file is missing), and those files under `attachments/`. The rows and keys are read
+ * in one snapshot; the files are read while the archive is sent.
+ */
+export async function exportAccountArchive(actor: Actor): Promise<{ filename: string; stream: Readable }> {
+  const { data, media } = await readAccountExport({ userId: actor.userId, email: actor.email });
+  if (!data.user) throw new AppError("unauthenticated", "This account no longer exists");
+  const exportedAt = nowDate();
+  const storage = mediaStorage();
+  const stored = [];
+  for (const item of media) if ((await storage.size(item.storageKey)) !== null) stored.push(item);
+  const names = uniqueFileNames(stored.map((item) => item.filename));
+  const paths = new Map(stored.map((item, index) => [item.id, `${ARCHIVE_FOLDER}/${names[index]}`]));
+  const mediaItems = ((data.mediaItems ?? []) as { id: string }[]).map((row) => ({ ...row, file: paths.get(row.id) ?? null }));
+  const json = JSON.stringify({ exportedAt: exportedAt.toISOString(), ...data, mediaItems }, null, 2);
+  const files = stored.map((item) => ({ path: paths.get(item.id)!, open: () => storage.get(item.storageKey) }));
+  return {
+    filename: `spolu-export-${exportedAt.toISOString().slice(0, 10)}.zip`,
+    stream: accountArchive(json, files, exportedAt),
+  };
 }
 
 /** Whether the actor's session token was issued less than FRESH_SIGN_IN_MINUTES ago. */

@@ -126,6 +126,17 @@ const checkRoute = apiRoute({
   responses: { 200: jsonContent(statusOutput, "What the system answered"), 404: problemResponse(NOT_FOUND) },
 });
 
+const EXPORTS =
+  "By kind: `erp` (Odoo) writes the fields changed here to linked tasks and creates tasks tagged `odoo`; " +
+  "`accounting` (POHODA) sends the invoices not exported yet; `learning` (Moodle) sends each linked task's " +
+  "completion (done here or not) to its assignment with `core_completion_update_activity_completion_status_manually` " +
+  "(course module id, completed 1/0). Moodle takes that only where the activity's completion is manual and only for " +
+  "the token's own user: an activity with automatic or no completion tracking (as Moodle reports it), one Moodle " +
+  "refuses (`cannotmanualctrack`, `completionnotenabled`, or `status: false` with warnings), a connection syncing " +
+  "another Moodle user, and a task whose state Moodle already has or that was changed in Moodle after the last " +
+  "export sent it are `skipped` items with the reason in `note` (or `unchanged`), nothing sent; what was sent is " +
+  "kept per task, so a repeated export sends nothing again.";
+
 function runRoute(operation: "import" | "export") {
   return apiRoute({
     method: "post",
@@ -134,7 +145,7 @@ function runRoute(operation: "import" | "export") {
     summary: operation === "import" ? "Import from the system now" : "Export to the system now",
     description:
       `${operation === "import" ? "Brings the system's records in (what each kind imports is in its section)." : "Sends your records out (what each kind exports is in its section)."} ` +
-      `${RUNS} The answer is the finished run. ${FOR_MANAGERS}`,
+      `${operation === "export" ? `${EXPORTS} ` : ""}${RUNS} The answer is the finished run. ${FOR_MANAGERS}`,
     access: "user",
     request: { params: connectionParams },
     responses: {

@@ -1,5 +1,8 @@
 import { createECDH, randomBytes, randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { promisify } from "node:util";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { accountExportOutput } from "../../lib/account-data/schema";
@@ -44,6 +47,23 @@ async function ok<T = any>(response: Promise<{ status: number; body: T }>, statu
   const answer = await response;
   expect(answer.status, JSON.stringify(answer.body)).toBe(status);
   return answer.body;
+}
+
+/** Unzips an archive with Info-ZIP's `unzip` into a fresh folder; answers each file's bytes by its path. */
+async function unzipped(zipFile: string): Promise<Map<string, Buffer>> {
+  const target = mkdtempSync(path.join(tmpdir(), "spolu-unzip-"));
+  try {
+    await promisify(execFile)("unzip", ["-q", zipFile, "-d", target]);
+    const files = new Map<string, Buffer>();
+    for (const entry of readdirSync(target, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const file = path.join(entry.parentPath, entry.name);
+      files.set(path.relative(target, file).split(path.sep).join("/"), readFileSync(file));
+    }
+    return files;
+  } finally {
+    rmSync(target, { recursive: true, force: true });
+  }
 }
 
 /** A push subscription as a browser makes one (PushSubscription.toJSON()). */
@@ -633,6 +653,82 @@ describe("GET /auth/export-data", () => {
 
   test("needs a session", async () => {
     expectProblem(await server.request("/auth/export-data"), 401, "unauthenticated");
+    expectProblem(await server.request("/auth/export-data?format=zip"), 401, "unauthenticated");
+  });
+
+  test("?format=zip – the JSON and every attachment file of hers, names made safe and unique (the first uploaded keeps its name); nobody else's files", async () => {
+    const alice = await registerUser(server);
+    const bob = await registerUser(server);
+    const aliceTask = await createTask(server, alice.token, { title: "With files" });
+    const bobTask = await createTask(server, bob.token, { title: "Bob's own" });
+    const sharedTask = await createTask(server, bob.token, { title: "Bob's, Alice assigned" });
+    await request(bob, sharedTask.id, "assign", alice, true);
+    // A photo of a few MB (PNG signature, then random bytes), two notes whose names collide once made safe.
+    const photo = Buffer.concat([PNG, randomBytes(3 * 1024 * 1024)]);
+    const upload = (user: User, taskId: string, filename: string, kind: string, bytes: Buffer) =>
+      ok(api(`/tasks/${taskId}/media`, { token: user.token, json: { kind, filename, data: bytes.toString("base64") } }), 201);
+    const big = await upload(alice, aliceTask.id, "Holiday:photo.png", "photo", photo);
+    const first = await upload(alice, aliceTask.id, "notes?.txt", "text", Buffer.from("first note"));
+    const second = await upload(alice, sharedTask.id, "Notes*.txt", "text", Buffer.from("second note, on Bob's task"));
+    const bobs = await upload(bob, bobTask.id, "bob-secret.txt", "text", Buffer.from("Bob's own file"));
+    const bobsOnShared = await upload(bob, sharedTask.id, "bob-on-shared.txt", "text", Buffer.from("Bob's on the shared"));
+
+    const response = await fetch(`${server.url}/api/v1/auth/export-data?format=zip`, {
+      headers: { Authorization: `Bearer ${alice.token}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/zip");
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="spolu-export-\d{4}-\d{2}-\d{2}\.zip"$/);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const directory = mkdtempSync(path.join(tmpdir(), "spolu-export-"));
+    try {
+      const zipFile = path.join(directory, "export.zip");
+      writeFileSync(zipFile, Buffer.from(await response.arrayBuffer()));
+      const files = await unzipped(zipFile);
+      expect([...files.keys()].sort()).toEqual(
+        ["export.json", "attachments/Holiday_photo.png", "attachments/notes_.txt", "attachments/Notes_ (2).txt"].sort(),
+      );
+      const json = expectShape(accountExportOutput, JSON.parse(files.get("export.json")!.toString("utf8"))) as Record<
+        string,
+        any
+      >;
+      expect(json.user).toMatchObject({ id: alice.user.id, email: alice.email });
+      expect(json.tasks.map((task: { id: string }) => task.id)).toEqual([aliceTask.id]);
+      const byId = new Map(json.mediaItems.map((item: { id: string; file: string }) => [item.id, item.file]));
+      expect(Object.fromEntries(byId)).toEqual({
+        [big.id]: "attachments/Holiday_photo.png",
+        [first.id]: "attachments/notes_.txt",
+        [second.id]: "attachments/Notes_ (2).txt",
+      });
+      expect(files.get("attachments/Holiday_photo.png")!.equals(photo)).toBe(true);
+      expect(files.get("attachments/notes_.txt")!.toString()).toBe("first note");
+      expect(files.get("attachments/Notes_ (2).txt")!.toString()).toBe("second note, on Bob's task");
+      const everything = [...files.values()].map((bytes) => bytes.toString("latin1")).join("\n");
+      for (const item of [bobs, bobsOnShared]) expect(everything).not.toContain(item.id);
+      expect(everything).not.toContain("Bob's own file");
+      expect(everything).not.toContain("Bob's on the shared");
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+
+    // Accept: application/zip asks for it too; without either, the JSON answer stays as it was.
+    const accepted = await fetch(`${server.url}/api/v1/auth/export-data`, {
+      headers: { Authorization: `Bearer ${alice.token}`, Accept: "application/zip" },
+    });
+    expect(accepted.headers.get("content-type")).toBe("application/zip");
+    await accepted.arrayBuffer();
+    const plain = await api("/auth/export-data?format=json", { token: alice.token, headers: { Accept: "application/zip" } });
+    expect(plain.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(plain.body.mediaItems).toHaveLength(3);
+    expect(plain.body.mediaItems[0]).not.toHaveProperty("file");
+    expect(plain.body.mediaItems[0]).not.toHaveProperty("storageKey");
+  });
+
+  test("?format= – anything but json or zip is a 400 naming the parameter", async () => {
+    const alice = await registerUser(server);
+    const response = await api("/auth/export-data?format=tar", { token: alice.token });
+    expectProblem(response, 400, "validation_failed");
+    expect(JSON.stringify(response.body.errors)).toContain("format");
   });
 });
 

@@ -50,6 +50,8 @@ export interface MoodleCourse {
   assignments: MoodleAssignment[];
   /** Activity completion state by course module id: 0 incomplete, 1 complete, 2 pass, 3 fail. */
   states: Record<number, number>;
+  /** Completion tracking by course module id: 0 none, 1 manual, 2 automatic (the default). */
+  tracking?: Record<number, number>;
   /** Course completion: true/false, or "nocriteriaset" (the course has no completion criteria: Moodle throws). */
   completion: boolean | "nocriteriaset";
   grades: MoodleGradeItem[];
@@ -71,6 +73,7 @@ export const ALL_FUNCTIONS = [
   "core_completion_get_activities_completion_status",
   "core_completion_get_course_completion_status",
   "gradereport_user_get_grade_items",
+  "core_completion_update_activity_completion_status_manually",
 ];
 
 type Value = string | { [key: string]: Value };
@@ -177,6 +180,10 @@ const FUNCTION_PARAMS: Record<string, Record<string, Spec>> = {
   core_completion_get_course_completion_status: {
     courseid: { type: "int", required: true },
     userid: { type: "int", required: true },
+  },
+  core_completion_update_activity_completion_status_manually: {
+    cmid: { type: "int", required: true },
+    completed: { type: "bool", required: true },
   },
   gradereport_user_get_grade_items: {
     courseid: { type: "int", required: true },
@@ -380,11 +387,11 @@ export async function startMoodleServer(): Promise<MoodleServer> {
           instance: assignment.id,
           state: each.states[assignment.cmid] ?? 0,
           timecompleted: each.states[assignment.cmid] ? 1_700_000_000 : 0,
-          tracking: 2,
+          tracking: each.tracking?.[assignment.cmid] ?? 2,
           overrideby: null,
           valueused: false,
-          hascompletion: true,
-          isautomatic: true,
+          hascompletion: (each.tracking?.[assignment.cmid] ?? 2) !== 0,
+          isautomatic: (each.tracking?.[assignment.cmid] ?? 2) === 2,
           istrackeduser: true,
           uservisible: true,
           details: [],
@@ -419,6 +426,26 @@ export async function startMoodleServer(): Promise<MoodleServer> {
         },
         warnings: [],
       };
+    },
+    // completion/classes/external.php: the token's own user; only activities with manual completion tracking.
+    core_completion_update_activity_completion_status_manually: (params, token) => {
+      const cmid = params.cmid as number;
+      const each = [...state.courses.values()].find((candidate) =>
+        candidate.assignments.some((assignment) => assignment.cmid === cmid),
+      );
+      if (!each)
+        throw new WsError(
+          "dml_missing_record_exception",
+          "invalidrecord",
+          "Can't find data record in database table course_modules.",
+        );
+      if (!(state.enrolments.get(token.userId) ?? []).includes(each.id))
+        throw new WsError("require_login_exception", "requireloginerror", "Course or activity not accessible. (Not enrolled)");
+      failure("core_completion_update_activity_completion_status_manually", each);
+      if ((each.tracking?.[cmid] ?? 2) !== 1)
+        throw new WsError("moodle_exception", "cannotmanualctrack", "Activity does not have manual tracking");
+      each.states[cmid] = params.completed ? 1 : 0;
+      return { status: true, warnings: [] };
     },
     gradereport_user_get_grade_items: (params, token) => {
       const userId = params.userid === 0 ? token.userId : (params.userid as number);

@@ -414,6 +414,163 @@ describe("the import", () => {
   });
 });
 
+describe("the export", () => {
+  const MANUAL = "core_completion_update_activity_completion_status_manually";
+  const manualCalls = () => moodle.calls.filter((call) => call.wsfunction === MANUAL);
+
+  async function runExport(user: User, connectionId: string) {
+    const response = await api(`/connectors/${connectionId}/export`, { token: user.token, method: "POST" });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return expectShape(runOutput, response.body);
+  }
+
+  async function setStatus(user: User, title: string, status: string) {
+    const task = (await tasksOf(user)).find((each) => each.title === title)!;
+    const response = await api(`/tasks/${task.id}`, { token: user.token, method: "PATCH", json: { status } });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return task.id;
+  }
+
+  const itemOf = (run: { items: { externalId: string | null }[] }, assignmentId: number) =>
+    run.items.find((item) => item.externalId === String(assignmentId));
+
+  test("POST /connectors/{id}/export – a task done here marks its manual activity complete; automatic and untracked ones are skipped with the reason; a re-run sends nothing", async () => {
+    const fay = await registerUser(server);
+    const { token, userId } = student();
+    const [manual, automatic, untracked, already] = [newId(), newId(), newId(), newId()].map((id, index) => ({
+      id,
+      cmid: id + 1000,
+      name: ["Manual essay", "Automatic quiz", "Untracked reading", "Already ticked"][index]!,
+      duedate: 0,
+      intro: "",
+    }));
+    const lit = course(userId, {
+      fullname: "Literature",
+      assignments: [manual!, automatic!, untracked!, already!],
+      states: { [already!.cmid]: 1 },
+      tracking: { [manual!.cmid]: 1, [automatic!.cmid]: 2, [untracked!.cmid]: 0, [already!.cmid]: 1 },
+    });
+    const connection = await connect(fay, token);
+    expect((await runImport(fay, connection.id)).counts.created).toBe(5);
+    const manualTask = await setStatus(fay, "Manual essay", "done");
+    await setStatus(fay, "Automatic quiz", "done");
+
+    moodle.calls.length = 0;
+    const first = await runExport(fay, connection.id);
+    expect(first).toMatchObject({ operation: "export", status: "succeeded", counts: { updated: 1, skipped: 2, unchanged: 1 } });
+    expect(itemOf(first, manual!.id)).toMatchObject({ localId: manualTask, action: "updated", note: "sent: complete" });
+    expect(itemOf(first, automatic!.id)).toMatchObject({ action: "skipped", note: expect.stringContaining("automatic") });
+    expect(itemOf(first, untracked!.id)).toMatchObject({ action: "skipped", note: expect.stringContaining("does not track") });
+    expect(itemOf(first, already!.id)).toMatchObject({ action: "unchanged" });
+    expect(manualCalls().map((call) => call.params)).toEqual([{ cmid: manual!.cmid, completed: true }]);
+    expect(lit.states[manual!.cmid]).toBe(1);
+    expect(lit.states[automatic!.cmid] ?? 0).toBe(0);
+
+    // Again: Moodle has it all already, nothing is sent.
+    const again = await runExport(fay, connection.id);
+    expect(again.counts).toMatchObject({ updated: 0, unchanged: 2, skipped: 2, failed: 0 });
+    expect(manualCalls()).toHaveLength(1);
+
+    // Reopened here: sent as incomplete.
+    await setStatus(fay, "Manual essay", "todo");
+    const reopened = await runExport(fay, connection.id);
+    expect(itemOf(reopened, manual!.id)).toMatchObject({ action: "updated", note: "sent: incomplete" });
+    expect(manualCalls().map((call) => call.params.completed)).toEqual([true, false]);
+    expect(lit.states[manual!.cmid]).toBe(0);
+
+    // Ticked in Moodle afterwards: the export does not undo it while the task has not changed here.
+    lit.states[manual!.cmid] = 1;
+    const ticked = await runExport(fay, connection.id);
+    expect(itemOf(ticked, manual!.id)).toMatchObject({ action: "skipped", note: expect.stringContaining("changed in Moodle") });
+    expect(manualCalls()).toHaveLength(2);
+    expect(lit.states[manual!.cmid]).toBe(1);
+  });
+
+  test("POST /connectors/{id}/export – Moodle refusing manual completion is a skip with its reason, another refusal fails that item alone; a connection for another Moodle user sends nothing", async () => {
+    const gus = await registerUser(server);
+    const { token, userId } = student();
+    const refused = { id: newId(), cmid: newId(), name: "Refused by Moodle", duedate: 0, intro: "" };
+    const broken = { id: newId(), cmid: newId(), name: "Capability missing", duedate: 0, intro: "" };
+    const fine = { id: newId(), cmid: newId(), name: "Fine one", duedate: 0, intro: "" };
+    course(userId, {
+      assignments: [refused],
+      states: {},
+      tracking: { [refused.cmid]: 1 },
+      fail: {
+        wsfunction: MANUAL,
+        exception: "moodle_exception",
+        errorcode: "cannotmanualctrack",
+        message: "Cannot manually track",
+      },
+    });
+    course(userId, {
+      assignments: [broken],
+      states: {},
+      tracking: { [broken.cmid]: 1 },
+      fail: {
+        wsfunction: MANUAL,
+        exception: "required_capability_exception",
+        errorcode: "nopermissions",
+        message: "No permission",
+      },
+    });
+    const ok = course(userId, { assignments: [fine], states: {}, tracking: { [fine.cmid]: 1 } });
+    const connection = await connect(gus, token);
+    await runImport(gus, connection.id);
+    for (const title of ["Refused by Moodle", "Capability missing", "Fine one"]) await setStatus(gus, title, "done");
+
+    const run = await runExport(gus, connection.id);
+    expect(run).toMatchObject({ status: "partial", counts: { updated: 1, skipped: 1, failed: 1 } });
+    expect(itemOf(run, refused.id)).toMatchObject({
+      action: "skipped",
+      note: expect.stringMatching(/takes no manual completion.*cannotmanualctrack/),
+    });
+    expect(itemOf(run, broken.id)).toMatchObject({ action: "failed", error: expect.stringContaining("nopermissions") });
+    expect(ok.states[fine.cmid]).toBe(1);
+
+    // A connection syncing another Moodle user than the token's: the function would mark the token's user.
+    const teacher = student();
+    moodle.enrolments.set(teacher.userId, [...moodle.enrolments.get(userId)!]);
+    const other = await connect(gus, teacher.token, { userId });
+    await runImport(gus, other.id);
+    moodle.calls.length = 0;
+    const elsewhere = await runExport(gus, other.id);
+    expect(elsewhere.counts).toMatchObject({ skipped: 3, updated: 0 });
+    expect(elsewhere.items[0]!.note).toContain("token's own user");
+    expect(manualCalls()).toEqual([]);
+  });
+
+  test("POST /connectors/{id}/export – Moodle unavailable fails the run for a retry, which sends the completion once", async () => {
+    const hal = await registerUser(server);
+    const { token, userId } = student();
+    const essay = { id: newId(), cmid: newId(), name: "Retried essay", duedate: 0, intro: "" };
+    const target = course(userId, { assignments: [essay], states: {}, tracking: { [essay.cmid]: 1 } });
+    const connection = await connect(hal, token);
+    await runImport(hal, connection.id);
+    await setStatus(hal, "Retried essay", "done");
+
+    moodle.httpStatus = 503;
+    const failed = await runExport(hal, connection.id);
+    expect(failed).toMatchObject({ status: "failed", nextAttemptAt: expect.any(String) });
+    expect(target.states[essay.cmid] ?? 0).toBe(0);
+
+    moodle.httpStatus = 0;
+    moodle.calls.length = 0;
+    advanceClock(RETRY_DELAYS_MS[0] + 1000);
+    expect(await runConnectorRetries()).toBeGreaterThanOrEqual(1);
+    const [retried] = (await api(`/connectors/${connection.id}/runs`, { token: hal.token })).body.items;
+    expect(retried).toMatchObject({
+      id: failed.id,
+      operation: "export",
+      status: "succeeded",
+      attempt: 2,
+      counts: { updated: 1 },
+    });
+    expect(target.states[essay.cmid]).toBe(1);
+    expect(manualCalls()).toHaveLength(1);
+  });
+});
+
 describe("the webhook", () => {
   test("a Moodle event re-imports its course; another user's event and a course not enrolled are skipped", async () => {
     const grace = await registerUser(server);

@@ -25,6 +25,7 @@ export const MOODLE_FUNCTIONS = [
   "core_completion_get_activities_completion_status",
   "core_completion_get_course_completion_status",
   "gradereport_user_get_grade_items",
+  "core_completion_update_activity_completion_status_manually",
 ] as const;
 
 /** Error codes that mean the token is no good (or not allowed this function): nothing to retry, nothing per item. */

@@ -22,6 +22,21 @@ import { clip, htmlToText } from "./text";
  * imported task or goal stay until Moodle's side changes. Completion only ever moves forward: a task done here is
  * not reopened because Moodle says incomplete, and an activity completed but failed (state 3) leaves its task open,
  * with a line in its description saying so. A task or goal deleted here is not created again.
+ *
+ * The export sends completion back: each task linked to an assignment, done here or not, as the assignment's
+ * activity completion (`core_completion_update_activity_completion_status_manually`, its course module id and
+ * completed 1 or 0). Moodle takes that only for activities with manual completion, and only for the token's own
+ * user (the function marks whoever holds the token). So each linked task is, item by item:
+ * - `unchanged` when Moodle's state (read with core_completion_get_activities_completion_status) is the task's;
+ * - `skipped`, nothing sent, when the activity's completion is automatic (Moodle's conditions decide it) or not
+ *   tracked, when Moodle refuses the call for this activity (`cannotmanualctrack`, `completionnotenabled`, or
+ *   `status: false` with warnings: the reason recorded), when the task was deleted here, when the assignment is no
+ *   longer in the user's courses, when the connection syncs another Moodle user than the token's, and when Moodle's
+ *   state changed after the last export sent this task's (a change made in Moodle is not overwritten until the task
+ *   changes here again);
+ * - `updated` when sent; what was sent is kept per task (link `completion`), so a repeated export sends nothing
+ *   again. A failing call for one activity fails that item; no answer in time fails the run for a retry (the
+ *   items already sent are not sent again).
  */
 
 export type MoodleCredentials = { token: string };
@@ -77,9 +92,12 @@ type MoodleAssignment = z.infer<typeof assignmentAnswer>;
 const assignmentsAnswer = z.object({ courses: z.array(z.object({ id, assignments: z.array(assignmentAnswer) })), warnings });
 
 const activitiesAnswer = z.object({
-  statuses: z.array(z.object({ cmid: id, modname: z.string().optional(), instance: id.optional(), state: id })),
+  statuses: z.array(
+    z.object({ cmid: id, modname: z.string().optional(), instance: id.optional(), state: id, tracking: id.optional() }),
+  ),
   warnings,
 });
+const manualCompletionAnswer = z.object({ status: z.boolean(), warnings });
 const courseCompletionAnswer = z.object({ completionstatus: z.object({ completed: z.boolean() }), warnings });
 
 const gradeItemAnswer = z.object({
@@ -384,6 +402,129 @@ async function importCourses(context: Context, userId: number, courses: readonly
   }
 }
 
+// The export: completion back to Moodle
+
+const MANUAL_COMPLETION = "core_completion_update_activity_completion_status_manually";
+/** Moodle's refusals that mean "this activity takes no manual completion": skipped, not failed. */
+const NOT_MANUAL = new Set(["cannotmanualctrack", "completionnotenabled"]);
+/** Activity completion tracking (protocols.md B2): 0 none, 1 manual, 2 automatic. */
+const TRACKING_NONE = 0;
+const TRACKING_AUTOMATIC = 2;
+const COMPLETE = "complete";
+const INCOMPLETE = "incomplete";
+
+async function exportCompletion(context: Context): Promise<void> {
+  const linked = (await context.links.list("assignment")).filter((link) => link.localId !== null);
+  if (linked.length === 0) return;
+  const actor = context.connection.actor;
+  const info = await siteInfo(context);
+  const userId = context.connection.settings.userId ?? info.userid;
+  const skip = (externalId: string, localId: string | null, note: string) =>
+    context.item({ entity: "assignment", externalId, localId, action: "skipped", note });
+  if (userId !== info.userid) {
+    for (const link of linked)
+      skip(
+        link.externalId,
+        link.localId,
+        `Moodle's manual completion marks the token's own user (${info.userid}), not the synced user ${userId}: nothing sent`,
+      );
+    return;
+  }
+  const courses = await enrolledCourses(context, userId);
+  const assignments = new Map<string, MoodleAssignment>();
+  if (courses.length) {
+    const answer = await call(
+      context,
+      "mod_assign_get_assignments",
+      { courseids: courses.map((course) => course.id) },
+      assignmentsAnswer,
+    );
+    for (const course of answer.courses)
+      for (const assignment of course.assignments) assignments.set(String(assignment.id), assignment);
+  }
+  const statuses = new Map<number, Promise<Map<number, { state: number; tracking?: number }>>>();
+  const statusesOf = (courseid: number) => {
+    if (!statuses.has(courseid))
+      statuses.set(
+        courseid,
+        call(context, "core_completion_get_activities_completion_status", { courseid, userid: userId }, activitiesAnswer).then(
+          (answer) => new Map(answer.statuses.map((status) => [status.cmid, status])),
+        ),
+      );
+    return statuses.get(courseid)!;
+  };
+
+  for (const link of linked) {
+    const externalId = link.externalId;
+    const localId = link.localId!;
+    try {
+      let task;
+      try {
+        task = await getTask(actor, localId);
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+        skip(externalId, localId, "its task was deleted here: nothing sent");
+        continue;
+      }
+      const assignment = assignments.get(externalId);
+      if (!assignment) {
+        skip(externalId, localId, "the assignment is no longer in the synced user's Moodle courses: nothing sent");
+        continue;
+      }
+      const status = (await statusesOf(assignment.course)).get(assignment.cmid);
+      if (status?.tracking === TRACKING_AUTOMATIC) {
+        skip(externalId, localId, "completion is automatic in Moodle (the activity's conditions decide it): not sent");
+        continue;
+      }
+      if (status?.tracking === TRACKING_NONE) {
+        skip(externalId, localId, "Moodle does not track completion of this activity: not sent");
+        continue;
+      }
+      const wanted = task.status === "done" ? COMPLETE : INCOMPLETE;
+      const inMoodle = status ? (status.state === 0 ? INCOMPLETE : COMPLETE) : null;
+      const lastSent = (await context.links.find("completion", externalId))?.fingerprint ?? null;
+      if (inMoodle === wanted) {
+        await context.links.save("completion", externalId, task.id, wanted);
+        context.item({ entity: "assignment", externalId, localId, action: "unchanged" });
+        continue;
+      }
+      if (lastSent === wanted) {
+        skip(externalId, localId, `changed in Moodle after the last export sent "${wanted}": not overwritten`);
+        continue;
+      }
+      let answer;
+      try {
+        answer = await call(
+          context,
+          MANUAL_COMPLETION,
+          { cmid: assignment.cmid, completed: wanted === COMPLETE },
+          manualCompletionAnswer,
+        );
+      } catch (error) {
+        if (!(error instanceof MoodleException) || error.isAuthentication || !NOT_MANUAL.has(error.errorcode)) throw error;
+        skip(externalId, localId, `Moodle takes no manual completion for this activity: ${error.message}`);
+        continue;
+      }
+      if (!answer.status) {
+        skip(externalId, localId, `Moodle did not take it: ${warningText(answer.warnings) ?? "status false"}`);
+        continue;
+      }
+      await context.links.save("completion", externalId, task.id, wanted);
+      context.item({ entity: "assignment", externalId, localId, action: "updated", note: `sent: ${wanted}` });
+    } catch (error) {
+      // No answer, a timeout or the token refused: the run fails (retried when that may pass).
+      if (error instanceof ConnectorError && !(error instanceof MoodleException && !error.isAuthentication)) throw error;
+      context.item({
+        entity: "assignment",
+        externalId,
+        localId,
+        action: "failed",
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+}
+
 const webhookPayload = z.object({
   eventname: z.string().max(300),
   courseid: z.coerce.number().int().positive(),
@@ -438,7 +579,7 @@ export const moodleDriver: ConnectorDriver<MoodleCredentials, MoodleSettings> = 
         missingFunctions,
       },
       error: missingFunctions.length
-        ? `The token's external service lacks ${missingFunctions.join(", ")}: add them, or the import fails`
+        ? `The token's external service lacks ${missingFunctions.join(", ")}: add them, or the import or export fails`
         : null,
     };
   },
@@ -447,6 +588,8 @@ export const moodleDriver: ConnectorDriver<MoodleCredentials, MoodleSettings> = 
     const userId = await syncedUserId(context);
     await importCourses(context, userId, await enrolledCourses(context, userId));
   },
+
+  export: exportCompletion,
 
   async webhook(context, payload) {
     const parsed = webhookPayload.safeParse(payload);

@@ -12,7 +12,7 @@ import "@/components/auth/auth.css";
 import "@/components/settings/settings.css";
 
 /**
- * /{locale}/settings/account: download everything of yours (`GET /auth/export-data`, a JSON attachment) and
+ * /{locale}/settings/account: download everything of yours (`GET /auth/export-data?format=zip`: the JSON and your attachment files in a ZIP) and
  * delete the account (`DELETE /delete-account`). Signed-in only: anyone else goes to the sign-in page first.
  */
 type Props = { params: Promise<{ locale: string }> };
@@ -40,7 +40,7 @@ export default async function AccountPage({ params }: Props) {
       <section className="auth-card" aria-labelledby="export-title">
         <h2 id="export-title">{t("exportTitle")}</h2>
         <p className="auth-lead">{t("exportLead")}</p>
-        <a className="button settings-download" href="/api/v1/auth/export-data">
+        <a className="button settings-download" href="/api/v1/auth/export-data?format=zip">
           {t("exportLink")}
         </a>
       </section>
