@@ -230,7 +230,7 @@ describe("kanban", () => {
       "validation_failed",
     );
     expect(badStatus.errors?.[0]).toMatchObject({ in: "query", pointer: "/status" });
-  });
+  }, 120_000);
 
   test("moves keep a stable order, touch only the moved task, and survive a reload", async () => {
     const { token } = await registerUser(server);
