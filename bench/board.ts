@@ -123,7 +123,10 @@ async function tableReads(admin: pg.Client): Promise<{ seq: number; index: numbe
 
 /** CPU time (ms) of every backend connected to the bench database, by pid. */
 async function backendTimes(admin: pg.Client, database: string): Promise<Map<number, number>> {
-  const { rows } = await admin.query<{ pid: number }>("select pid from pg_stat_activity where datname = $1 and backend_type = 'client backend' and pid <> pg_backend_pid()", [database]);
+  const { rows } = await admin.query<{ pid: number }>(
+    "select pid from pg_stat_activity where datname = $1 and backend_type = 'client backend' and pid <> pg_backend_pid()",
+    [database],
+  );
   const times = new Map<number, number>();
   for (const { pid } of rows) {
     try {
@@ -362,9 +365,9 @@ async function main() {
 
 function printCpuTable(rows: Row[]) {
   process.stdout.write(
-    "| Request | other tasks | server | req/s | server CPU/req ms | PostgreSQL CPU/req ms | total ms | of the page's total |\n",
+    "| Request | other tasks | server | req/s | server CPU/req ms | PostgreSQL CPU/req ms | total ms | of the page's total | rows seq-scanned/req |\n",
   );
-  process.stdout.write("|---|---:|---|---:|---:|---:|---:|---:|\n");
+  process.stdout.write("|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
   for (const row of rows) {
     const page = rows.find((each) => each.kind === "page" && each.server === row.server && each.others === row.others);
     const total = row.serverMsPerRequest + row.postgresMsPerRequest;
