@@ -171,11 +171,12 @@ function nodeFlagsOfStart(): string[] {
 
 /**
  * Starts `node --import tsx <script>` and resolves once it prints the JSON line `{msg: ready, url}`. Notes when
- * the child ends without `stopChild` asking it to, and by which signal when server.ts logs one.
+ * the child ends without `stopChild` asking it to, and by which signal when server.ts logs one. `cwd` is the
+ * checkout it runs from (another one's server.ts, to compare two commits in one run); by default this one.
  */
-export function startChild(name: string, script: string, env: Record<string, string>, ready: string): Promise<Child> {
+export function startChild(name: string, script: string, env: Record<string, string>, ready: string, cwd = ROOT): Promise<Child> {
   const child = spawn(process.execPath, [...NODE_FLAGS, "--import", "tsx", script], {
-    cwd: ROOT,
+    cwd,
     // A clean environment: the caller's DATABASE_URL and the like must not leak into the measured servers.
     env: { PATH: process.env.PATH ?? "", HOME: os.homedir(), TMPDIR: os.tmpdir(), ...env, NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],

@@ -229,6 +229,53 @@ test("the group and project filters show only their tasks and are kept in the UR
   await board.expectTitles("To do", ["Order the tiles"]);
 });
 
+for (const locale of ["en", "he"]) {
+  test(`a long column shows its first 50 cards and loads the rest when scrolled to its end (${locale})`, async ({ page }) => {
+    // 57 tasks written through the API and axe over a page of 50 cards: longer than the default 30 s on a busy machine.
+    test.setTimeout(120_000);
+    const errors = collectErrors(page);
+    const board = new BoardPage(page);
+    await register(page.request);
+    const titles = Array.from({ length: 56 }, (_, index) => `Errand ${String(index + 1).padStart(2, "0")}`);
+    await createTasks(
+      page.request,
+      titles.map((title) => ({ title })),
+    );
+    await createTasks(page.request, [{ title: "Started", status: "in_progress" }]);
+
+    await board.goto(locale);
+    const todo = page.locator("[data-status='todo']");
+    const cards = todo.locator(".board-card-title");
+    await expect(cards).toHaveText(titles.slice(0, 50));
+    await expect(todo.locator(".board-column-count")).toHaveText(locale === "en" ? "56 tasks" : /56/);
+    await expect(todo.locator(".board-column-more")).toHaveText(locale === "en" ? "Showing 50 of 56" : /50.*56/);
+
+    // The column scrolls on its own; at its end the next cards load, and the page itself has not moved.
+    const body = todo.locator(".board-column-body");
+    expect(await body.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
+    const more = page.waitForResponse((response) => /\/api\/v1\/board\?.*cursor=/.test(response.url()));
+    await body.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+    expect((await more).status()).toBe(200);
+    await expect(cards).toHaveText(titles);
+    await expect(todo.locator(".board-column-more")).toHaveCount(0);
+    await expect(todo.getByRole("button", { name: locale === "en" ? "Show more" : "הצגת עוד" })).toHaveCount(0);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await expect(page.locator("[data-status='in_progress'] .board-card-title")).toHaveText(["Started"]);
+
+    // A card loaded this way moves like any other, and is where it was put after a reload.
+    const card = board.card("Errand 56");
+    await card.locator(".board-move-button").click();
+    const moved = board.nextMove();
+    // Its choices: up one place, then the other columns in order ("In progress" first).
+    await card.locator(".board-move-list button").nth(1).click();
+    expect((await moved).status()).toBe(200);
+    await page.reload();
+    await expect(page.locator("[data-status='in_progress'] .board-card-title")).toHaveText(["Started", "Errand 56"]);
+    await expectAccessible(page);
+    expect(errors).toEqual([]);
+  });
+}
+
 test("the board with full cards passes axe and fits a phone screen without sideways scrolling", async ({ page }) => {
   const board = new BoardPage(page);
   await register(page.request);

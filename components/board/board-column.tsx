@@ -3,28 +3,56 @@
 import { useDroppable } from "@dnd-kit/core";
 import { SortableContext, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { useTranslations } from "next-intl";
+import { useCallback, useEffect, useRef } from "react";
 import { SortableTaskCard, type Clock } from "./board-card";
 import type { BoardColumn as Column } from "./board-state";
 import type { MoveTarget } from "./move-menu";
 
 /**
  * One status column: its name and count, then its cards in board order. The card list and the space below it
- * are the column's drop area (its id is the status), so that an empty column takes a card too.
+ * are the column's drop area (its id is the status), so that an empty column takes a card too. The list scrolls
+ * on its own; when its end comes into view and the column has more cards than are loaded, the next ones load
+ * (the "Show more" button at the end does the same, for the keyboard and when scrolling is not possible).
  */
 export function BoardColumn({
   column,
   clock,
+  loading,
   onMove,
+  onLoadMore,
 }: {
   column: Column;
   clock: Clock;
+  loading: boolean;
   onMove(taskId: string, target: MoveTarget): void;
+  onLoadMore(status: Column["status"]): void;
 }) {
   const t = useTranslations("Board");
   const fields = useTranslations("TaskFields");
   const { setNodeRef, isOver } = useDroppable({ id: column.status });
+  const body = useRef<HTMLDivElement | null>(null);
+  const end = useRef<HTMLButtonElement | null>(null);
+  const bodyRef = useCallback(
+    (node: HTMLDivElement | null) => {
+      body.current = node;
+      setNodeRef(node);
+    },
+    [setNodeRef],
+  );
   const headingId = `board-column-${column.status}`;
   const shown = column.tasks.length;
+  const { status, nextCursor } = column;
+
+  useEffect(() => {
+    const button = end.current;
+    if (!nextCursor || loading || !button || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && onLoadMore(status), {
+      root: body.current,
+      rootMargin: "0px 0px 200px 0px",
+    });
+    observer.observe(button);
+    return () => observer.disconnect();
+  }, [nextCursor, loading, status, onLoadMore]);
 
   return (
     <section className={`board-column board-column-${column.status}`} aria-labelledby={headingId} data-status={column.status}>
@@ -32,7 +60,7 @@ export function BoardColumn({
         <h2 id={headingId}>{fields(`status.${column.status}`)}</h2>
         <span className="board-column-count">{t("taskCount", { count: column.total })}</span>
       </header>
-      <div ref={setNodeRef} className="board-column-body" data-over={isOver || undefined}>
+      <div ref={bodyRef} className="board-column-body" data-over={isOver || undefined}>
         <SortableContext id={column.status} items={column.tasks.map((task) => task.id)} strategy={verticalListSortingStrategy}>
           <ol className="board-cards">
             {column.tasks.map((task, index) => (
@@ -47,6 +75,18 @@ export function BoardColumn({
           </ol>
         </SortableContext>
         {shown === 0 && <p className="board-column-empty">{t("emptyColumn")}</p>}
+        {nextCursor && (
+          <button
+            ref={end}
+            type="button"
+            className="board-column-load"
+            aria-busy={loading || undefined}
+            disabled={loading}
+            onClick={() => onLoadMore(status)}
+          >
+            {loading ? t("loadingMore") : t("loadMore")}
+          </button>
+        )}
       </div>
       {column.total > shown && <p className="board-column-more">{t("columnCutOff", { shown, total: column.total })}</p>}
     </section>

@@ -11,10 +11,15 @@ import { matchesFilter, type BoardFilter } from "./board-filter";
 export interface BoardColumn {
   status: TaskStatus;
   tasks: TaskOutput[];
-  /** Tasks in the column, including those past the board's per-column limit. */
+  /** Tasks in the column, including those not loaded yet. */
   total: number;
+  /** Where the column's next cards start (`GET /board?status=…&cursor=…`); null when all are loaded. */
+  nextCursor: string | null;
 }
 export type Board = BoardColumn[];
+
+/** Cards per column on the first screen, and per "load more" (the `limit` of GET /board). */
+export const BOARD_PAGE_SIZE = 50;
 
 /** Where a task is (or would land): its column, its index there and how many tasks the column then shows. */
 export interface Spot {
@@ -133,4 +138,22 @@ export function moveInput(board: Board, taskId: string): MoveTaskInput | null {
   const above = column.tasks[spot.index - 1];
   const below = column.tasks[spot.index + 1];
   return { status: spot.status, ...(above ? { afterId: above.id } : {}), ...(below ? { beforeId: below.id } : {}) };
+}
+
+/**
+ * The board with a column's next cards appended (the answer to `GET /board?status=…&cursor=…`). A card already
+ * there (moved or placed by a live event meanwhile) stays where it is; the column takes the answer's total and cursor.
+ */
+export function appendCards(board: Board, more: BoardColumn): Board {
+  const shown = new Set(board.flatMap((column) => column.tasks.map((task) => task.id)));
+  return board.map((column) =>
+    column.status === more.status
+      ? {
+          ...column,
+          tasks: [...column.tasks, ...more.tasks.filter((task) => !shown.has(task.id))],
+          total: more.total,
+          nextCursor: more.nextCursor,
+        }
+      : column,
+  );
 }

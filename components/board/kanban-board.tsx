@@ -19,7 +19,7 @@ import {
 } from "@dnd-kit/core";
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { useTranslations } from "next-intl";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { callApi } from "@/components/auth/call-api";
 import { Link } from "@/i18n/navigation";
 import { useLiveEvents } from "@/components/realtime/use-live-events";
@@ -30,6 +30,8 @@ import { BoardColumn } from "./board-column";
 import { boardSearch, type BoardFilter } from "./board-filter";
 import { liveChange } from "./board-live";
 import {
+  appendCards,
+  BOARD_PAGE_SIZE,
   columnOf,
   dropSpot,
   findTask,
@@ -41,6 +43,7 @@ import {
   removeTask,
   replaceTask,
   type Board,
+  type BoardColumn as Column,
   type Spot,
 } from "./board-state";
 import type { MoveTarget } from "./move-menu";
@@ -78,6 +81,9 @@ export function KanbanBoard({ initial, filter, clock }: Props) {
   const [error, setError] = useState("");
   const [status, setStatus] = useState("");
   const [focusMoved, setFocusMoved] = useState<string | null>(null);
+  /** The columns whose next cards are on their way. */
+  const [loading, setLoading] = useState<ReadonlySet<string>>(new Set());
+  const loadingRef = useRef(new Set<string>());
   const accessibility = useBoardAccessibility(boardRef);
 
   const sensors = useSensors(
@@ -104,7 +110,9 @@ export function KanbanBoard({ initial, filter, clock }: Props) {
     if (busy()) return; // settle() asks again
     reload.current.wanted = false;
     try {
-      const answer = await callApi<{ columns: Board }>("GET", `/api/v1/board${boardSearch(filter)}`);
+      // As many cards per column as are shown now, so that a reload does not take back what was scrolled into view.
+      const shown = Math.max(BOARD_PAGE_SIZE, ...boardRef.current.map((column) => column.tasks.length));
+      const answer = await callApi<{ columns: Board }>("GET", boardAddress({ limit: String(Math.min(shown, 500)) }));
       if (answer.status !== 200 || !answer.body) return setError(t("reloadFailed"));
       const fresh = answer.body.columns;
       if (busy()) reload.current.wanted = true;
@@ -113,6 +121,43 @@ export function KanbanBoard({ initial, filter, clock }: Props) {
       setError(t("reloadFailed"));
     }
   }
+
+  /** The address of GET /board with the page's filter and these parameters. */
+  function boardAddress(parameters: Record<string, string>): string {
+    const search = new URLSearchParams(boardSearch(filter));
+    for (const [name, value] of Object.entries(parameters)) search.set(name, value);
+    return `/api/v1/board?${search}`;
+  }
+
+  /** Loads a column's next cards (its end scrolled into view, or "Show more"). */
+  const loadMore = useCallback(
+    async (status: Column["status"]) => {
+      const cursor = boardRef.current.find((column) => column.status === status)?.nextCursor;
+      if (!cursor || loadingRef.current.has(status)) return;
+      const mark = (on: boolean) => {
+        if (on) loadingRef.current.add(status);
+        else loadingRef.current.delete(status);
+        setLoading(new Set(loadingRef.current));
+      };
+      mark(true);
+      try {
+        const answer = await callApi<{ columns: Board }>("GET", boardAddress({ status, cursor, limit: String(BOARD_PAGE_SIZE) }));
+        const more = answer.body?.columns[0];
+        if (answer.status !== 200 || !more) setError(t("loadMoreFailed"));
+        // A reload meanwhile has its own cursor: this answer continues the old one.
+        else if (boardRef.current.find((column) => column.status === status)?.nextCursor === cursor) {
+          const change: Change = (current) => appendCards(current, more);
+          if (origin.current) held.current.push(change);
+          else apply(change);
+        }
+      } catch {
+        setError(t("loadMoreFailed"));
+      } finally {
+        mark(false);
+      }
+    },
+    [filter, t],
+  );
 
   /** After a drop or a move's answer: apply what waited, and reload if that was asked for meanwhile. */
   function settle() {
@@ -261,7 +306,14 @@ export function KanbanBoard({ initial, filter, clock }: Props) {
       >
         <div className="board-columns" role="group" aria-label={t("columnsLabel")}>
           {board.map((column) => (
-            <BoardColumn key={column.status} column={column} clock={clock} onMove={moveWithMenu} />
+            <BoardColumn
+              key={column.status}
+              column={column}
+              clock={clock}
+              loading={loading.has(column.status)}
+              onMove={moveWithMenu}
+              onLoadMore={loadMore}
+            />
           ))}
         </div>
         <DragOverlay>{dragged && <DraggedTaskCard task={dragged} clock={clock} />}</DragOverlay>

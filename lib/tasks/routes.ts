@@ -38,7 +38,7 @@ import {
   cachedTaskList,
   createTask,
   deleteTask,
-  getBoard,
+  boardAnswer,
   getTask,
   getWorkload,
   listTasks,
@@ -175,6 +175,11 @@ const boardRoute = apiRoute({
   path: "/board",
   tags: ["Board"],
   summary: "The kanban board: one column per status, tasks in board order",
+  description:
+    "Each column holds its first `limit` cards (default 50), its `total` and a `nextCursor` when more follow; " +
+    "`?status=<column>&cursor=<nextCursor>` (with the same filters) answers that column's next cards only. The cursor " +
+    "is the one `GET /tasks?status=<column>&sort=position` makes, so either continues the other. The board reads only " +
+    "the tasks you can see, through your own rows: its cost does not grow with other people's tasks.",
   access: "user",
   request: { query: boardQuery },
   responses: { 200: jsonContent(boardOutput, "The board") },
@@ -283,7 +288,11 @@ export const tasksRoutes = createRouter()
     return listAnswer(c, body, "MISS") as never;
   })
   .openapi(createRoute, async (c) => c.json(await createTask(c.var.actor, c.req.valid("json")), 201))
-  .openapi(boardRoute, async (c) => c.json(await getBoard(c.var.actor, c.req.valid("query")), 200))
+  .openapi(boardRoute, async (c) => {
+    // The cards are already JSON text (tasks.answer): no c.json, which would parse and serialise them again.
+    const body = await boardAnswer(c.var.actor, c.req.valid("query"));
+    return c.body(body, 200, { "Content-Type": "application/json; charset=utf-8" }) as never;
+  })
   .openapi(workloadRoute, async (c) => c.json(await getWorkload(c.var.actor, c.req.valid("query").completedSince), 200))
   .openapi(getRoute, async (c) => jsonWithETag(c, await getTask(c.var.actor, c.req.valid("param").id), 200))
   .openapi(updateRoute, async (c) =>

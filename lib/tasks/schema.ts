@@ -208,7 +208,17 @@ export type MoveTaskInput = z.infer<typeof moveTaskInput>;
 export const boardQuery = z.strictObject({
   groupId: z.uuid().optional(),
   projectId: z.uuid().optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(200).openapi({ description: "Tasks per column" }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .default(50)
+    .openapi({ description: "Cards per column (default 50: the first screen; it was 200 before columns were paged)" }),
+  status: statusSchema.optional().openapi({ description: "Only this column: to load more of it, with `cursor`" }),
+  cursor: z.string().max(1000).optional().openapi({
+    description: "A column's `nextCursor`: that column's next cards (needs `status`, and the same filters)",
+  }),
 });
 
 export const boardOutput = z
@@ -218,6 +228,9 @@ export const boardOutput = z
         status: statusSchema,
         tasks: z.array(taskOutput),
         total: z.number().int().openapi({ description: "Tasks in the column (may exceed `limit`)" }),
+        nextCursor: z.string().nullable().openapi({
+          description: "More cards follow: ask again with `status` and this `cursor` (null: this is the column's end)",
+        }),
       }),
     ),
   })

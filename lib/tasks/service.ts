@@ -18,6 +18,7 @@ import { findMemberRole } from "../teams/repo";
 import { invalidateTaskLists, lookupTaskList, storeTaskList, type CacheLookup } from "./list-cache";
 import {
   boardColumn,
+  findVisibleTaskAnswer,
   deleteTaskRow,
   findTaskRow,
   findVisibleTask,
@@ -267,8 +268,11 @@ export async function createTasksWithSubtasks(
   return created;
 }
 
+/** A task the actor can see: its stored answer JSON, read by a statement built once (not the row, mapped). */
 export async function getTask(actor: Actor, taskId: string): Promise<TaskOutput> {
-  return toTaskOutput(await getVisibleTask(actor, taskId));
+  const answer = await findVisibleTaskAnswer(actor.userId, taskId);
+  if (answer === null) throw notFound();
+  return JSON.parse(answer) as TaskOutput;
 }
 
 /** The fields that need the `manage` permission; the rest need `edit`. */
@@ -469,13 +473,53 @@ export async function listAllVisibleTasks(actor: Actor, batch = 1000): Promise<T
 
 // The board
 
-export async function getBoard(actor: Actor, filter: { groupId?: string; projectId?: string; limit: number }) {
-  const columns = [];
-  for (const status of TASK_STATUSES) {
-    const column = await boardColumn(actor.userId, status, filter, filter.limit);
-    columns.push({ status, tasks: column.tasks.map((answer) => JSON.parse(answer) as TaskOutput), total: column.total });
-  }
-  return { columns };
+export interface BoardRequest {
+  groupId?: string;
+  projectId?: string;
+  /** Cards per column. */
+  limit: number;
+  /** Only this column (to load more of it, with `cursor`). */
+  status?: TaskRow["status"];
+  /** A column's `nextCursor`: its cards after the last one shown. */
+  cursor?: string;
+}
+
+/**
+ * The board's columns, each card as the answer JSON the database keeps (`tasks.answer`), with the column's total
+ * and a cursor to its next cards (the same cursor as `GET /tasks?sort=position` makes, so either continues it).
+ * The columns are read at the same time, each from the user's own rows.
+ */
+async function boardColumns(actor: Actor, request: BoardRequest) {
+  if (request.cursor && !request.status)
+    throw invalidField("query", "/status", "is required with cursor: a cursor continues one column");
+  const after = request.cursor ? decodeCursor(request.cursor, "position") : null;
+  const filter = { groupId: request.groupId, projectId: request.projectId };
+  return Promise.all(
+    (request.status ? [request.status] : TASK_STATUSES).map(async (status) => {
+      const column = await boardColumn(actor.userId, status, filter, request.limit, after);
+      const last = column.tasks.at(-1);
+      const nextCursor = column.more && last ? encodeCursor("position", JSON.parse(last) as TaskOutput) : null;
+      return { status, tasks: column.tasks, total: column.total, nextCursor };
+    }),
+  );
+}
+
+/** The board for a page (the cards as objects). */
+export async function getBoard(actor: Actor, request: BoardRequest) {
+  const columns = await boardColumns(actor, request);
+  return {
+    columns: columns.map((column) => ({ ...column, tasks: column.tasks.map((answer) => JSON.parse(answer) as TaskOutput) })),
+  };
+}
+
+/** `GET /board`'s answer as JSON text: the cards' stored JSON goes out as it is, neither parsed nor serialised again. */
+export async function boardAnswer(actor: Actor, request: BoardRequest): Promise<string> {
+  const columns = await boardColumns(actor, request);
+  const parts = columns.map(
+    (column) =>
+      `{"status":"${column.status}","tasks":[${column.tasks.join(",")}],"total":${column.total},"nextCursor":${JSON.stringify(column.nextCursor)}}`,
+  );
+  return `{"columns":[${parts.join(",")}]}`;
 }
 
 /**

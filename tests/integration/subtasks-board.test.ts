@@ -164,6 +164,74 @@ describe("kanban", () => {
     expect((await board(stranger.token)).columns[0]!.total).toBe(1);
   });
 
+  test("columns are paged: the first 50 cards by default, then the rest of one column by its cursor", async () => {
+    const [me, colleague] = [await registerUser(server), await registerUser(server)];
+    const team = await server.request("/api/v1/user-groups", { token: colleague.token, json: { name: "Crew" } });
+    expect((await addMember(server, `/api/v1/user-groups/${team.body.id}/members`, colleague, me)).status).toBe(201);
+    const titles: string[] = [];
+    for (let index = 1; index <= 51; index++) {
+      titles.push(`Card ${index}`);
+      await createTask(server, me.token, { title: `Card ${index}` });
+    }
+    // A card the user sees through their team, not as its owner: it must come in its place of the column too.
+    await createTask(server, colleague.token, { title: "The team's card", userGroupId: team.body.id });
+    await createTask(server, me.token, { title: "Started", status: "in_progress" });
+
+    // The whole column in board order (positions of different owners interleave), for comparison.
+    const all = (await board(me.token, "?limit=100")).columns[0]!;
+    expect(all.nextCursor).toBeNull();
+    expect(all.tasks.map((task) => task.title).sort()).toEqual([...titles, "The team's card"].sort());
+
+    const first = await board(me.token);
+    const todo = first.columns.find((each) => each.status === "todo")!;
+    expect(todo.tasks.map((task) => task.id)).toEqual(all.tasks.slice(0, 50).map((task) => task.id));
+    expect(todo).toMatchObject({ total: 52, nextCursor: expect.any(String) });
+    expect(first.columns.find((each) => each.status === "in_progress")).toMatchObject({ total: 1, nextCursor: null });
+
+    // The rest of that column only, a page at a time, with the same filters.
+    const seen = todo.tasks.map((task) => task.title);
+    let cursor: string | null = todo.nextCursor;
+    while (cursor) {
+      const more = await board(me.token, `?status=todo&limit=1&cursor=${encodeURIComponent(cursor)}`);
+      expect(more.columns.map((each) => each.status)).toEqual(["todo"]);
+      expect(more.columns[0]!.total).toBe(52);
+      seen.push(...more.columns[0]!.tasks.map((task) => task.title));
+      cursor = more.columns[0]!.nextCursor;
+    }
+    expect(seen).toEqual(all.tasks.map((task) => task.title));
+    expect(new Set(seen).size).toBe(52);
+    expect(seen).toContain("The team's card");
+
+    // The cursor is the task list's, in board order: either continues the other.
+    const listed = await server.request(
+      `/api/v1/tasks?status=todo&sort=position&limit=5&cursor=${encodeURIComponent(todo.nextCursor!)}`,
+      {
+        token: me.token,
+      },
+    );
+    expect(listed.status).toBe(200);
+    expect(listed.body.items.map((task: { title: string }) => task.title)).toEqual(seen.slice(50, 52));
+
+    const noColumn = expectProblem(
+      await server.request(`/api/v1/board?cursor=${encodeURIComponent(todo.nextCursor!)}`, { token: me.token }),
+      400,
+      "validation_failed",
+    );
+    expect(noColumn.errors?.[0]).toMatchObject({ in: "query", pointer: "/status" });
+    const badCursor = expectProblem(
+      await server.request("/api/v1/board?status=todo&cursor=nonsense", { token: me.token }),
+      400,
+      "validation_failed",
+    );
+    expect(badCursor.errors?.[0]).toMatchObject({ in: "query", pointer: "/cursor" });
+    const badStatus = expectProblem(
+      await server.request("/api/v1/board?status=someday", { token: me.token }),
+      400,
+      "validation_failed",
+    );
+    expect(badStatus.errors?.[0]).toMatchObject({ in: "query", pointer: "/status" });
+  }, 120_000);
+
   test("moves keep a stable order, touch only the moved task, and survive a reload", async () => {
     const { token } = await registerUser(server);
     const created = [];

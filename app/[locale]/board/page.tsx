@@ -7,6 +7,7 @@ import { pageActor } from "@/components/auth/page-session";
 import { boardSearch, requestedFilter, usableFilter } from "@/components/board/board-filter";
 import { BoardFilters } from "@/components/board/board-filters";
 import { KanbanBoard } from "@/components/board/kanban-board";
+import { BOARD_PAGE_SIZE } from "@/components/board/board-state";
 import { listGroups } from "@/lib/groups/service";
 import { nowDate } from "@/lib/clock";
 import { localeOfTag, tagOfSegment } from "@/lib/i18n/locales";
@@ -17,7 +18,8 @@ import "@/components/board/board.css";
 
 /**
  * /{locale}/board: the kanban board, one column per status, cards in board order, optionally for one group
- * and one project (`?groupId=…&projectId=…`). The first paint comes from the server (the tasks service, called
+ * and one project (`?groupId=…&projectId=…`). The first paint shows each column's first 50 cards (the rest load as
+ * the column is scrolled to its end); it comes from the server (the tasks service, called
  * directly); the board then takes over in the browser. Signed-in only: anyone else goes to the sign-in page,
  * which brings them back here with the same filter.
  */
@@ -25,9 +27,6 @@ type Props = {
   params: Promise<{ locale: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
-
-/** The `limit` of GET /board: cards per column. */
-const CARDS_PER_COLUMN = 200;
 
 export async function generateMetadata({ params }: Pick<Props, "params">): Promise<Metadata> {
   const tag = tagOfSegment((await params).locale);
@@ -53,7 +52,7 @@ export default async function BoardPage({ params, searchParams }: Props) {
     groups.items.map((group) => group.id),
     projects.items.map((project) => project.id),
   );
-  const board = await getBoard(actor, { ...filter, limit: CARDS_PER_COLUMN });
+  const board = await getBoard(actor, { ...filter, limit: BOARD_PAGE_SIZE });
   const t = await getTranslations({ locale: tag, namespace: "Board" });
   const messages = await getMessages({ locale: tag });
 
