@@ -33,3 +33,4 @@ export * from "./queue";
 export * from "./calendar-feeds";
 export * from "./access-tokens";
 export * from "./idempotency";
+export * from "./comments";
