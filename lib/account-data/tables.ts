@@ -427,7 +427,7 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     parent: { column: "task_id", table: "tasks" },
     // Others' comments on the user's tasks are part of those tasks: exported with them, without whom they mention.
     export: [
-      { key: "comments", where: "author_id = $user" },
+      { key: "taskComments", where: "author_id = $user" },
       { key: "commentsOnOwnTasks", where: `author_id <> $user and task_id in ${OWN_TASKS}`, omit: ["mentions"] },
     ],
   },
