@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import en from "../messages/en.json";
-import he from "../messages/he.json";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import { expectAccessible } from "./axe";
 
@@ -11,7 +11,10 @@ import { expectAccessible } from "./axe";
  * light and dark themes.
  */
 
-const WORDS = { en: en.TaskTimeline, he: he.TaskTimeline } as const;
+type Words = (typeof import("../messages/en.json"))["TaskTimeline"];
+const wordsOf = (locale: string): Words =>
+  (JSON.parse(readFileSync(path.join(process.cwd(), "messages", `${locale}.json`), "utf8")) as { TaskTimeline: Words }).TaskTimeline;
+const WORDS = { en: wordsOf("en"), he: wordsOf("he") };
 
 async function register(request: APIRequestContext, name: string, locale: string) {
   const response = await request.post("/api/v1/auth/register", {
@@ -37,6 +40,8 @@ for (const [locale, dir] of [
   ["he", "rtl"],
 ] as const) {
   test(`task comments and history (${locale}): mention by @, Markdown, edit, delete`, async ({ page, request }) => {
+    // Six axe runs of the whole task page (three states, two themes).
+    test.setTimeout(150_000);
     const t = WORDS[locale];
     await register(page.request, "Olga Owner", locale);
     const helper = await register(request, "Cyril Collaborator", locale);
@@ -78,7 +83,7 @@ for (const [locale, dir] of [
     await expect(suggestions).toBeHidden();
     await expect(box).toHaveValue("Looks **good**, @Cyril Collaborator ");
     await box.pressSequentially("see you");
-    await timeline.getByRole("button", { name: t.send }).click();
+    await timeline.getByRole("button", { name: t.send, exact: true }).click();
 
     const mine = timeline.getByRole("listitem").filter({ hasText: "see you" });
     await expect(mine.locator("strong", { hasText: "good" })).toBeVisible();
