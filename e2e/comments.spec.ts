@@ -13,7 +13,8 @@ import { expectAccessible } from "./axe";
 
 type Words = (typeof import("../messages/en.json"))["TaskTimeline"];
 const wordsOf = (locale: string): Words =>
-  (JSON.parse(readFileSync(path.join(process.cwd(), "messages", `${locale}.json`), "utf8")) as { TaskTimeline: Words }).TaskTimeline;
+  (JSON.parse(readFileSync(path.join(process.cwd(), "messages", `${locale}.json`), "utf8")) as { TaskTimeline: Words })
+    .TaskTimeline;
 const WORDS = { en: wordsOf("en"), he: wordsOf("he") };
 
 async function register(request: APIRequestContext, name: string, locale: string) {

@@ -220,7 +220,8 @@ function HistoryItem({ entry }: { entry: HistoryEntry }) {
     if (field === "status") return tf(`status.${String(raw)}` as "status.todo");
     if (field === "priority") return tf(`priority.${String(raw)}` as "priority.low");
     if (field === "dueAt") return format.dateTime(new Date(String(raw)), { dateStyle: "medium", timeStyle: "short" });
-    if (field === "startDate") return format.dateTime(new Date(`${String(raw)}T12:00:00Z`), { dateStyle: "medium", timeZone: "UTC" });
+    if (field === "startDate")
+      return format.dateTime(new Date(`${String(raw)}T12:00:00Z`), { dateStyle: "medium", timeZone: "UTC" });
     if (field === "tags") return Array.isArray(raw) && raw.length ? format.list(raw.map(String)) : t("none");
     return String(raw);
   };

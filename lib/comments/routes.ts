@@ -15,10 +15,12 @@ import { createComment, deleteComment, listComments, updateComment } from "./ser
 
 const noTask = problemResponse("No such task, or not one you can see");
 const noComment = problemResponse("No such comment, or one on a task you cannot see");
-const notAllowed = problemResponse("You can see the comment but may not do this: only its author edits it; its author or the task's owner deletes it");
+const notAllowed = problemResponse(
+  "You can see the comment but may not do this: only its author edits it; its author or the task's owner deletes it",
+);
 const NOTIFIED =
-  "Each person newly mentioned is notified (\"mentioned you\"), and on a new comment the task's owner and assignees " +
-  "(\"commented\"), in their language, on the channels their notification preferences for the task choose (in the " +
+  'Each person newly mentioned is notified ("mentioned you"), and on a new comment the task\'s owner and assignees ' +
+  '("commented"), in their language, on the channels their notification preferences for the task choose (in the ' +
   "app, push); nobody of their own comment.";
 
 const listRoute = apiRoute({
@@ -74,9 +76,7 @@ const deleteRoute = apiRoute({
 
 export const commentsRoutes = createRouter()
   .openapi(listRoute, async (c) => c.json(await listComments(c.var.actor, c.req.valid("param").id, c.req.valid("query")), 200))
-  .openapi(createRoute, async (c) =>
-    c.json(await createComment(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 201),
-  )
+  .openapi(createRoute, async (c) => c.json(await createComment(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 201))
   .openapi(updateRoute, async (c) => c.json(await updateComment(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200))
   .openapi(deleteRoute, async (c) => {
     await deleteComment(c.var.actor, c.req.valid("param").id);

@@ -25,10 +25,7 @@ const mentions = z
       "`/mentions/<index>`); each is notified once. Duplicates count once.",
   });
 
-export const createCommentInput = z
-  .object({ body, mentions: mentions.optional() })
-  .strict()
-  .openapi("CreateCommentInput");
+export const createCommentInput = z.object({ body, mentions: mentions.optional() }).strict().openapi("CreateCommentInput");
 export type CreateCommentInput = z.infer<typeof createCommentInput>;
 
 export const updateCommentInput = z

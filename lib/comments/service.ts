@@ -87,12 +87,7 @@ interface Sent {
 }
 
 /** The in-app notifications, in the comment's transaction; answers what push should send once it commits. */
-async function notifyInApp(
-  tx: Executor,
-  notices: readonly Notice[],
-  comment: CommentOutput,
-  taskTitle: string,
-): Promise<Sent[]> {
+async function notifyInApp(tx: Executor, notices: readonly Notice[], comment: CommentOutput, taskTitle: string): Promise<Sent[]> {
   const people = await findUsers(
     notices.map((notice) => notice.userId),
     tx,
@@ -107,7 +102,8 @@ async function notifyInApp(
     if (channels.includes("in_app")) {
       await notifyUser(userId, { kind: `comment.${notice}`, title, body, taskId: comment.taskId, data }, tx);
     }
-    if (channels.includes("push")) pushes.push({ userId, title, body, data: { ...data, locale: localeOrDefault(person.locale) } });
+    if (channels.includes("push"))
+      pushes.push({ userId, title, body, data: { ...data, locale: localeOrDefault(person.locale) } });
   }
   return pushes;
 }
@@ -145,7 +141,10 @@ export async function createComment(actor: Actor, taskId: string, input: CreateC
     // Seen again inside the transaction: a task deleted or unshared meanwhile takes no comment.
     await getVisibleTask(actor, taskId, tx);
     const now = nowDate();
-    const row = await insertComment({ taskId, authorId: actor.userId, body: input.body, mentions, createdAt: now, updatedAt: now }, tx);
+    const row = await insertComment(
+      { taskId, authorId: actor.userId, body: input.body, mentions, createdAt: now, updatedAt: now },
+      tx,
+    );
     const [comment] = await toOutputs([row], tx);
     const audience = await taskViewerIds(taskId, tx);
     await publish(tx, { type: "comment.created", actorId: actor.userId, taskId, audience, data: { comment: comment! } });
@@ -189,7 +188,13 @@ export async function updateComment(actor: Actor, commentId: string, input: Upda
     );
     const [comment] = await toOutputs([updated], tx);
     const audience = await taskViewerIds(row.taskId, tx);
-    await publish(tx, { type: "comment.updated", actorId: actor.userId, taskId: row.taskId, audience, data: { comment: comment! } });
+    await publish(tx, {
+      type: "comment.updated",
+      actorId: actor.userId,
+      taskId: row.taskId,
+      audience,
+      data: { comment: comment! },
+    });
     // Only those this edit mentions who were not mentioned before it (another edit may have come in between).
     const fresh = notices.filter((notice) => !row.mentions.includes(notice.userId));
     const pushes = await notifyInApp(tx, fresh, comment!, task.title);

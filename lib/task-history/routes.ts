@@ -15,7 +15,10 @@ const historyRoute = apiRoute({
     "who can see the task reads it (404 otherwise). Paged: pass `nextCursor` as `cursor` for older entries.",
   access: "user",
   request: { params: taskIdParams, query: historyQuery },
-  responses: { 200: jsonContent(historyOutput, "A page of the history"), 404: problemResponse("No such task, or not one you can see") },
+  responses: {
+    200: jsonContent(historyOutput, "A page of the history"),
+    404: problemResponse("No such task, or not one you can see"),
+  },
 });
 
 export const taskHistoryRoutes = createRouter().openapi(historyRoute, async (c) =>

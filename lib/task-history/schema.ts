@@ -21,7 +21,15 @@ export type HistoryField = (typeof HISTORY_FIELDS)[number];
 
 const person = z.object({ id: z.uuid(), name: z.string() });
 
-export const HISTORY_KINDS = ["created", "updated", "completed", "moved", "commented", "commentEdited", "commentDeleted"] as const;
+export const HISTORY_KINDS = [
+  "created",
+  "updated",
+  "completed",
+  "moved",
+  "commented",
+  "commentEdited",
+  "commentDeleted",
+] as const;
 
 export const historyEntry = z
   .object({

@@ -49,7 +49,8 @@ function diff(before: Snapshot | null, after: Snapshot): { field: HistoryField; 
   });
 }
 
-const ids = (value: unknown): string[] => (Array.isArray(value) ? value.filter((id): id is string => typeof id === "string") : []);
+const ids = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((id): id is string => typeof id === "string") : [];
 
 export async function getTaskHistory(actor: Actor, taskId: string, query: HistoryQuery): Promise<HistoryOutput> {
   await getVisibleTask(actor, taskId);
@@ -59,13 +60,21 @@ export async function getTaskHistory(actor: Actor, taskId: string, query: Histor
   const snapshots = page.map(snapshotOf);
   const oldest = page.findLast((event) => snapshotOf(event) !== null);
   const beforePage = oldest ? await findSnapshotBefore(taskId, oldest.id) : null;
-  const previous = (index: number): Snapshot | null => snapshots.slice(index + 1).find((snapshot) => snapshot !== null) ?? beforePage;
+  const previous = (index: number): Snapshot | null =>
+    snapshots.slice(index + 1).find((snapshot) => snapshot !== null) ?? beforePage;
 
   const entries: (Omit<HistoryEntry, "actor"> & { actorId: string | null })[] = [];
   page.forEach((event, index) => {
-    const base = { id: String(event.id), at: event.createdAt.toISOString(), actorId: event.actorId, changes: [], commentId: null };
+    const base = {
+      id: String(event.id),
+      at: event.createdAt.toISOString(),
+      actorId: event.actorId,
+      changes: [],
+      commentId: null,
+    };
     const comment = event.data.comment as { id?: unknown } | undefined;
-    const commentId = typeof comment?.id === "string" ? comment.id : typeof event.data.commentId === "string" ? event.data.commentId : null;
+    const commentId =
+      typeof comment?.id === "string" ? comment.id : typeof event.data.commentId === "string" ? event.data.commentId : null;
     switch (event.type) {
       case "task.created":
         entries.push({ ...base, kind: "created" });
@@ -94,7 +103,9 @@ export async function getTaskHistory(actor: Actor, taskId: string, query: Histor
   const names = await findNames([
     ...entries.flatMap((entry) => (entry.actorId ? [entry.actorId] : [])),
     ...entries.flatMap((entry) =>
-      entry.changes.filter((change) => PEOPLE_FIELDS.includes(change.field)).flatMap((change) => [...ids(change.from), ...ids(change.to)]),
+      entry.changes
+        .filter((change) => PEOPLE_FIELDS.includes(change.field))
+        .flatMap((change) => [...ids(change.from), ...ids(change.to)]),
     ),
   ]);
   const person = (id: string) => ({ id, name: names.get(id) ?? "" });
@@ -102,7 +113,9 @@ export async function getTaskHistory(actor: Actor, taskId: string, query: Histor
     ...entry,
     actor: actorId && names.has(actorId) ? person(actorId) : null,
     changes: entry.changes.map((change) =>
-      PEOPLE_FIELDS.includes(change.field) ? { ...change, from: ids(change.from).map(person), to: ids(change.to).map(person) } : change,
+      PEOPLE_FIELDS.includes(change.field)
+        ? { ...change, from: ids(change.from).map(person), to: ids(change.to).map(person) }
+        : change,
     ),
   }));
   return { items, nextCursor: rows.length > query.limit ? String(page.at(-1)!.id) : null };

@@ -198,7 +198,10 @@ beforeAll(async () => {
     json: { kind: "text", filename: `Secret file ${marker}.txt`, data: Buffer.from(`Secret text ${marker}`).toString("base64") },
   });
   expect(media.status).toBe(201);
-  const comment = await server.request(`/api/v1/tasks/${task.id}/comments`, { token, json: { body: `Secret comment ${marker}` } });
+  const comment = await server.request(`/api/v1/tasks/${task.id}/comments`, {
+    token,
+    json: { body: `Secret comment ${marker}` },
+  });
   expect(comment.status).toBe(201);
   // A template of the owner's and time tracked on the task (a running timer too).
   const template = await server.request("/api/v1/templates", {

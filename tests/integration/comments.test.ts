@@ -37,7 +37,13 @@ async function comment(who: User, taskId: string, json: Record<string, unknown>)
 async function notificationsOf(who: User) {
   const response = await server.request("/api/v1/notifications", { token: who.token });
   expect(response.status).toBe(200);
-  return response.body.items as { kind: string; title: string; body: string; taskId: string | null; data: Record<string, unknown> }[];
+  return response.body.items as {
+    kind: string;
+    title: string;
+    body: string;
+    taskId: string | null;
+    data: Record<string, unknown>;
+  }[];
 }
 
 describe("POST /tasks/{id}/comments", () => {
@@ -47,7 +53,10 @@ describe("POST /tasks/{id}/comments", () => {
     const task = await createTask(server, owner.token);
     await joined(owner, helper, task.id, "collaborate");
 
-    const created = await comment(owner, task.id, { body: "Hi **@Cyril Collaborator**", mentions: [helper.user.id, helper.user.id] });
+    const created = await comment(owner, task.id, {
+      body: "Hi **@Cyril Collaborator**",
+      mentions: [helper.user.id, helper.user.id],
+    });
     expect(created).toMatchObject({
       taskId: task.id,
       author: { id: owner.user.id, name: "Olga Owner" },
@@ -122,7 +131,10 @@ describe("POST /tasks/{id}/comments", () => {
     });
     const assigneeNotes = await notificationsOf(assignee);
     expect(assigneeNotes.length).toBe(before.assignee + 1);
-    expect(assigneeNotes[0]).toMatchObject({ kind: "comment.mentioned", title: "Cyril Collaborator vás zmínil(a): Paint the fence" });
+    expect(assigneeNotes[0]).toMatchObject({
+      kind: "comment.mentioned",
+      title: "Cyril Collaborator vás zmínil(a): Paint the fence",
+    });
     // A collaborator neither mentioned nor responsible for the task, and the author, hear nothing.
     expect((await notificationsOf(bystander)).length).toBe(before.bystander);
     expect((await notificationsOf(helper)).filter((note) => note.kind.startsWith("comment."))).toEqual([]);

@@ -67,22 +67,23 @@ export default async function TaskPage({ params }: Props) {
 
   const task = toTaskOutput(record);
   const may = (action: Parameters<typeof mayOnTask>[2]) => mayOnTask(actor.userId, record, action);
-  const [subtasks, people, groups, projects, userGroups, prefs, incoming, outgoing, media, time, comments, history] = await Promise.all([
-    getSubtasks(actor, id),
-    getTaskPeople(actor, id),
-    listGroups(actor, { lang: locale as Locale, includeArchived: true }),
-    // While the projects module is off no project is offered (a task already in one can only leave it).
-    isModuleEnabled("projects") ? listProjects(actor, false) : { items: [] },
-    listUserGroups(actor),
-    getPrefs(actor, id),
-    listCollaborationRequests(actor, { box: "incoming", limit: REQUEST_LIST_LIMIT }),
-    listCollaborationRequests(actor, { box: "outgoing", limit: REQUEST_LIST_LIMIT }),
-    // Attachments only while the media module is on.
-    isModuleEnabled("media") ? listMedia(actor, id) : null,
-    isModuleEnabled("time-tracking") ? getTaskTime(actor, id) : null,
-    listComments(actor, id, { limit: 100 }),
-    getTaskHistory(actor, id, { limit: 50 }),
-  ]);
+  const [subtasks, people, groups, projects, userGroups, prefs, incoming, outgoing, media, time, comments, history] =
+    await Promise.all([
+      getSubtasks(actor, id),
+      getTaskPeople(actor, id),
+      listGroups(actor, { lang: locale as Locale, includeArchived: true }),
+      // While the projects module is off no project is offered (a task already in one can only leave it).
+      isModuleEnabled("projects") ? listProjects(actor, false) : { items: [] },
+      listUserGroups(actor),
+      getPrefs(actor, id),
+      listCollaborationRequests(actor, { box: "incoming", limit: REQUEST_LIST_LIMIT }),
+      listCollaborationRequests(actor, { box: "outgoing", limit: REQUEST_LIST_LIMIT }),
+      // Attachments only while the media module is on.
+      isModuleEnabled("media") ? listMedia(actor, id) : null,
+      isModuleEnabled("time-tracking") ? getTaskTime(actor, id) : null,
+      listComments(actor, id, { limit: 100 }),
+      getTaskHistory(actor, id, { limit: 50 }),
+    ]);
   const requests = requestsOfTask(id, incoming.items, outgoing.items);
   const messages = await getMessages({ locale: tag });
 
