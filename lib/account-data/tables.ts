@@ -430,6 +430,18 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     },
     export: [{ key: "chatActions", where: "user_id = $user" }],
   },
+  comments: {
+    about:
+      "Comments on tasks (lib/comments): those the user wrote, and all on the user's own tasks, are deleted; their id " +
+      "leaves the mentions of others' comments.",
+    userColumns: { author_id: "cascade", mentions: "remove" },
+    parent: { column: "task_id", table: "tasks" },
+    // Others' comments on the user's tasks are part of those tasks: exported with them, without whom they mention.
+    export: [
+      { key: "taskComments", where: "author_id = $user" },
+      { key: "commentsOnOwnTasks", where: `author_id <> $user and task_id in ${OWN_TASKS}`, omit: ["mentions"] },
+    ],
+  },
   media_items: {
     about:
       "Files attached to tasks: those on the user's tasks and those they uploaded to others' tasks are deleted, and " +

@@ -9,6 +9,7 @@ import { accessTokensRoutes } from "../auth/access-tokens/routes";
 import { sessionsRoutes } from "../auth/sessions/routes";
 import { calendarFeedsRoutes } from "../calendar-feeds/routes";
 import { collaborationRoutes } from "../collaboration/routes";
+import { commentsRoutes } from "../comments/routes";
 import { config } from "../config";
 import { log } from "../log";
 import { learningRoutes } from "../connectors/moodle/routes";
@@ -36,6 +37,7 @@ import { reviewsRoutes } from "../reviews/routes";
 import { quickAddRoutes } from "../quick-add/routes";
 import { tasksRoutes } from "../tasks/routes";
 import { syncRoutes } from "../sync/routes";
+import { taskHistoryRoutes } from "../task-history/routes";
 import { teamsRoutes } from "../teams/routes";
 import { templatesRoutes } from "../templates/routes";
 import { timeTrackingRoutes } from "../time-tracking/routes";
@@ -72,7 +74,8 @@ fields are rejected. Another user's resource answers 404.
 **Real-time events.** Connect socket.io to path \`/ws\` with \`auth: { token, cursor? }\` (or the session
 cookie). Every committed change you may see arrives as an \`event\` message \`{ id, type, taskId, actorId, data,
 createdAt }\` (\`task.created\`, \`task.updated\`, \`task.completed\`, \`task.moved\`, \`task.deleted\`, \`task.unshared\`:
-drop the task, you no longer see it; \`collaboration.*\`, \`invitation.*\`, \`notification.created\`...); task events
+drop the task, you no longer see it; \`comment.created\`, \`comment.updated\` (with \`data.comment\`), \`comment.deleted\`;
+\`collaboration.*\`, \`invitation.*\`, \`notification.created\`...); task events
 carry the task as \`data.task\`. Keep the highest \`id\` you applied and send it as \`cursor\` when you reconnect: the
 events you missed are sent first, then \`caught-up\` \`{ cursor }\`; an event may come twice, so apply each id once.
 \`resync\` means reload (more than 1,000 missed, or a bad cursor).
@@ -144,6 +147,8 @@ export function createApiApp() {
   app.route(API_PREFIX, quickAddRoutes);
   app.route(API_PREFIX, tasksRoutes);
   app.route(API_PREFIX, collaborationRoutes);
+  app.route(API_PREFIX, commentsRoutes);
+  app.route(API_PREFIX, taskHistoryRoutes);
   app.route(API_PREFIX, projectsRoutes);
   app.route(API_PREFIX, familyRoutes);
   app.route(API_PREFIX, invitationsRoutes);

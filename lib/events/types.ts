@@ -31,6 +31,11 @@ export type DomainEventType =
   | "family.member_removed"
   /** An in-app notification for its one user (lib/notifications), carrying it as the API shows it. */
   | "notification.created"
+  /** A comment on a task (lib/comments; data: the comment as the API shows it), to everyone who sees the task. */
+  | "comment.created"
+  | "comment.updated"
+  /** data: commentId, taskId. */
+  | "comment.deleted"
   /** A webhook endpoint kept failing and was disabled (to its owner; lib/webhooks). */
   | "webhook.disabled";
 

@@ -3,6 +3,7 @@ import { decodeTimeCursor, encodeTimeCursor } from "../api/time-cursor";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
 import { db, type Executor } from "../db/client";
+import type { NotificationChannel } from "./channel";
 import type { NotificationPrefsRow, NotificationRow, NotificationSettingsRow, WeeklyReportRow } from "../db/schema/notifications";
 import { publish } from "../events/publish";
 import { isLocale, languageTag, type Locale } from "../i18n/locales";
@@ -143,6 +144,14 @@ export function effectivePrefs(taskId: string, row: NotificationPrefsRow | null)
     stored: true,
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/**
+ * The channels a user's preferences for a task choose (the defaults without stored ones): notifications about the
+ * task's comments follow them too. Not in a transaction (PGlite has one connection): ask before it.
+ */
+export async function taskChannels(userId: string, taskId: string): Promise<NotificationChannel[]> {
+  return effectivePrefs(taskId, await findPrefs(userId, taskId)).channels;
 }
 
 export async function getPrefs(actor: Actor, taskId: string): Promise<PrefsOutput> {

@@ -1,6 +1,7 @@
 import { AppError } from "../api/app-error";
 import type { Actor } from "../auth/actor";
-import { findTaskPeople } from "./repo";
+import type { Executor } from "../db/client";
+import { findTaskPeople, taskAudience } from "./repo";
 import type { TaskPeopleOutput } from "./schema";
 import { getVisibleTask } from "./service";
 
@@ -14,4 +15,9 @@ export async function getTaskPeople(actor: Actor, taskId: string): Promise<TaskP
   // Deleted between the two reads.
   if (!people) throw new AppError("not_found", "No such task");
   return people;
+}
+
+/** The ids of everyone who can see a task (lib/permissions decides), e.g. the people a comment may mention. */
+export function taskViewerIds(taskId: string, database?: Executor): Promise<string[]> {
+  return taskAudience([taskId], database);
 }

@@ -29,6 +29,9 @@ export const WEBHOOK_EVENT_TYPES = {
   "family.member_added": "Someone joined your family workspace",
   "family.member_removed": "Someone left or was removed from your family workspace",
   "notification.created": "You got an in-app notification (carries it as the API shows it)",
+  "comment.created": "Someone commented on a task you can see (carries the comment)",
+  "comment.updated": "A comment on a task you can see was edited (carries the comment)",
+  "comment.deleted": "A comment on a task you can see was deleted (carries its id and the task's)",
   "webhook.disabled": "One of your webhook endpoints kept failing and was disabled",
 } as const satisfies Record<DomainEventType, string>;
 

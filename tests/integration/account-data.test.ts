@@ -195,6 +195,26 @@ async function arrange() {
   const invited = await ok(server.request("/invitations", { token: bob.token, json: { taskId: bobThird.id } }), 201);
   await ok(server.request(`/invite/${invited.token}/accept`, { method: "POST", token: alice.token }));
 
+  // Comments: hers and Bob's on her task, hers and Bob's (mentioning her) on his.
+  await ok(
+    server.request(`/tasks/${aliceTask.id}/comments`, {
+      token: alice.token,
+      json: { body: `Mine ${marker}`, mentions: [bobId] },
+    }),
+    201,
+  );
+  await ok(
+    server.request(`/tasks/${aliceTask.id}/comments`, {
+      token: bob.token,
+      json: { body: `Bob's ${marker}`, mentions: [aliceId] },
+    }),
+    201,
+  );
+  await ok(server.request(`/tasks/${bobTask.id}/comments`, { token: alice.token, json: { body: `On Bob's ${marker}` } }), 201);
+  await ok(
+    server.request(`/tasks/${bobTask.id}/comments`, { token: bob.token, json: { body: `Hi ${marker}`, mentions: [aliceId] } }),
+    201,
+  );
   // Preferences, settings, push, webhooks, an error report.
   await ok(
     server.request(`/notification-prefs/${aliceTask.id}`, { method: "PUT", token: alice.token, json: { remind_before: 60 } }),

@@ -45,6 +45,7 @@ interface OwnerData {
   chatActionId: string;
   reviewCardId: string;
   mediaId: string;
+  commentId: string;
   templateId: string;
   timeEntryId: string;
   sessionId: string;
@@ -197,6 +198,11 @@ beforeAll(async () => {
     json: { kind: "text", filename: `Secret file ${marker}.txt`, data: Buffer.from(`Secret text ${marker}`).toString("base64") },
   });
   expect(media.status).toBe(201);
+  const comment = await server.request(`/api/v1/tasks/${task.id}/comments`, {
+    token,
+    json: { body: `Secret comment ${marker}` },
+  });
+  expect(comment.status).toBe(201);
   // A template of the owner's and time tracked on the task (a running timer too).
   const template = await server.request("/api/v1/templates", {
     token,
@@ -250,6 +256,7 @@ beforeAll(async () => {
     chatActionId,
     reviewCardId: card.body.id,
     mediaId: media.body.id,
+    commentId: comment.body.id,
     templateId: template.body.id,
     timeEntryId: timeEntry.body.id,
     secrets: [
@@ -258,6 +265,7 @@ beforeAll(async () => {
       card.body.id,
       reviewed.body.review.id,
       media.body.id,
+      comment.body.id,
       template.body.id,
       timeEntry.body.id,
       timer.body.running.id,
@@ -315,6 +323,7 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/chat/actions/")) return owner.chatActionId;
     if (name === "id" && path.startsWith("/api/v1/review-cards/")) return owner.reviewCardId;
     if (name === "id" && path.startsWith("/api/v1/media/")) return owner.mediaId;
+    if (name === "id" && path.startsWith("/api/v1/comments/")) return owner.commentId;
     if (name === "id" && path.startsWith("/api/v1/templates/from-group/")) return owner.groupId;
     if (name === "id" && path.startsWith("/api/v1/templates/from-project/")) return owner.projectId;
     if (name === "id" && path.startsWith("/api/v1/templates/")) return owner.templateId;
@@ -358,6 +367,8 @@ function bodyFor({ method, path }: Operation): unknown {
     "PATCH /api/v1/review-cards/{id}": { front: "Taken over", goalId: null },
     "POST /api/v1/review-cards/{id}/reviews": { grade: "again" },
     "POST /api/v1/tasks/{id}/media": { kind: "text", filename: "taken.txt", data: Buffer.from("Taken over").toString("base64") },
+    "POST /api/v1/tasks/{id}/comments": { body: "Taken over" },
+    "PATCH /api/v1/comments/{id}": { body: "Taken over" },
     "PATCH /api/v1/templates/{id}": { name: "Taken over" },
     "POST /api/v1/templates/{id}/apply": { startDate: "2026-01-05" },
     "POST /api/v1/templates/from-group/{id}": { name: "Taken over" },

@@ -2,16 +2,19 @@
 
 import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
+import { TaskTimeline } from "@/components/comments/task-timeline";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { boxOf, REQUEST_LIST_LIMIT, requestsOfTask } from "@/components/requests/request-lists";
 import { useLiveEvents, type LiveEvent } from "@/components/realtime/use-live-events";
 import { DueDate, PriorityBadge, StatusBadge } from "@/components/tasks/task-fields";
 import { TaskTimer } from "@/components/time-tracking/task-timer";
+import type { CommentListOutput } from "@/lib/comments/schema";
 import type { ClaimOutput, CollaborationRequestListOutput, CollaborationRequestOutput } from "@/lib/collaboration/schema";
 import type { MediaItemOutput } from "@/lib/media/schema";
 import type { PrefsOutput } from "@/lib/notifications/schema";
 import type { SubtaskOutput, TaskOutput, TaskPeopleOutput, UpdateTaskInput } from "@/lib/tasks/schema";
 import { etagOf } from "@/lib/api/etag";
+import type { HistoryOutput } from "@/lib/task-history/schema";
 import type { TaskTimeOutput } from "@/lib/time-tracking/schema";
 import { AttachmentsPanel } from "./attachments-panel";
 import { CollaborationPanel } from "./collaboration-panel";
@@ -49,6 +52,8 @@ export interface TaskDetailProps {
   choices: TaskChoices;
   /** The time tracked on the task, or null while the time-tracking module is off (no timer then). */
   time: TaskTimeOutput | null;
+  /** The first page of the task's comments and of its history (the timeline section). */
+  conversation: { comments: CommentListOutput; history: HistoryOutput };
 }
 
 /** Why the task is no longer shown. */
@@ -267,6 +272,17 @@ export function TaskDetail(props: TaskDetailProps) {
                 announce={announce}
               />
             )}
+            <TaskTimeline
+              taskId={taskId}
+              meId={me.id}
+              canDeleteAny={can.delete}
+              comments={props.conversation.comments}
+              history={props.conversation.history}
+              people={[people.owner, ...people.assignees, ...people.collaborators].filter(
+                (person, index, all) => all.findIndex((other) => other.id === person.id) === index,
+              )}
+              announce={announce}
+            />
           </div>
           <div className="task-side">
             {props.time && <TaskTimer taskId={taskId} initial={props.time} announce={announce} />}

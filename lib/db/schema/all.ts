@@ -34,3 +34,4 @@ export * from "./calendar-feeds";
 export * from "./access-tokens";
 export * from "./idempotency";
 export * from "./sync";
+export * from "./comments";

@@ -22,6 +22,8 @@ export const domainEvents = pgTable(
   (table) => [
     index("domain_events_audience_idx").using("gin", table.audience),
     index("domain_events_created_idx").on(table.createdAt),
+    /** A task's history (GET /tasks/{id}/activity), newest first. */
+    index("domain_events_task_idx").on(table.taskId, table.id),
   ],
 );
 

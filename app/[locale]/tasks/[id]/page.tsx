@@ -8,6 +8,7 @@ import { pageActor } from "@/components/auth/page-session";
 import { REQUEST_LIST_LIMIT, requestsOfTask } from "@/components/requests/request-lists";
 import { TaskDetail } from "@/components/tasks/detail/task-detail";
 import { AppError } from "@/lib/api/app-error";
+import { listComments } from "@/lib/comments/service";
 import { nowDate } from "@/lib/clock";
 import { listCollaborationRequests } from "@/lib/collaboration/service";
 import { listGroups } from "@/lib/groups/service";
@@ -21,12 +22,14 @@ import { getTaskPeople } from "@/lib/tasks/people";
 import { taskIdParams } from "@/lib/tasks/schema";
 import { getVisibleTask, toTaskOutput } from "@/lib/tasks/service";
 import { getSubtasks } from "@/lib/tasks/subtasks";
+import { getTaskHistory } from "@/lib/task-history/service";
 import { listUserGroups } from "@/lib/teams/service";
 import { getTaskTime } from "@/lib/time-tracking/service";
 import "@/components/auth/auth.css";
 import "@/components/settings/settings.css";
 import "@/components/tasks/detail/task-detail.css";
 import "@/components/requests/requests.css";
+import "@/components/comments/timeline.css";
 
 /**
  * /{locale}/tasks/{id}: one task with everything about it. Signed-out visitors go to the sign-in page (and come
@@ -64,20 +67,23 @@ export default async function TaskPage({ params }: Props) {
 
   const task = toTaskOutput(record);
   const may = (action: Parameters<typeof mayOnTask>[2]) => mayOnTask(actor.userId, record, action);
-  const [subtasks, people, groups, projects, userGroups, prefs, incoming, outgoing, media, time] = await Promise.all([
-    getSubtasks(actor, id),
-    getTaskPeople(actor, id),
-    listGroups(actor, { lang: locale as Locale, includeArchived: true }),
-    // While the projects module is off no project is offered (a task already in one can only leave it).
-    isModuleEnabled("projects") ? listProjects(actor, false) : { items: [] },
-    listUserGroups(actor),
-    getPrefs(actor, id),
-    listCollaborationRequests(actor, { box: "incoming", limit: REQUEST_LIST_LIMIT }),
-    listCollaborationRequests(actor, { box: "outgoing", limit: REQUEST_LIST_LIMIT }),
-    // Attachments only while the media module is on.
-    isModuleEnabled("media") ? listMedia(actor, id) : null,
-    isModuleEnabled("time-tracking") ? getTaskTime(actor, id) : null,
-  ]);
+  const [subtasks, people, groups, projects, userGroups, prefs, incoming, outgoing, media, time, comments, history] =
+    await Promise.all([
+      getSubtasks(actor, id),
+      getTaskPeople(actor, id),
+      listGroups(actor, { lang: locale as Locale, includeArchived: true }),
+      // While the projects module is off no project is offered (a task already in one can only leave it).
+      isModuleEnabled("projects") ? listProjects(actor, false) : { items: [] },
+      listUserGroups(actor),
+      getPrefs(actor, id),
+      listCollaborationRequests(actor, { box: "incoming", limit: REQUEST_LIST_LIMIT }),
+      listCollaborationRequests(actor, { box: "outgoing", limit: REQUEST_LIST_LIMIT }),
+      // Attachments only while the media module is on.
+      isModuleEnabled("media") ? listMedia(actor, id) : null,
+      isModuleEnabled("time-tracking") ? getTaskTime(actor, id) : null,
+      listComments(actor, id, { limit: 100 }),
+      getTaskHistory(actor, id, { limit: 50 }),
+    ]);
   const requests = requestsOfTask(id, incoming.items, outgoing.items);
   const messages = await getMessages({ locale: tag });
 
@@ -90,6 +96,7 @@ export default async function TaskPage({ params }: Props) {
         Requests: messages.Requests,
         Media: messages.Media,
         TimeTracking: messages.TimeTracking,
+        TaskTimeline: messages.TaskTimeline,
       }}
       timeZone={actor.timeZone}
     >
@@ -104,6 +111,7 @@ export default async function TaskPage({ params }: Props) {
         prefs={prefs}
         media={media?.items ?? null}
         time={time}
+        conversation={{ comments, history }}
         can={{
           edit: may("edit"),
           manage: may("manage"),

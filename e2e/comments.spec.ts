@@ -1,0 +1,118 @@
+import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test, type APIRequestContext, type Page } from "./fixtures";
+import { expectAccessible } from "./axe";
+
+/*
+ * The task page's comments and history: the owner comments with an @ mention picked from the autocomplete (by
+ * keyboard), the Markdown shows formatted and raw HTML shows as text, the mentioned person is notified, the owner
+ * edits and deletes their comment and the history tells of it. In English and in Hebrew (right to left), axe in the
+ * light and dark themes.
+ */
+
+type Words = (typeof import("../messages/en.json"))["TaskTimeline"];
+const wordsOf = (locale: string): Words =>
+  (JSON.parse(readFileSync(path.join(process.cwd(), "messages", `${locale}.json`), "utf8")) as { TaskTimeline: Words })
+    .TaskTimeline;
+const WORDS = { en: wordsOf("en"), he: wordsOf("he") };
+
+async function register(request: APIRequestContext, name: string, locale: string) {
+  const response = await request.post("/api/v1/auth/register", {
+    data: { name, email: `comments-${randomUUID()}@example.com`, password: `pw-${randomUUID()}`, locale },
+  });
+  expect(response.status()).toBe(201);
+  const body = await response.json();
+  return { id: body.user.id as string, token: body.token as string };
+}
+
+async function accessibleInBothThemes(page: Page) {
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expectAccessible(page);
+  }
+}
+
+const fill = (template: string, values: Record<string, string>) =>
+  template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
+
+for (const [locale, dir] of [
+  ["en", "ltr"],
+  ["he", "rtl"],
+] as const) {
+  test(`task comments and history (${locale}): mention by @, Markdown, edit, delete`, async ({ page, request }) => {
+    // Six axe runs of the whole task page (three states, two themes).
+    test.setTimeout(150_000);
+    const t = WORDS[locale];
+    await register(page.request, "Olga Owner", locale);
+    const helper = await register(request, "Cyril Collaborator", locale);
+    const created = await page.request.post("/api/v1/tasks", { data: { title: "Paint the fence" } });
+    expect(created.status()).toBe(201);
+    const task = (await created.json()) as { id: string };
+    const asked = await page.request.post(`/api/v1/tasks/${task.id}/collaboration-requests`, {
+      data: { kind: "collaborate", userId: helper.id },
+    });
+    expect(asked.status()).toBe(201);
+    const accepted = await request.post(`/api/v1/collaboration-requests/${(await asked.json()).id}/accept`, {
+      headers: { Authorization: `Bearer ${helper.token}` },
+    });
+    expect(accepted.status()).toBe(200);
+    // Raw HTML in a comment is shown as the text it is.
+    const hostile = await request.post(`/api/v1/tasks/${task.id}/comments`, {
+      headers: { Authorization: `Bearer ${helper.token}` },
+      data: { body: 'Careful: <img src=x onerror="alert(1)"> [link](javascript:alert(1))' },
+    });
+    expect(hostile.status()).toBe(201);
+
+    await page.goto(`/${locale}/tasks/${task.id}`);
+    await expect(page.locator("html")).toHaveAttribute("dir", dir);
+    const timeline = page.getByRole("region", { name: t.title });
+    await expect(timeline.getByText(fill(t.created, { name: "Olga Owner" }))).toBeVisible();
+    const hostileItem = timeline.getByRole("listitem").filter({ hasText: "Careful:" });
+    await expect(hostileItem).toContainText('<img src=x onerror="alert(1)">');
+    await expect(hostileItem.locator("img")).toHaveCount(0);
+    await expect(hostileItem.getByRole("link")).toHaveCount(0);
+
+    // Typing @ and part of a name offers the people of the task; the keyboard picks one.
+    const box = timeline.getByRole("textbox", { name: t.commentLabel });
+    await box.click();
+    await box.pressSequentially("Looks **good**, @Cyr");
+    const suggestions = timeline.getByRole("listbox", { name: t.mentionSuggestions });
+    await expect(suggestions.getByRole("option", { name: "Cyril Collaborator" })).toBeVisible();
+    await accessibleInBothThemes(page);
+    await box.press("Enter");
+    await expect(suggestions).toBeHidden();
+    await expect(box).toHaveValue("Looks **good**, @Cyril Collaborator ");
+    await box.pressSequentially("see you");
+    await timeline.getByRole("button", { name: t.send, exact: true }).click();
+
+    const mine = timeline.getByRole("listitem").filter({ hasText: "see you" });
+    await expect(mine.locator("strong", { hasText: "good" })).toBeVisible();
+    await expect(box).toHaveValue("");
+    await accessibleInBothThemes(page);
+
+    // The mentioned collaborator got a notification.
+    const notes = await request.get("/api/v1/notifications", { headers: { Authorization: `Bearer ${helper.token}` } });
+    expect((await notes.json()).items).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: "comment.mentioned", taskId: task.id })]),
+    );
+
+    // Only one's own comment has an Edit button; the owner may delete anyone's.
+    await expect(hostileItem.getByRole("button", { name: new RegExp(t.edit) })).toHaveCount(0);
+    await mine.getByRole("button", { name: new RegExp(t.edit) }).click();
+    const editor = mine.getByRole("textbox", { name: t.editLabel });
+    await editor.fill("Looks **great**, @Cyril Collaborator see you");
+    await mine.getByRole("button", { name: t.save }).click();
+    await expect(mine.locator("strong", { hasText: "great" })).toBeVisible();
+    await expect(mine.getByText(t.edited)).toBeVisible();
+
+    await mine.getByRole("button", { name: new RegExp(t.delete) }).click();
+    await expect(timeline.getByRole("listitem").filter({ hasText: "see you" })).toHaveCount(0);
+
+    // After a reload the history tells of the deletion; the comment stays gone.
+    await page.reload();
+    await expect(timeline.getByText(fill(t.commentDeleted, { name: "Olga Owner" }))).toBeVisible();
+    await expect(timeline.getByRole("listitem").filter({ hasText: "see you" })).toHaveCount(0);
+    await accessibleInBothThemes(page);
+  });
+}
