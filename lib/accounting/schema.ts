@@ -8,7 +8,10 @@ function hasDecimals(value: number, places: number): boolean {
 }
 
 const localDate = z.iso.date("must be a date such as 2026-01-14");
-const ico = z.string().regex(/^\d{8}$/, "must be an IČO of 8 digits");
+const ico = z
+  .string()
+  .regex(/^\d{8}$/, "must be an IČO of 8 digits")
+  .openapi({ description: "The company's IČO (Czech company number)", example: "27082440" });
 const money = z
   .number({ error: "must be a number" })
   .min(0, "must not be negative")

@@ -52,7 +52,13 @@ const givenPassword = z
   .min(1, "is required")
   .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
-const name = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").superRefine(refuseDisguise);
+const name = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(100, "must be at most 100 characters")
+  .superRefine(refuseDisguise)
+  .openapi({ example: "Jana Nováková" });
 
 export const localeInput = z.enum(LOCALES).openapi({ description: "Interface language" });
 
@@ -112,8 +118,8 @@ export type UpdateProfileInput = z.infer<typeof updateProfileInput>;
 export const userOutput = z
   .object({
     id: z.uuid(),
-    email: z.string(),
-    name: z.string(),
+    email: z.string().openapi({ example: "jana@example.com" }),
+    name: z.string().openapi({ example: "Jana Nováková" }),
     locale: localeInput,
     timeZone: z.string(),
     avatarUrl: z.string().nullable(),

@@ -50,6 +50,7 @@ import type { ApiEnv } from "./env";
 import { jsonBodyOnly, rateLimit, responseHeaders } from "./middleware";
 import { API_PREFIX } from "./paths";
 import { sameOriginOnly } from "./same-origin";
+import { completeDocument } from "./openapi-document";
 import { problemResponse, toAppError } from "./problem";
 
 const API_DESCRIPTION = `
@@ -205,17 +206,43 @@ export function createApiApp() {
     schema: { type: "string" },
     example: '"q1w2e3r4t5y6u7i8o9p0aZ"',
   });
+  const integer = (description: string, example: number) => ({
+    description,
+    schema: { type: "integer" as const, minimum: 0 },
+    example,
+  });
+  app.openAPIRegistry.registerComponent(
+    "headers",
+    "RateLimitLimit",
+    integer("How many requests the caller's current window allows (RATE_LIMIT_POINTS, 600 by default)", 600),
+  );
+  app.openAPIRegistry.registerComponent("headers", "RateLimitRemaining", integer("How many are left in the window", 599));
+  app.openAPIRegistry.registerComponent("headers", "RateLimitReset", integer("Seconds until the window starts again", 60));
+  app.openAPIRegistry.registerComponent(
+    "headers",
+    "RetryAfter",
+    integer("Seconds to wait before trying again (RFC 9110 §10.2.3): on a 429, a 503 and a 409 `idempotency_in_progress`", 30),
+  );
+  app.openAPIRegistry.registerComponent("headers", "XRequestId", {
+    description:
+      "The request's id: the caller's own `X-Request-Id` when it is 1-128 letters, digits or `_.:-`, else a new UUID. " +
+      "Every answer carries it (problem answers also as `requestId`), and the server's logs name it.",
+    schema: { type: "string" },
+    example: "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+  });
   // The document (637 KB) is built once, and each compressed form of it is made once (lib/api/compression.ts).
   let document: PrecompressedBody | undefined;
   app.get(`${API_PREFIX}/openapi.json`, async (c) => {
     document ??= new PrecompressedBody(
       Buffer.from(
         JSON.stringify(
-          app.getOpenAPI31Document({
-            openapi: "3.1.0",
-            info: { title: "Spolu API", version: "1.0.0", description: API_DESCRIPTION.trim() },
-            servers: [{ url: "/", description: "This server" }],
-          }),
+          completeDocument(
+            app.getOpenAPI31Document({
+              openapi: "3.1.0",
+              info: { title: "Spolu API", version: "1.0.0", description: API_DESCRIPTION.trim() },
+              servers: [{ url: "/", description: "This server" }],
+            }),
+          ),
         ),
       ),
     );

@@ -6,6 +6,7 @@ import type { ApiEnv } from "./env";
 import { idempotency } from "./idempotency";
 import { inputGuard } from "./input-guard";
 import { authenticate, identify, rateLimit, requireAdmin, requireSession, routeBodyLimit } from "./middleware";
+import { operationIdFor } from "./operation-id";
 import { problemSchema } from "./problem";
 
 /** Who may call a route: anyone, anyone (with the user known when signed in), a signed-in user, an admin. */
@@ -15,9 +16,9 @@ export interface ApiRouteConfig extends RouteConfig {
   access: Access;
   /**
    * `strict`: the tighter limit for registration and every verify/accept endpoint; `error-report`: anonymous
-   * client error reports, per address.
+   * client error reports, per address; `none`: a route served before the rate limiter (liveness and readiness).
    */
-  limit?: "strict" | "error-report";
+  limit?: "strict" | "error-report" | "none";
   /**
    * The feature module the route belongs to (lib/modules/registry.ts): while it is switched off the route answers
    * 404 `module_disabled`, before authentication. The OpenAPI document shows it as `x-spolu-module`.
@@ -72,33 +73,86 @@ function standardProblems(config: ApiRouteConfig) {
       415: problem("Request body is not application/json"),
     }),
     ...(isIdempotent(config) && {
-      409: problem("`idempotency_in_progress`: a request with this Idempotency-Key is still running (see Retry-After)"),
+      409: {
+        ...problem("`idempotency_in_progress`: a request with this Idempotency-Key is still running (see Retry-After)"),
+        headers: { "Retry-After": header("RetryAfter") },
+      },
       422: problem("`idempotency_key_reused`: this Idempotency-Key was sent with another body, method or path"),
     }),
-    429: problem("Rate limit passed; see Retry-After"),
+    ...(config.limit !== "none" && {
+      429: {
+        ...problem("Rate limit passed; see Retry-After"),
+        headers: { "Retry-After": header("RetryAfter"), ...rateLimitHeaders },
+      },
+    }),
     500: problem("Unexpected error (logged with the request id)"),
+  };
+}
+
+function header(name: string) {
+  return { $ref: `#/components/headers/${name}` };
+}
+
+/** The window headers every rate-limited answer carries (lib/api/middleware.ts `rateLimitHeaders`). */
+const rateLimitHeaders = {
+  "RateLimit-Limit": header("RateLimitLimit"),
+  "RateLimit-Remaining": header("RateLimitRemaining"),
+  "RateLimit-Reset": header("RateLimitReset"),
+};
+
+/**
+ * The headers of the answers, declared as components (app.ts): `X-Request-Id` and the rate-limit window on every
+ * success, `ETag` on those of a conditional route, `Idempotent-Replayed` on those of an idempotent route,
+ * `Retry-After` on a 503.
+ */
+function withHeaders(config: ApiRouteConfig, responses: RouteConfig["responses"]): RouteConfig["responses"] {
+  const idempotent = isIdempotent(config);
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => {
+      if ("$ref" in response) return [status, response];
+      if (response.headers && "shape" in response.headers) {
+        throw new Error(
+          `${config.method} ${config.path}: declare the ${status} answer's headers as OpenAPI header objects, not zod`,
+        );
+      }
+      if (status === "503")
+        return [status, { ...response, headers: { "Retry-After": header("RetryAfter"), ...response.headers } }];
+      if (!status.startsWith("2")) return [status, response];
+      const conditional = requestHeaderNames(config).some((name) => name === "if-match" || name === "if-none-match");
+      const headers = {
+        "X-Request-Id": header("XRequestId"),
+        ...(conditional && response.content && { ETag: header("ETag") }),
+        ...(config.limit !== "none" && rateLimitHeaders),
+        ...(idempotent && { "Idempotent-Replayed": header("IdempotentReplayed") }),
+        ...response.headers,
+      };
+      return [status, { ...response, headers }];
+    }),
+  ) as RouteConfig["responses"];
+}
+
+/** The request headers a route declares (`request.headers`: a zod object, or a list of header parameters). */
+function requestHeaderNames(config: ApiRouteConfig): string[] {
+  const headers = config.request?.headers;
+  if (!headers) return [];
+  if (Array.isArray(headers)) return headers.map((header) => ("name" in header ? String(header.name).toLowerCase() : ""));
+  return "shape" in headers ? Object.keys(headers.shape as object).map((name) => name.toLowerCase()) : [];
+}
+
+/**
+ * A route that reads `If-None-Match` answers 304, one that reads `If-Match` 412 (lib/api/conditional.ts); both send
+ * the `ETag` with their successes, which `withHeaders` declares.
+ */
+function conditionalAnswers(config: ApiRouteConfig) {
+  const names = requestHeaderNames(config);
+  return {
+    ...(names.includes("if-none-match") && { 304: notModified }),
+    ...(names.includes("if-match") && { 412: stale }),
   };
 }
 
 function isIdempotent(config: ApiRouteConfig): boolean {
   return config.method === "post" && (config.access === "user" || config.access === "admin") && config.idempotent !== false;
-}
-
-/** The 2xx answers of an idempotent route say that a replay carries `Idempotent-Replayed: true`. */
-function withReplayHeader(responses: RouteConfig["responses"]): RouteConfig["responses"] {
-  return Object.fromEntries(
-    Object.entries(responses).map(([status, response]) =>
-      status.startsWith("2") && !("$ref" in response)
-        ? [
-            status,
-            {
-              ...response,
-              headers: { ...response.headers, "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } },
-            },
-          ]
-        : [status, response],
-    ),
-  ) as RouteConfig["responses"];
 }
 
 const ACCESS_MIDDLEWARE: Record<Access, MiddlewareHandler<ApiEnv>[]> = {
@@ -132,6 +186,8 @@ export function apiRoute<const R extends ApiRouteConfig>(config: R) {
     : {};
   return createRoute({
     ...route,
+    // Generated from the method and path (operation-id.ts) unless the route names its own.
+    operationId: route.operationId ?? operationIdFor(route.method, route.path),
     ...idempotencyDocs,
     ...(module && {
       "x-spolu-module": module,
@@ -142,7 +198,7 @@ export function apiRoute<const R extends ApiRouteConfig>(config: R) {
     middleware: [
       ...(bodyLimit ? [routeBodyLimit(bodyLimit)] : []),
       ...(module ? [requireModule(module)] : []),
-      ...(limit ? [rateLimit(limit)] : []),
+      ...(limit && limit !== "none" ? [rateLimit(limit)] : []),
       ...ACCESS_MIDDLEWARE[access],
       ...(sessionOnly ? [requireSession] : []),
       ...(idempotent ? [idempotency] : []),
@@ -150,9 +206,7 @@ export function apiRoute<const R extends ApiRouteConfig>(config: R) {
       // Last before the validators: the rules every string and date of every request follows (input-guard.ts).
       inputGuard({ jsonBody: Boolean(route.request?.body) }),
     ] as MiddlewareHandler[],
-    responses: idempotent
-      ? withReplayHeader({ ...standardProblems(config), ...route.responses })
-      : { ...standardProblems(config), ...route.responses },
+    responses: withHeaders(config, { ...standardProblems(config), ...conditionalAnswers(config), ...route.responses }),
   }) as unknown as ApiRoute<R>;
 }
 

@@ -81,7 +81,14 @@ const chatRoute = apiRoute({
       description: "The stored exchange (JSON), or the answer as Server-Sent Events",
       content: {
         "application/json": { schema: chatAnswerOutput },
-        "text/event-stream": { schema: z.string().openapi({ description: "Events answeredBy, delta, actions, done, or error" }) },
+        "text/event-stream": {
+          schema: z.string().openapi({ description: "Events answeredBy, delta, actions, done, or error" }),
+          example:
+            'event: answeredBy\ndata: {"answeredBy":{"provider":"built-in"},"fallbackReason":null}\n\n' +
+            'event: delta\ndata: {"text":"You have two tasks due today."}\n\n' +
+            'event: actions\ndata: {"items":[]}\n\n' +
+            "event: done\ndata: {…the whole answer, as the JSON answer gives it…}\n\n",
+        },
       },
     },
     503: problemResponse("The AI endpoint is down, failed or did not answer in time; nothing is stored"),

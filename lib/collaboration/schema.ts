@@ -57,7 +57,8 @@ export const listRequestsQuery = z
       .int("must be a whole number")
       .min(1, "must be at least 1")
       .max(LIST_LIMIT_MAX, `must be at most ${LIST_LIMIT_MAX}`)
-      .default(50),
+      .default(50)
+      .openapi({ description: "Requests per page" }),
     cursor: z
       .string()
       .max(500, "is not a cursor of this list")

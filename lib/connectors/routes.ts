@@ -215,7 +215,10 @@ const webhookRoute = apiRoute({
     }),
     headers: z.object({
       "x-hub-signature-256": z.string().optional().openapi({ description: "sha256=<hex HMAC-SHA256 of the raw body>" }),
-      "x-delivery-id": z.string().optional(),
+      "x-delivery-id": z
+        .string()
+        .optional()
+        .openapi({ description: "The sender's id of this delivery (or `X-GitHub-Delivery`): a repeat of one is a duplicate" }),
     }),
     body: { required: true, content: { "application/json": { schema: z.record(z.string(), z.unknown()) } } },
   },

@@ -37,7 +37,10 @@ export type ErrorLogOutput = z.infer<typeof errorLogOutput>;
 
 export const recentErrorsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50).openapi({ description: "At most 200" }),
-  source: z.enum(["server", "client"]).optional(),
+  source: z
+    .enum(["server", "client"])
+    .optional()
+    .openapi({ description: "Only the server's errors, or only the browsers' reports" }),
 });
 export type RecentErrorsQuery = z.infer<typeof recentErrorsQuery>;
 

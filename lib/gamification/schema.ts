@@ -144,7 +144,8 @@ export const historyQuery = z
       .int("must be a whole number from 1 to 100")
       .min(1, "must be a whole number from 1 to 100")
       .max(100, "must be a whole number from 1 to 100")
-      .default(20),
+      .default(20)
+      .openapi({ description: "Entries per page, 1-100 (default 20)" }),
     cursor: z
       .string()
       .max(200, "is not a cursor of this list")

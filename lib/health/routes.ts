@@ -27,6 +27,7 @@ const livenessRoute = apiRoute({
   summary: "The process is alive",
   description: "Answers without asking any dependency: for restarting a process that stopped answering. Not rate limited.",
   access: "public",
+  limit: "none",
   responses: { 200: jsonContent(healthOutput, "Alive") },
 });
 
@@ -40,6 +41,7 @@ const readinessRoute = apiRoute({
     'is silent. While Redis is down the process keeps serving without it (docs/operations.md, "When Redis or PostgreSQL is ' +
     'down"), but answers 503 here so that operators and balancers see the degraded state. Not rate limited.',
   access: "public",
+  limit: "none",
   responses: {
     200: jsonContent(healthOutput, "Ready to serve"),
     503: problemResponse("A dependency is unreachable, silent, or migrations are pending: the detail names which"),

@@ -56,7 +56,7 @@ export const callbackQuery = z
     state: z.string().min(1, "is required").max(512).openapi({ description: "The state this server handed out" }),
     code: z.string().min(1).max(4096).optional().openapi({ description: "The authorization code" }),
     error: z.string().max(200).optional().openapi({ description: "The provider's error code (`access_denied`...)" }),
-    error_description: z.string().max(2000).optional(),
+    error_description: z.string().max(2000).optional().openapi({ description: "The provider's explanation of `error`" }),
     iss: z.string().max(2000).optional().openapi({ description: "The issuer (RFC 9207), checked when the provider sends it" }),
   })
   .openapi({ description: "Unknown parameters are ignored here and handed to the OAuth library" });

@@ -93,9 +93,9 @@ const listRoute = apiRoute({
   responses: {
     200: {
       ...jsonContent(taskListOutput, "A page of tasks"),
-      headers: z.object({
-        "X-Cache": z.enum(["HIT", "MISS"]).openapi({ description: "Whether the answer came from the cache" }),
-      }),
+      headers: {
+        "X-Cache": { description: "Whether the answer came from the cache", schema: { type: "string", enum: ["HIT", "MISS"] } },
+      },
     },
   },
 });

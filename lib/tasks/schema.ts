@@ -19,7 +19,8 @@ const tag = z
   .trim()
   .min(1, "must not be empty")
   .max(50, "must be at most 50 characters")
-  .regex(/^[^,]+$/, "must not contain a comma");
+  .regex(/^[^,]+$/, "must not contain a comma")
+  .openapi({ example: "errands" });
 const tags = z
   .array(tag)
   .max(MAX_TAGS, `at most ${MAX_TAGS} tags`)
@@ -100,7 +101,7 @@ export const taskOutput = z
     collaboratorIds: z
       .array(z.uuid())
       .openapi({ description: "People working on the task with its owner (accepted collaborate requests)" }),
-    position: z.string().openapi({ description: "Board order key: tasks sort by it (bytewise), then by id" }),
+    position: z.string().openapi({ description: "Board order key: tasks sort by it (bytewise), then by id", example: "a0V" }),
     recurrence: recurrenceSchema.nullable(),
     seriesId: z.uuid().nullable().openapi({ description: "Shared by every occurrence of a recurring task" }),
     occurrence: z.number().int().nullable(),
@@ -147,19 +148,21 @@ export type TaskSort = (typeof TASK_SORTS)[number];
 
 export const listTasksQuery = z
   .strictObject({
-    status: commaList(TASK_STATUSES).optional().openapi({ type: "string", example: "todo,in_progress" }),
-    groupId: z.uuid().optional(),
-    projectId: z.uuid().optional(),
-    assigneeId: z.uuid().optional(),
-    dueBefore: dateTime.optional(),
-    dueAfter: dateTime.optional(),
+    status: commaList(TASK_STATUSES)
+      .optional()
+      .openapi({ type: "string", description: "Statuses to include, comma-separated", example: "todo,in_progress" }),
+    groupId: z.uuid().optional().openapi({ description: "Only the tasks of this group" }),
+    projectId: z.uuid().optional().openapi({ description: "Only the tasks of this project" }),
+    assigneeId: z.uuid().optional().openapi({ description: "Only the tasks assigned to this user" }),
+    dueBefore: dateTime.optional().openapi({ description: "Only tasks due before this moment (exclusive)" }),
+    dueAfter: dateTime.optional().openapi({ description: "Only tasks due at or after this moment (inclusive)" }),
     q: z.string().trim().min(1).max(200).optional().openapi({ description: "Words in the title or description" }),
-    tag: tag.optional(),
+    tag: tag.optional().openapi({ description: "Only tasks with this exact tag" }),
     sort: z.enum(TASK_SORTS).default("position").openapi({
       description: "A leading `-` sorts descending. Tasks without a due date come last either way.",
     }),
     cursor: z.string().max(500).optional().openapi({ description: "`nextCursor` of the previous page" }),
-    limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).default(50),
+    limit: z.coerce.number().int().min(1).max(LIST_LIMIT_MAX).default(50).openapi({ description: "Tasks per page" }),
   })
   .openapi("ListTasksQuery");
 export type ListTasksQuery = z.infer<typeof listTasksQuery>;
@@ -206,8 +209,8 @@ export const moveTaskInput = z
 export type MoveTaskInput = z.infer<typeof moveTaskInput>;
 
 export const boardQuery = z.strictObject({
-  groupId: z.uuid().optional(),
-  projectId: z.uuid().optional(),
+  groupId: z.uuid().optional().openapi({ description: "Only the tasks of this group" }),
+  projectId: z.uuid().optional().openapi({ description: "Only the tasks of this project" }),
   limit: z.coerce
     .number()
     .int()
@@ -251,4 +254,6 @@ export const workloadOutput = z
       "`overdue`: todo or in_progress with a due time in the past. Cancelled tasks count nowhere.",
   });
 
-export const workloadQuery = z.strictObject({ completedSince: dateTime.optional() });
+export const workloadQuery = z.strictObject({
+  completedSince: dateTime.optional().openapi({ description: "Count as `completed` only the tasks done since this moment" }),
+});

@@ -187,7 +187,14 @@ const exportRoute = apiRoute({
         "Content-Disposition": { description: 'attachment; filename="time-<from>-<to>.csv"', schema: { type: "string" } },
         "Cache-Control": { description: "no-store", schema: { type: "string" } },
       },
-      content: { "text/csv": { schema: z.string() } },
+      content: {
+        "text/csv": {
+          schema: z.string(),
+          example:
+            "date,started_at,ended_at,duration_seconds,person,task,note\r\n" +
+            "2026-11-27,2026-11-27T09:00:00.000Z,2026-11-27T10:30:00.000Z,5400,Jana Nováková,Write the report,First draft\r\n",
+        },
+      },
     },
   },
 });

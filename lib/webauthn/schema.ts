@@ -13,7 +13,7 @@ const base64url = (description: string, max = FIELD_MAX) =>
     .min(1, "must not be empty")
     .max(max, `must be at most ${max} characters`)
     .regex(/^[A-Za-z0-9_-]+={0,2}$/, "must be base64url")
-    .openapi({ description });
+    .openapi({ description, example: "AWXUrDdpFeRf2xZvc7F_qQ" });
 
 const deviceName = z
   .string()

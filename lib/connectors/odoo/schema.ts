@@ -44,7 +44,10 @@ export const MODULE_STATES = ["uninstallable", "uninstalled", "installed", "to u
 export const erpModulesQuery = z
   .strictObject({
     connectionId,
-    state: z.enum(MODULE_STATES, { message: `must be one of ${MODULE_STATES.join(", ")}` }).optional(),
+    state: z
+      .enum(MODULE_STATES, { message: `must be one of ${MODULE_STATES.join(", ")}` })
+      .optional()
+      .openapi({ description: "Only the modules in this state" }),
     all: z
       .enum(["true", "false"], { message: "must be true or false" })
       .optional()
@@ -72,7 +75,8 @@ export const installModuleInput = z
     name: z
       .string()
       .trim()
-      .regex(/^[a-z0-9_]{1,100}$/, "must be a module's technical name (lower-case letters, digits, _)"),
+      .regex(/^[a-z0-9_]{1,100}$/, "must be a module's technical name (lower-case letters, digits, _)")
+      .openapi({ example: "project_timesheet" }),
   })
   .openapi("InstallErpModuleInput");
 
