@@ -64,7 +64,13 @@ export type CommentListOutput = z.infer<typeof commentListOutput>;
 
 export const listCommentsQuery = z.object({
   cursor: z.string().max(500).optional().openapi({ description: "`nextCursor` of the previous page" }),
-  limit: z.coerce.number().int().min(1).max(COMMENT_PAGE_MAX).default(50),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(COMMENT_PAGE_MAX)
+    .default(50)
+    .openapi({ description: `Comments per page, 1-${COMMENT_PAGE_MAX} (default 50)` }),
 });
 export type ListCommentsQuery = z.infer<typeof listCommentsQuery>;
 

@@ -60,11 +60,39 @@ export const historyOutput = z
     items: z.array(historyEntry),
     nextCursor: z.string().nullable().openapi({ description: "Pass as `cursor` for older entries; null on the last page" }),
   })
-  .openapi("TaskHistory");
+  .openapi("TaskHistory", {
+    example: {
+      items: [
+        {
+          id: "4812",
+          kind: "updated",
+          at: "2026-11-27T09:30:00.000Z",
+          actor: { id: "6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f", name: "Jana Nováková" },
+          changes: [{ field: "dueAt", from: "2026-11-28T17:00:00.000Z", to: "2026-11-30T17:00:00.000Z" }],
+          commentId: null,
+        },
+        {
+          id: "4790",
+          kind: "created",
+          at: "2026-11-26T15:02:00.000Z",
+          actor: { id: "6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f", name: "Jana Nováková" },
+          changes: [],
+          commentId: null,
+        },
+      ],
+      nextCursor: null,
+    },
+  });
 export type HistoryOutput = z.infer<typeof historyOutput>;
 
 export const historyQuery = z.object({
   cursor: z.string().max(100).optional().openapi({ description: "`nextCursor` of the previous page" }),
-  limit: z.coerce.number().int().min(1).max(HISTORY_PAGE_MAX).default(50),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(HISTORY_PAGE_MAX)
+    .default(50)
+    .openapi({ description: `Entries per page, 1-${HISTORY_PAGE_MAX} (default 50)` }),
 });
 export type HistoryQuery = z.infer<typeof historyQuery>;
