@@ -366,8 +366,11 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     export: [{ key: "idempotencyKeys", where: "user_id = $user", omit: ["response_headers", "response_body"] }],
   },
   oauth_states: {
-    about: "OAuth sign-ins in flight: linked to no user until they complete, and gone within minutes.",
-    export: { none: "linked to no user (state, PKCE verifier and nonce of a sign-in in flight)" },
+    about:
+      "OAuth sign-ins in flight, gone within minutes: linked to no user until they complete, except a link of another " +
+      "external account the user started (deleted with them).",
+    userColumns: { link_user_id: "cascade" },
+    export: { none: "an attempt in flight for minutes (state, PKCE verifier and nonce), no data of the user's" },
   },
   user_identities: {
     about: "Linked external accounts (Google, GitHub, Microsoft): deleted.",

@@ -31,6 +31,8 @@ export type DomainEventType =
   | "family.member_removed"
   /** An in-app notification for its one user (lib/notifications), carrying it as the API shows it. */
   | "notification.created"
+  /** Its one user read one notification or all of theirs (data: notificationId, null for all; unread: the count left). */
+  | "notification.read"
   /** A webhook endpoint kept failing and was disabled (to its owner; lib/webhooks). */
   | "webhook.disabled";
 

@@ -29,6 +29,7 @@ export const WEBHOOK_EVENT_TYPES = {
   "family.member_added": "Someone joined your family workspace",
   "family.member_removed": "Someone left or was removed from your family workspace",
   "notification.created": "You got an in-app notification (carries it as the API shows it)",
+  "notification.read": "You read a notification, or all of them (notificationId, null for all; unread: how many are left)",
   "webhook.disabled": "One of your webhook endpoints kept failing and was disabled",
 } as const satisfies Record<DomainEventType, string>;
 
