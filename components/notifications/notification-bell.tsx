@@ -42,6 +42,7 @@ export function NotificationBell({ unread: initialUnread, timeZone }: { unread: 
         {...buttonProps}
         aria-label={t("bellLabel", { count: inbox.unread })}
         data-testid="notification-bell"
+        data-live={inbox.live}
       >
         <BellIcon size={20} />
         {inbox.unread > 0 && (

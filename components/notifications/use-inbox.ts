@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { callApi } from "@/components/auth/call-api";
 import { useLiveEvents, type LiveState } from "@/components/realtime/use-live-events";
 import type { NotificationListOutput, NotificationOutput, UnreadCountOutput } from "@/lib/notifications/schema";
@@ -9,7 +9,8 @@ import type { NotificationListOutput, NotificationOutput, UnreadCountOutput } fr
  * The signed-in user's notifications as the bell and the notifications page keep them: the unread count, the
  * newest ones (one page, more on request), kept up to date by the socket: `notification.created` adds one and
  * counts it, `notification.read` (from this page or any other of the user's) marks it, or all, read and brings the
- * count the server has. After a lost connection that could not be replayed, both are read again.
+ * count the server has. On every connection the count is read again, and after a lost connection that could not be
+ * replayed the loaded list too.
  */
 
 export interface Inbox {
@@ -89,6 +90,12 @@ export function useInbox(initial: { unread: number; page?: NotificationListOutpu
       if (loaded.current) void load();
     },
   });
+
+  // Each time the socket (re)connects, the count is read again: one made between the page's rendering and the
+  // connection would otherwise be missed (a first connection replays nothing).
+  useEffect(() => {
+    if (live === "live") void refreshCount();
+  }, [live, refreshCount]);
 
   const markRead = useCallback(async (notification: NotificationOutput) => {
     const answer = await callApi<NotificationOutput>("POST", `/api/v1/notifications/${notification.id}/read`).catch(
