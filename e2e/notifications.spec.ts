@@ -47,6 +47,7 @@ const bell = (page: Page) => page.getByTestId("notification-bell");
 test("the bell counts live, its panel lists and closes with Escape, a request is accepted from its notification", async ({
   browser,
 }) => {
+  test.slow(); // two people, a live socket each, many pages and axe runs
   const { alexPage, beaPage, bea, close } = await twoPeople(browser);
   const title = `Water the plants ${randomUUID().slice(0, 8)}`;
 
@@ -97,6 +98,7 @@ test("the bell counts live, its panel lists and closes with Escape, a request is
 test("the notifications page: a page at a time, mark one read and all read, the bell following; axe light and dark", async ({
   browser,
 }) => {
+  test.slow(); // two people, a live socket each, many pages and axe runs
   const { alexPage, beaPage, bea, close } = await twoPeople(browser);
   const titles: string[] = [];
   for (let n = 1; n <= 21; n++) {
@@ -143,6 +145,7 @@ test("the notifications page: a page at a time, mark one read and all read, the 
 test("Hebrew on a phone: the bell stays outside the menu, counts live, opens its panel and the page right to left; axe light and dark", async ({
   browser,
 }) => {
+  test.slow(); // two people, a live socket each, many pages and axe runs
   const { alexPage, beaPage, bea, close } = await twoPeople(browser, { locale: "he", viewport: PHONE });
   await beaPage.goto("/he/tasks");
   await expect(beaPage.locator("html")).toHaveAttribute("dir", "rtl");
@@ -152,7 +155,7 @@ test("Hebrew on a phone: the bell stays outside the menu, counts live, opens its
 
   const title = `השקיית עציצים ${randomUUID().slice(0, 6)}`;
   await askToCollaborate(alexPage.request, bea.id, title);
-  await expect(bell(beaPage)).toHaveAccessibleName("התראות, אחת שלא נקראה");
+  await expect(bell(beaPage)).toHaveAccessibleName("התראות, 1 שלא נקראה");
 
   await bell(beaPage).click();
   const panel = beaPage.getByRole("region", { name: "ההתראות האחרונות" });
@@ -181,6 +184,7 @@ test("Hebrew on a phone: the bell stays outside the menu, counts live, opens its
 });
 
 test("the security page lists linked accounts (none here) in English and Hebrew; axe light and dark", async ({ page }) => {
+  test.slow(); // two languages, two colour schemes, axe on each
   await register(page.request, "Sami Secure");
   for (const locale of ["en", "he"] as const) {
     await page.goto(`/${locale}/settings/security`);

@@ -370,7 +370,13 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
       "OAuth sign-ins in flight, gone within minutes: linked to no user until they complete, except a link of another " +
       "external account the user started (deleted with them).",
     userColumns: { link_user_id: "cascade" },
-    export: { none: "an attempt in flight for minutes (state, PKCE verifier and nonce), no data of the user's" },
+    export: [
+      {
+        key: "linkAttemptsInFlight",
+        where: "link_user_id = $user",
+        omit: ["state", "code_verifier", "nonce", "browser_hash"],
+      },
+    ],
   },
   user_identities: {
     about: "Linked external accounts (Google, GitHub, Microsoft): deleted.",
