@@ -373,6 +373,7 @@ function bodyFor({ method, path }: Operation): unknown {
     "POST /api/v1/templates/from-project/{id}": { name: "Taken over" },
     "PATCH /api/v1/time-entries/{id}": { note: "Taken over" },
     "POST /api/v1/tasks/{id}/timer/start": { note: "Taken over" },
+    "POST /api/v1/auth/{provider}/link": { returnTo: "/en/settings/security" },
   };
   const key = `${method} ${path}`;
   if (!(key in bodies)) throw new Error(`No body for ${key}: add a valid one to bodyFor`);
