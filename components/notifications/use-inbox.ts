@@ -104,9 +104,10 @@ export function useInbox(initial: { unread: number; page?: NotificationListOutpu
     if (answer?.status !== 200 || !answer.body) return false;
     const read = answer.body;
     setItems((current) => current?.map((item) => (item.id === read.id ? read : item)) ?? null);
-    if (!notification.read) setUnread((count) => Math.max(0, count - 1));
+    // The count from the server, not one less: the socket's notification.read may have brought it already.
+    void refreshCount();
     return true;
-  }, []);
+  }, [refreshCount]);
 
   const markAllRead = useCallback(async () => {
     const answer = await callApi("POST", "/api/v1/notifications/read-all").catch(() => null);
