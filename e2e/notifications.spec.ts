@@ -36,7 +36,7 @@ async function askToCollaborate(asker: APIRequestContext, recipientId: string, t
 
 async function twoPeople(browser: Browser, options: { locale?: string; viewport?: typeof PHONE } = {}) {
   const contexts = await Promise.all([browser.newContext(), browser.newContext({ viewport: options.viewport })]);
-  const [alexPage, beaPage] = await Promise.all(contexts.map((context) => context.newPage())) as [Page, Page];
+  const [alexPage, beaPage] = (await Promise.all(contexts.map((context) => context.newPage()))) as [Page, Page];
   await register(alexPage.request, "Alex Asker");
   const bea = await register(beaPage.request, "Bea Helper", options.locale);
   return { alexPage, beaPage, bea, close: () => Promise.all(contexts.map((context) => context.close())) };

@@ -61,9 +61,7 @@ export function LinkedAccounts({ signInHref, here, linked, linkError }: LinkedAc
   async function link(provider: string) {
     setBusy(`link-${provider}`);
     setError("");
-    const answer = await callApi<{ url: string }>("POST", `/api/v1/auth/${provider}/link`, { returnTo: here }).catch(
-      () => null,
-    );
+    const answer = await callApi<{ url: string }>("POST", `/api/v1/auth/${provider}/link`, { returnTo: here }).catch(() => null);
     if (answer?.status === 200 && answer.body) return window.location.assign(answer.body.url);
     setBusy(null);
     if (answer?.status === 401) return window.location.assign(signInHref);

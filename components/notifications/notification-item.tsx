@@ -43,11 +43,7 @@ export function NotificationItem({ notification, timeZone, onRead, onAnnounce, o
   const undecided = requestId !== null && decision === null;
   // A request not accepted yet: the task may be hidden from the user, so the link goes to the requests page.
   const href =
-    requestId !== null && decision !== "accepted"
-      ? "/requests"
-      : notification.taskId
-        ? `/tasks/${notification.taskId}`
-        : null;
+    requestId !== null && decision !== "accepted" ? "/requests" : notification.taskId ? `/tasks/${notification.taskId}` : null;
   const titleId = `notification-${notification.id}`;
 
   async function decide(action: "accept" | "reject") {

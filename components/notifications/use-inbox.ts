@@ -97,17 +97,18 @@ export function useInbox(initial: { unread: number; page?: NotificationListOutpu
     if (live === "live") void refreshCount();
   }, [live, refreshCount]);
 
-  const markRead = useCallback(async (notification: NotificationOutput) => {
-    const answer = await callApi<NotificationOutput>("POST", `/api/v1/notifications/${notification.id}/read`).catch(
-      () => null,
-    );
-    if (answer?.status !== 200 || !answer.body) return false;
-    const read = answer.body;
-    setItems((current) => current?.map((item) => (item.id === read.id ? read : item)) ?? null);
-    // The count from the server, not one less: the socket's notification.read may have brought it already.
-    void refreshCount();
-    return true;
-  }, [refreshCount]);
+  const markRead = useCallback(
+    async (notification: NotificationOutput) => {
+      const answer = await callApi<NotificationOutput>("POST", `/api/v1/notifications/${notification.id}/read`).catch(() => null);
+      if (answer?.status !== 200 || !answer.body) return false;
+      const read = answer.body;
+      setItems((current) => current?.map((item) => (item.id === read.id ? read : item)) ?? null);
+      // The count from the server, not one less: the socket's notification.read may have brought it already.
+      void refreshCount();
+      return true;
+    },
+    [refreshCount],
+  );
 
   const markAllRead = useCallback(async () => {
     const answer = await callApi("POST", "/api/v1/notifications/read-all").catch(() => null);

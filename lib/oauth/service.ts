@@ -135,8 +135,7 @@ export interface CallbackInput {
  * (nobody is signed in anew): where the browser goes back to.
  */
 export type SignInOutcome =
-  | { linked?: undefined; result: OAuthResultOutput; redirectTo: string | null }
-  | { linked: string; redirectTo: string };
+  { linked?: undefined; result: OAuthResultOutput; redirectTo: string | null } | { linked: string; redirectTo: string };
 
 /** `path` (a path on this site, possibly with a query) with `name=value` added to its query. */
 export function withQuery(path: string, name: string, value: string): string {

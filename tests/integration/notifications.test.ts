@@ -135,7 +135,12 @@ describe("in-app notifications", () => {
 /** A socket of `who` collecting the events it receives, for `waitFor`. */
 async function openSocket(who: User) {
   const events: { type: string; data: Record<string, unknown> }[] = [];
-  const socket: Socket = io(server.url, { path: "/ws", transports: ["websocket"], auth: { token: who.token }, reconnection: false });
+  const socket: Socket = io(server.url, {
+    path: "/ws",
+    transports: ["websocket"],
+    auth: { token: who.token },
+    reconnection: false,
+  });
   socket.on("event", (event: { type: string; data: Record<string, unknown> }) => events.push(event));
   await new Promise<void>((resolve, reject) => {
     socket.on("connect", () => resolve());
@@ -154,16 +159,18 @@ describe("notification.read on the socket", () => {
       await notifyUser(me.user.id, { kind: "test", title: "Two", body: "" });
       await notifyUser(me.user.id, { kind: "test", title: "Three", body: "" });
       expect((await api(`/notifications/${first.id}/read`, { method: "POST", token: me.token })).status).toBe(200);
-      await expect.poll(() => mine.events.filter((event) => event.type === "notification.read").map((event) => event.data)).toEqual([
-        { notificationId: first.id, unread: 2 },
-      ]);
+      await expect
+        .poll(() => mine.events.filter((event) => event.type === "notification.read").map((event) => event.data))
+        .toEqual([{ notificationId: first.id, unread: 2 }]);
       // Read again: nothing changed, nothing announced; then all.
       expect((await api(`/notifications/${first.id}/read`, { method: "POST", token: me.token })).status).toBe(200);
       expect((await api("/notifications/read-all", { method: "POST", token: me.token })).body).toEqual({ marked: 2 });
-      await expect.poll(() => mine.events.filter((event) => event.type === "notification.read").map((event) => event.data)).toEqual([
-        { notificationId: first.id, unread: 2 },
-        { notificationId: null, unread: 0 },
-      ]);
+      await expect
+        .poll(() => mine.events.filter((event) => event.type === "notification.read").map((event) => event.data))
+        .toEqual([
+          { notificationId: first.id, unread: 2 },
+          { notificationId: null, unread: 0 },
+        ]);
       // Nothing left unread: marking all again announces nothing.
       expect((await api("/notifications/read-all", { method: "POST", token: me.token })).body).toEqual({ marked: 0 });
       // The stranger's socket heard none of it: the first event it gets is its own notification.

@@ -304,7 +304,9 @@ describe("GET /auth/{provider}/callback – Google (OpenID Connect)", () => {
     oidc.signInAs(`google-${randomUUID()}`, { email: existing.email, emailVerified: false, name: "Mallory" });
     const response = await signIn("google", "?returnTo=/en");
     const problem = expectProblem(response, 409, "conflict");
-    expect(problem.detail).toMatch(/sign in with your password and link Google under Settings → Security \(\/settings\/security\)/i);
+    expect(problem.detail).toMatch(
+      /sign in with your password and link Google under Settings → Security \(\/settings\/security\)/i,
+    );
     expect(response.headers.getSetCookie()).toEqual([]);
     expect(await identities(existing.user.id)).toEqual([]);
   });
@@ -673,7 +675,11 @@ describe("linked sign-in methods: GET /auth/identities, POST /auth/{provider}/li
     const owner = await googleOnlyAccount();
     const [ownersLink] = (await listed(owner.token)).items;
     const me = await registerUser(server);
-    expectProblem(await server.request(`/api/v1/auth/identities/${ownersLink!.id}`, { method: "DELETE", token: me.token }), 404, "not_found");
+    expectProblem(
+      await server.request(`/api/v1/auth/identities/${ownersLink!.id}`, { method: "DELETE", token: me.token }),
+      404,
+      "not_found",
+    );
     expectProblem(
       await server.request(`/api/v1/auth/identities/${randomUUID()}`, { method: "DELETE", token: me.token }),
       404,

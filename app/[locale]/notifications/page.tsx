@@ -35,10 +35,7 @@ export default async function NotificationsPage({ params }: Props) {
   const actor = await pageActor();
   if (!actor) redirect(signInPath(locale, `/${locale}/notifications`));
 
-  const [page, count] = await Promise.all([
-    listNotifications(actor, { limit: PAGE_SIZE }),
-    unreadCount(actor),
-  ]);
+  const [page, count] = await Promise.all([listNotifications(actor, { limit: PAGE_SIZE }), unreadCount(actor)]);
   const messages = await getMessages({ locale: tag });
   return (
     <NextIntlClientProvider locale={tag} messages={{ Inbox: messages.Inbox }} timeZone={actor.timeZone}>

@@ -50,7 +50,11 @@ export default async function SecurityPage({ params, searchParams }: Props) {
           {t.rich("signedInAs", { email: actor.email, strong: (chunks) => <strong dir="ltr">{chunks}</strong> })}
         </p>
       </header>
-      <NextIntlClientProvider locale={tag} messages={{ Security: messages.Security, LinkedAccounts: messages.LinkedAccounts }} timeZone={actor.timeZone}>
+      <NextIntlClientProvider
+        locale={tag}
+        messages={{ Security: messages.Security, LinkedAccounts: messages.LinkedAccounts }}
+        timeZone={actor.timeZone}
+      >
         <PasskeyManager signInHref={signInHref} />
         <LinkedAccounts
           signInHref={signInHref}
