@@ -1,7 +1,10 @@
 import { getTranslations } from "next-intl/server";
+import { pageActor } from "@/components/auth/page-session";
+import { NotificationBell } from "@/components/notifications/notification-bell";
 import { Link } from "@/i18n/navigation";
 import type { Locale } from "@/lib/i18n/locales";
 import { isModuleEnabled, type ModuleId } from "@/lib/modules/registry";
+import { unreadCount } from "@/lib/notifications/service";
 import { AccountMenu } from "./account-menu";
 import { HeaderMenu } from "./header-menu";
 import { LanguageSwitcher } from "./language-switcher";
@@ -14,13 +17,16 @@ import { ThemeSwitcher } from "./theme-switcher";
 /**
  * The header of every localized page. Whether the visitor is signed in is decided here, on the server, so the
  * first paint already shows the right links: signed in, the sections (Admin for admins only, a module's only while
- * it is on) and the account menu; signed out, "Sign in" and "Create account". The theme and language switchers are
- * there for everyone.
+ * it is on), the account menu and the notification bell with the unread count (outside the phone menu, so that it
+ * shows on every width); signed out, "Sign in" and "Create account". The theme and language switchers are there
+ * for everyone.
  */
 export async function SiteHeader({ locale, theme }: { locale: Locale; theme: ThemeChoice }) {
   const t = await getTranslations("Nav");
   const appName = (await getTranslations("Common"))("appName");
   const user = await pageUser();
+  const actor = user && (await pageActor());
+  const unread = actor ? (await unreadCount(actor)).unread : 0;
   // An entry with a `module` shows while that feature module is on (lib/modules/registry.ts).
   const entries: (NavItem & { module?: ModuleId })[] = [
     { href: "/tasks", label: t("tasks") },
@@ -65,6 +71,7 @@ export async function SiteHeader({ locale, theme }: { locale: Locale; theme: The
           )}
         </div>
       </HeaderMenu>
+      {actor && <NotificationBell unread={unread} timeZone={actor.timeZone} />}
     </header>
   );
 }

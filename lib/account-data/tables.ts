@@ -377,8 +377,17 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     export: [{ key: "syncCursors", where: "user_id = $user", omit: ["versions"] }],
   },
   oauth_states: {
-    about: "OAuth sign-ins in flight: linked to no user until they complete, and gone within minutes.",
-    export: { none: "linked to no user (state, PKCE verifier and nonce of a sign-in in flight)" },
+    about:
+      "OAuth sign-ins in flight, gone within minutes: linked to no user until they complete, except a link of another " +
+      "external account the user started (deleted with them).",
+    userColumns: { link_user_id: "cascade" },
+    export: [
+      {
+        key: "linkAttemptsInFlight",
+        where: "link_user_id = $user",
+        omit: ["state", "code_verifier", "nonce", "browser_hash"],
+      },
+    ],
   },
   user_identities: {
     about: "Linked external accounts (Google, GitHub, Microsoft): deleted.",

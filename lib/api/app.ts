@@ -76,7 +76,7 @@ fields are rejected. Another user's resource answers 404.
 cookie). Every committed change you may see arrives as an \`event\` message \`{ id, type, taskId, actorId, data,
 createdAt }\` (\`task.created\`, \`task.updated\`, \`task.completed\`, \`task.moved\`, \`task.deleted\`, \`task.unshared\`:
 drop the task, you no longer see it; \`comment.created\`, \`comment.updated\` (with \`data.comment\`), \`comment.deleted\`;
-\`collaboration.*\`, \`invitation.*\`, \`notification.created\`...); task events
+\`collaboration.*\`, \`invitation.*\`, \`notification.created\`, \`notification.read\`...); task events
 carry the task as \`data.task\`. Keep the highest \`id\` you applied and send it as \`cursor\` when you reconnect: the
 events you missed are sent first, then \`caught-up\` \`{ cursor }\`; an event may come twice, so apply each id once.
 \`resync\` means reload (more than 1,000 missed, or a bad cursor).

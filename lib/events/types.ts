@@ -36,6 +36,8 @@ export type DomainEventType =
   | "comment.updated"
   /** data: commentId, taskId. */
   | "comment.deleted"
+  /** Its one user read one notification or all of theirs (data: notificationId, null for all; unread: the count left). */
+  | "notification.read"
   /** A webhook endpoint kept failing and was disabled (to its owner; lib/webhooks). */
   | "webhook.disabled";
 

@@ -72,8 +72,8 @@ export async function listNotificationRows(
     .limit(limit);
 }
 
-export async function countUnread(userId: string): Promise<number> {
-  const [row] = await db()
+export async function countUnread(userId: string, database: Executor = db()): Promise<number> {
+  const [row] = await database
     .select({ unread: sql<number>`count(*)::int` })
     .from(notifications)
     .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
@@ -81,8 +81,13 @@ export async function countUnread(userId: string): Promise<number> {
 }
 
 /** Marks one of the user's notifications read (keeping the first read time); null when it is not theirs. */
-export async function markNotificationRead(userId: string, id: string, now: Date): Promise<NotificationRow | null> {
-  const [row] = await db()
+export async function markNotificationRead(
+  userId: string,
+  id: string,
+  now: Date,
+  database: Executor = db(),
+): Promise<NotificationRow | null> {
+  const [row] = await database
     .update(notifications)
     .set({ readAt: sql`coalesce(${notifications.readAt}, ${now.toISOString()}::timestamptz)` })
     .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
@@ -91,8 +96,8 @@ export async function markNotificationRead(userId: string, id: string, now: Date
 }
 
 /** Marks every unread notification of the user read; answers how many. */
-export async function markAllNotificationsRead(userId: string, now: Date): Promise<number> {
-  const rows = await db()
+export async function markAllNotificationsRead(userId: string, now: Date, database: Executor = db()): Promise<number> {
+  const rows = await database
     .update(notifications)
     .set({ readAt: now })
     .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))

@@ -42,7 +42,9 @@ const ABOUT_NOTIFICATIONS =
   "In-app notifications are yours alone: reminders (`reminder`, `due`), the daily summary (`daily_summary`), the " +
   "weekly report (`weekly_report`), requests and their answers (`collaboration.requested`, `collaboration.accepted`, " +
   "`collaboration.rejected`), accepted invitations (`invitation.accepted`) and more. Each new one also reaches your " +
-  "open sockets as the `notification.created` event, carrying the notification as listed here.";
+  "open sockets as the `notification.created` event, carrying the notification as listed here; reading one, or all, " +
+  "sends `notification.read` (`notificationId`, null for all, and `unread`: the count left) to your sockets, so that " +
+  "every open page's badge agrees.";
 const NO_TASK = "No such task, or you cannot see it (both answer the same)";
 const WHO_IS_REMINDED =
   "Reminders go to the people responsible for a task: its assignees, or its owner while nobody is assigned, each by " +

@@ -119,15 +119,37 @@ export async function unreadCount(actor: Actor): Promise<UnreadCountOutput> {
   return { unread: await countUnread(actor.userId) };
 }
 
-/** Marks one of the actor's notifications read (again is a no-op that keeps the first time); 404 for anyone else's. */
-export async function readNotification(actor: Actor, id: string): Promise<NotificationOutput> {
-  const row = await markNotificationRead(actor.userId, id, nowDate());
-  if (!row) throw new AppError("not_found", "No such notification");
-  return toNotificationOutput(row);
+/** Tells the user's other open pages (their bells) that notifications were read, and how many are left unread. */
+async function announceRead(userId: string, notificationId: string | null, tx: Executor): Promise<void> {
+  await publish(tx, {
+    type: "notification.read",
+    actorId: userId,
+    audience: [userId],
+    data: { notificationId, unread: await countUnread(userId, tx) },
+  });
 }
 
+/**
+ * Marks one of the actor's notifications read (again is a no-op that keeps the first time); 404 for anyone else's.
+ * Newly read, it is announced on the user's sockets as `notification.read` with the unread count left.
+ */
+export async function readNotification(actor: Actor, id: string): Promise<NotificationOutput> {
+  const now = nowDate();
+  return db().transaction(async (tx) => {
+    const row = await markNotificationRead(actor.userId, id, now, tx);
+    if (!row) throw new AppError("not_found", "No such notification");
+    if (row.readAt?.getTime() === now.getTime()) await announceRead(actor.userId, row.id, tx);
+    return toNotificationOutput(row);
+  });
+}
+
+/** Marks all the actor's notifications read; when there were any, `notification.read` (null id) says so on the socket. */
 export async function readAllNotifications(actor: Actor): Promise<ReadAllOutput> {
-  return { marked: await markAllNotificationsRead(actor.userId, nowDate()) };
+  return db().transaction(async (tx) => {
+    const marked = await markAllNotificationsRead(actor.userId, nowDate(), tx);
+    if (marked > 0) await announceRead(actor.userId, null, tx);
+    return { marked };
+  });
 }
 
 // Per-task preferences

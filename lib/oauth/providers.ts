@@ -69,6 +69,11 @@ export function microsoftIssuer(): string {
   return config().MICROSOFT_ISSUER ?? `https://login.microsoftonline.com/${encodeURIComponent(config().MICROSOFT_TENANT)}/v2.0`;
 }
 
+/** A provider's name as people know it (`Google`), or the name itself for one this server does not know. */
+export function providerLabel(name: string): string {
+  return (LABELS as Record<string, string | undefined>)[name] ?? name;
+}
+
 export function lookupProvider(name: string): ProviderLookup {
   if (name === "apple") return { status: "placeholder", label: LABELS.apple };
   if (name !== "google" && name !== "github" && name !== "microsoft") return { status: "unknown" };

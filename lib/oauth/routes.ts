@@ -1,11 +1,30 @@
 import { AppError } from "../api/app-error";
-import { apiRoute, jsonContent, problemResponse } from "../api/route";
+import { apiRoute, jsonBody, jsonContent, problemResponse } from "../api/route";
 import { createRouter } from "../api/router";
 import { clientInfo } from "../api/client-info";
 import { clearOAuthBindingCookie, oauthBindingCookie, setOAuthBindingCookie, setSessionCookie } from "../api/session-cookie";
 import { localeFromAcceptLanguage } from "../i18n/locales";
-import { callbackQuery, oauthResultOutput, providerListOutput, providerParams, startQuery } from "./schema";
-import { completeSignIn, listProviders, startSignIn } from "./service";
+import {
+  callbackQuery,
+  identityIdParams,
+  identityListOutput,
+  linkInput,
+  linkStartOutput,
+  oauthResultOutput,
+  providerListOutput,
+  providerParams,
+  startQuery,
+} from "./schema";
+import {
+  completeSignIn,
+  LinkFailure,
+  listIdentities,
+  listProviders,
+  startLink,
+  startSignIn,
+  unlinkIdentity,
+  withQuery,
+} from "./service";
 
 // Mounted last in lib/api/app.ts: `/auth/{provider}` must not catch the fixed `/auth/...` paths. Every path also
 // answers at the site root (`/auth/google`, `/auth/google/callback`).
@@ -28,6 +47,64 @@ const providersRoute = apiRoute({
   description: `For the sign-in page's buttons: each configured provider with the URL to send the browser to. ${PROVIDERS}`,
   access: "public",
   responses: { 200: jsonContent(providerListOutput, "The configured providers (possibly none)") },
+});
+
+const LINKED_TAGS = ["Linked sign-in methods"];
+
+const identitiesRoute = apiRoute({
+  method: "get",
+  path: "/auth/identities",
+  tags: LINKED_TAGS,
+  summary: "The external accounts linked to yours",
+  description:
+    "Each Google, Microsoft or GitHub account that signs in to yours, oldest link first, with the address the " +
+    "provider gave; `hasPassword` says whether you have a password too (with a passkey, the other ways in that " +
+    "`DELETE /auth/identities/{id}` counts).",
+  access: "user",
+  responses: { 200: jsonContent(identityListOutput, "Your linked accounts (possibly none)") },
+});
+
+const unlinkRoute = apiRoute({
+  method: "delete",
+  path: "/auth/identities/{id}",
+  tags: LINKED_TAGS,
+  summary: "Unlink an external account",
+  description:
+    "The external account no longer signs in to yours (signing in with it later makes or finds an account by its " +
+    "email, as for anyone). Refused with 409 while it is your only way to sign in: no password, no passkey and no " +
+    "other linked account. Anyone else's link, or no such link: 404.",
+  access: "user",
+  sessionOnly: true,
+  request: { params: identityIdParams },
+  responses: {
+    204: { description: "Unlinked" },
+    404: problemResponse("No such linked account, or it is not yours"),
+    409: problemResponse("It is your only way to sign in: set a password or add a passkey or another linked account first"),
+  },
+});
+
+const linkRoute = apiRoute({
+  method: "post",
+  path: "/auth/{provider}/link",
+  tags: LINKED_TAGS,
+  summary: "Start linking another external account to yours",
+  description:
+    "Answers the provider's URL to send this browser to; coming back (`GET /auth/{provider}/callback`), the external " +
+    "account is linked to the account signed in here when this was called, and nobody is signed in anew. As a " +
+    "sign-in, the attempt is bound to this browser (the `spolu_oauth` cookie set here must come back), works once and " +
+    "for 10 minutes. The browser then lands on `returnTo` with `?linked=<provider>`; an external account linked to " +
+    "another Spolu account already is refused (`?linkError=exists`, or 409 to a client that does not ask for HTML), " +
+    `and so are a cancelled or failed attempt (\`linkError=cancelled|failed|expired\`). ${PROVIDERS} ${REDIRECT_URI}`,
+  access: "user",
+  sessionOnly: true,
+  idempotent: false,
+  request: { params: providerParams, body: jsonBody(linkInput) },
+  responses: {
+    200: jsonContent(linkStartOutput, "Where to send the browser"),
+    404: problemResponse(UNAVAILABLE),
+    501: problemResponse(APPLE),
+    503: problemResponse("The provider's discovery document could not be fetched"),
+  },
 });
 
 const callbackRoute = apiRoute({
@@ -57,6 +134,8 @@ const callbackRoute = apiRoute({
       "the JWT in the fragment (`/path#token=<jwt>`), which a mobile app's web view can read; the fragment never " +
       "reaches a server. Failures answer a problem, except to a browser (a request that accepts `text/html`), " +
       "which is sent back to `/<locale>/sign-in?oauthError=expired|cancelled|exists|unverified|disabled|failed`.",
+    "**Linking.** An attempt started with `POST /auth/{provider}/link` links the external account to the account " +
+      "that started it instead (see there) and answers a 302 to its `returnTo` with `?linked=<provider>`.",
   ].join("\n\n"),
   access: "public",
   limit: "strict",
@@ -118,6 +197,22 @@ function browserReason(error: AppError): "expired" | "cancelled" | "exists" | "u
 
 export const oauthRoutes = createRouter()
   .openapi(providersRoute, (c) => c.json(listProviders(), 200))
+  .openapi(identitiesRoute, async (c) => c.json(await listIdentities(c.var.actor), 200))
+  .openapi(unlinkRoute, async (c) => {
+    await unlinkIdentity(c.var.actor, c.req.valid("param").id);
+    return c.body(null, 204);
+  })
+  .openapi(linkRoute, async (c) => {
+    const { browserBinding, url } = await startLink(
+      c.var.actor,
+      c.req.valid("param").provider,
+      c.req.valid("json"),
+      new URL(c.req.url).origin,
+    );
+    setOAuthBindingCookie(c, browserBinding);
+    c.header("Cache-Control", "no-store");
+    return c.json({ url }, 200);
+  })
   .openapi(callbackRoute, async (c) => {
     const requestUrl = new URL(c.req.url);
     c.header("Cache-Control", "no-store");
@@ -132,6 +227,10 @@ export const oauthRoutes = createRouter()
         client: clientInfo(c),
       });
     } catch (error) {
+      if (error instanceof LinkFailure) {
+        if (!/\btext\/html\b/.test(c.req.header("accept") ?? "")) throw error.problem;
+        return c.redirect(withQuery(error.returnTo, "linkError", browserReason(error.problem)), 302);
+      }
       // A browser (it asks for HTML) goes back to the sign-in page, which says what happened in its language;
       // API clients get the problem.
       if (!(error instanceof AppError) || !/\btext\/html\b/.test(c.req.header("accept") ?? "")) throw error;
@@ -139,6 +238,7 @@ export const oauthRoutes = createRouter()
       return c.redirect(`/${locale}/sign-in?oauthError=${browserReason(error)}`, 302);
     }
     clearOAuthBindingCookie(c);
+    if (outcome.linked !== undefined) return c.redirect(outcome.redirectTo, 302);
     if (outcome.redirectTo === null) return c.json(outcome.result, 200);
     setSessionCookie(c, outcome.result);
     return c.redirect(`${outcome.redirectTo}#token=${outcome.result.token}`, 302);

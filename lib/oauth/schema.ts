@@ -83,3 +83,51 @@ export type ProviderOutput = z.infer<typeof providerOutput>;
 
 export const providerListOutput = z.object({ items: z.array(providerOutput) }).openapi("SignInProviderList");
 export type ProviderListOutput = z.infer<typeof providerListOutput>;
+
+// Linked external accounts (Settings → Security)
+
+export const identityIdParams = z.object({ id: z.uuid("must be a linked account id") });
+
+export const linkInput = z
+  .strictObject({
+    returnTo: z
+      .string()
+      .max(2000, "must be at most 2000 characters")
+      .optional()
+      .openapi({
+        example: "/en/settings/security",
+        description:
+          "The path on this site the browser comes back to once the provider answers (checked as `returnTo` of " +
+          '`GET /auth/{provider}`; anything else falls back to "/"), with `?linked=<provider>` added, or ' +
+          "`?linkError=exists|expired|cancelled|failed` when linking failed. Default `/settings/security`.",
+      }),
+  })
+  .openapi("LinkIdentityInput");
+export type LinkInput = z.infer<typeof linkInput>;
+
+export const linkStartOutput = z
+  .object({
+    url: z.string().openapi({ description: "The provider's authorization URL: send this browser there" }),
+  })
+  .openapi("LinkIdentityStart");
+export type LinkStartOutput = z.infer<typeof linkStartOutput>;
+
+export const identityOutput = z
+  .object({
+    id: z.uuid(),
+    provider: z.string().openapi({ example: "google", description: "`google`, `github` or `microsoft`" }),
+    label: z.string().openapi({ example: "Google" }),
+    email: z.string().nullable().openapi({ description: "The address the provider gave the last time it was used" }),
+    createdAt: z.iso.datetime().openapi({ description: "When it was linked" }),
+    lastUsedAt: z.iso.datetime().nullable().openapi({ description: "When it last signed you in (or was linked)" }),
+  })
+  .openapi("LinkedIdentity");
+export type IdentityOutput = z.infer<typeof identityOutput>;
+
+export const identityListOutput = z
+  .object({
+    items: z.array(identityOutput).openapi({ description: "Oldest link first" }),
+    hasPassword: z.boolean().openapi({ description: "Whether the account has a password too" }),
+  })
+  .openapi("LinkedIdentityList");
+export type IdentityListOutput = z.infer<typeof identityListOutput>;

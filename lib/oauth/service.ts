@@ -10,17 +10,32 @@ import { db } from "../db/client";
 import { withoutDisguise } from "../display-text";
 import type { UserRow } from "../db/schema/users";
 import { localeFromAcceptLanguage } from "../i18n/locales";
-import { configuredProviders, lookupProvider, type ExternalProfile, type SignInProvider } from "./providers";
+import type { Actor } from "../auth/actor";
+import type { UserIdentityRow } from "../db/schema/auth";
+import { configuredProviders, lookupProvider, providerLabel, type ExternalProfile, type SignInProvider } from "./providers";
 import {
   consumeOAuthState,
+  deleteIdentityKeepingAWayIn,
   deleteSpentOAuthStates,
+  listUserIdentities,
+  userHasPassword,
   findUserByEmail,
   findUserByIdentity,
   insertIdentity,
   insertOAuthState,
   touchIdentity,
+  type OAuthStateRow,
 } from "./repo";
-import type { CallbackQuery, OAuthResultOutput, ProviderListOutput, StartQuery } from "./schema";
+import type {
+  CallbackQuery,
+  IdentityListOutput,
+  IdentityOutput,
+  LinkInput,
+  LinkStartOutput,
+  OAuthResultOutput,
+  ProviderListOutput,
+  StartQuery,
+} from "./schema";
 
 /** How long a sign-in attempt may take between leaving for the provider and coming back. */
 export const STATE_TTL_MS = 10 * 60 * 1000;
@@ -115,10 +130,18 @@ export interface CallbackInput {
   client: ClientInfo;
 }
 
-/** A completed sign-in: the JSON answer, and where a browser goes (null for an API client). */
-export interface SignInOutcome {
-  result: OAuthResultOutput;
-  redirectTo: string | null;
+/**
+ * A completed sign-in: the JSON answer, and where a browser goes (null for an API client); or a completed link
+ * (nobody is signed in anew): where the browser goes back to.
+ */
+export type SignInOutcome =
+  { linked?: undefined; result: OAuthResultOutput; redirectTo: string | null } | { linked: string; redirectTo: string };
+
+/** `path` (a path on this site, possibly with a query) with `name=value` added to its query. */
+export function withQuery(path: string, name: string, value: string): string {
+  const url = new URL(path, "http://spolu.invalid");
+  url.searchParams.set(name, value);
+  return url.pathname + url.search;
 }
 
 /**
@@ -138,19 +161,47 @@ export async function completeSignIn(name: string, input: CallbackInput): Promis
         "browser. Start again.",
     );
   }
+  if (!attempt.linkUserId) return signInWith(provider, attempt, input);
+  const linkUserId = attempt.linkUserId;
+  try {
+    const profile = await profileFromCallback(provider, attempt, input);
+    await linkIdentity(linkUserId, provider, profile);
+    return { linked: provider.name, redirectTo: withQuery(attempt.returnTo, "linked", provider.name) };
+  } catch (error) {
+    if (error instanceof AppError) throw new LinkFailure(error, attempt.returnTo);
+    throw error;
+  }
+}
+
+/** A link that failed after its attempt was found: the problem, and the page its browser goes back to. */
+export class LinkFailure extends Error {
+  constructor(
+    readonly problem: AppError,
+    readonly returnTo: string,
+  ) {
+    super(problem.message);
+  }
+}
+
+/** The provider's answer turned into the external account's profile (the code exchanged, the checks made). */
+async function profileFromCallback(provider: SignInProvider, attempt: OAuthStateRow, input: CallbackInput) {
   if (input.query.error) {
     const description = input.query.error_description ? `: ${input.query.error_description}` : "";
     throw new AppError("bad_request", `${provider.label} did not sign you in (${input.query.error}${description})`);
   }
   if (!input.query.code) throw invalidField("query", "/code", "is required (or error, from the provider)");
 
-  const callbackUrl = new URL(redirectUriFor(name, input.requestOrigin));
+  const callbackUrl = new URL(redirectUriFor(provider.name, input.requestOrigin));
   callbackUrl.search = input.search;
-  const profile = await provider.finish(callbackUrl, {
+  return provider.finish(callbackUrl, {
     state: attempt.state,
     codeVerifier: attempt.codeVerifier,
     nonce: attempt.nonce,
   });
+}
+
+async function signInWith(provider: SignInProvider, attempt: OAuthStateRow, input: CallbackInput): Promise<SignInOutcome> {
+  const profile = await profileFromCallback(provider, attempt, input);
   const user = await accountFor(provider, profile, {
     locale: localeFromAcceptLanguage(input.acceptLanguage),
     ...(attempt.timeZone ? { timeZone: attempt.timeZone } : {}),
@@ -204,7 +255,7 @@ async function accountFor(
       if (email && (await findUserByEmail(email, tx))) {
         throw new AppError(
           "conflict",
-          `An account with ${email} exists already, but ${provider.label} has not verified that this address is yours, so the accounts were not linked. Sign in with your password and link ${provider.label} from the settings.`,
+          `An account with ${email} exists already, but ${provider.label} has not verified that this address is yours, so the accounts were not linked. Sign in with your password and link ${provider.label} under Settings → Security (/settings/security).`,
         );
       }
       throw new AppError(
@@ -236,6 +287,89 @@ async function accountFor(
     await insertIdentity({ ...identity, userId: user.id }, tx);
     return user;
   });
+}
+
+// Linked external accounts (Settings → Security)
+
+/** Where the security settings page is, for a link started without `returnTo`. */
+const SECURITY_SETTINGS = "/settings/security";
+
+/**
+ * Starts linking another external account to the signed-in user's: an attempt like a sign-in's (state, PKCE,
+ * nonce, the browser binding cookie against login CSRF) that also carries the user's id, so that its callback links
+ * the identity to this account and to no other, and signs nobody in.
+ */
+export async function startLink(
+  actor: Actor,
+  name: string,
+  input: LinkInput,
+  requestOrigin: string,
+): Promise<LinkStartOutput & { browserBinding: string }> {
+  const provider = requireProvider(name);
+  const authorization = await provider.authorize(redirectUriFor(name, requestOrigin));
+  const browserBinding = randomBytes(32).toString("base64url");
+  await insertOAuthState({
+    state: authorization.state,
+    provider: name,
+    codeVerifier: authorization.codeVerifier,
+    nonce: authorization.nonce,
+    returnTo: safeReturnTo(input.returnTo ?? SECURITY_SETTINGS),
+    timeZone: null,
+    browserHash: hashBinding(browserBinding),
+    linkUserId: actor.userId,
+    expiresAt: new Date(nowDate().getTime() + STATE_TTL_MS),
+  });
+  return { url: authorization.url.href, browserBinding };
+}
+
+/**
+ * Links the external account to `userId`: once linked to them already, it is only noted as used; linked to another
+ * account, 409 (one external account signs in to one account). The provider's email plays no part: the person
+ * proved both accounts are theirs by being signed in here and at the provider.
+ */
+async function linkIdentity(userId: string, provider: SignInProvider, profile: ExternalProfile): Promise<void> {
+  const now = nowDate();
+  await db().transaction(async (tx) => {
+    const linked = await findUserByIdentity(provider.name, profile.subject, tx);
+    if (linked && linked.user.id !== userId) {
+      throw new AppError(
+        "conflict",
+        `This ${provider.label} account is linked to another Spolu account already. Unlink it there first.`,
+      );
+    }
+    const email = profile.email ? normaliseEmail(profile.email) : null;
+    if (linked) return touchIdentity(linked.identity.id, email, now, tx);
+    await insertIdentity({ userId, provider: provider.name, subject: profile.subject, email, lastUsedAt: now }, tx);
+  });
+}
+
+function toIdentityOutput(row: UserIdentityRow): IdentityOutput {
+  return {
+    id: row.id,
+    provider: row.provider,
+    label: providerLabel(row.provider),
+    email: row.email,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+export async function listIdentities(actor: Actor): Promise<IdentityListOutput> {
+  const [rows, hasPassword] = await Promise.all([listUserIdentities(actor.userId), userHasPassword(actor.userId)]);
+  return { items: rows.map(toIdentityOutput), hasPassword };
+}
+
+/** Unlinks one of the actor's external accounts while another way to sign in remains (409 otherwise). */
+export async function unlinkIdentity(actor: Actor, id: string): Promise<void> {
+  const result = await deleteIdentityKeepingAWayIn(actor.userId, id);
+  if (result === "not_found") throw new AppError("not_found", "No such linked account");
+  if (result === "last_method") {
+    throw new AppError(
+      "conflict",
+      "This linked account is your only way to sign in: set a password (Forgot password on the sign-in page) or add " +
+        "a passkey or another linked account under Settings → Security first, then unlink it.",
+    );
+  }
 }
 
 /** The background job: forgets sign-in attempts that can no longer complete (used, or older than 10 minutes). */

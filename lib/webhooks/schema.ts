@@ -32,6 +32,7 @@ export const WEBHOOK_EVENT_TYPES = {
   "comment.created": "Someone commented on a task you can see (carries the comment)",
   "comment.updated": "A comment on a task you can see was edited (carries the comment)",
   "comment.deleted": "A comment on a task you can see was deleted (carries its id and the task's)",
+  "notification.read": "You read a notification, or all of them (notificationId, null for all; unread: how many are left)",
   "webhook.disabled": "One of your webhook endpoints kept failing and was disabled",
 } as const satisfies Record<DomainEventType, string>;
 

@@ -288,6 +288,12 @@ async function arrange() {
     `gh-${marker}`,
     alice.email,
   ]);
+  // Linking another external account, in flight (POST /auth/{provider}/link): its secrets are not exported.
+  await server.sql(
+    `insert into oauth_states (state, provider, code_verifier, nonce, return_to, browser_hash, link_user_id, expires_at)
+     values ($1, 'google', $2, $3, '/en/settings/security', $4, $5, now() + interval '10 minutes')`,
+    [`state-${marker}`, `verifier-${marker}`, `nonce-${marker}`, `binding-${marker}`, aliceId],
+  );
   const challenge = randomBytes(32).toString("base64url");
   await server.sql(
     `insert into auth_challenges (purpose, challenge, user_id, email, expires_at) values ('webauthn.register', $1, $2, $3, now() + interval '5 minutes')`,
@@ -482,6 +488,8 @@ async function arrange() {
       tokenHash: tokenHashes[0]!,
       accessToken: accessToken.body.token as string,
       accessTokenHash: accessTokenRow!.token_hash,
+      linkCodeVerifier: `verifier-${marker}`,
+      linkBinding: `binding-${marker}`,
     },
   };
 }

@@ -38,6 +38,7 @@ interface OwnerData {
   deliveryId: string;
   pushSubscriptionId: string;
   deviceId: string;
+  identityId: string;
   goalId: string;
   goalReportId: string;
   connectionId: string;
@@ -139,6 +140,11 @@ beforeAll(async () => {
     `insert into webauthn_credentials (user_id, credential_id, public_key, aaguid, device_type, label, name)
      values ($1, $2, 'key', '00000000-0000-0000-0000-000000000000', 'singleDevice', 'generic', $3) returning id`,
     [user.id, `cred-${marker}`, `Secret device ${marker}`],
+  );
+  // A linked Google account written directly (tests/integration/oauth.test.ts links them through a provider).
+  const [identity] = await server.sql<{ id: string }>(
+    `insert into user_identities (user_id, provider, subject, email) values ($1, 'google', $2, $3) returning id`,
+    [user.id, `google-${marker}`, `linked-${marker}@gmail.test`],
   );
   // Phone usage in the last minutes: the stranger's activity summary and day must not count it.
   const activity = await server.request("/api/v1/activity/records", {
@@ -251,6 +257,7 @@ beforeAll(async () => {
     deliveryId: delivery!.id,
     pushSubscriptionId: subscription.body.id,
     deviceId: device!.id,
+    identityId: identity!.id,
     goalId: goal.body.id,
     goalReportId: goalReport.body.id,
     chatActionId,
@@ -313,6 +320,7 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/push/subscriptions/")) return owner.pushSubscriptionId;
     if (name === "deliveryId") return owner.deliveryId;
     if (name === "id" && path.startsWith("/api/v1/webauthn/devices/")) return owner.deviceId;
+    if (name === "id" && path.startsWith("/api/v1/auth/identities/")) return owner.identityId;
     if (name === "id" && path.startsWith("/api/v1/admin/users/")) return owner.userId;
     if (name === "id" && path.startsWith("/api/v1/admin/modules/")) return "activity";
     if (name === "id" && path.startsWith("/api/v1/admin/queue/items/")) return owner.deliveryId;
@@ -333,6 +341,7 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/tokens/")) return owner.accessTokenId;
     if (name === "taskId") return owner.taskId;
     if (name === "weekStart") return "2026-11-16";
+    if (name === "provider") return "google";
     throw new Error(`No id to try for {${name}} in ${path}: add one to pathFor`);
   });
 }
@@ -375,6 +384,7 @@ function bodyFor({ method, path }: Operation): unknown {
     "POST /api/v1/templates/from-project/{id}": { name: "Taken over" },
     "PATCH /api/v1/time-entries/{id}": { note: "Taken over" },
     "POST /api/v1/tasks/{id}/timer/start": { note: "Taken over" },
+    "POST /api/v1/auth/{provider}/link": { returnTo: "/en/settings/security" },
   };
   const key = `${method} ${path}`;
   if (!(key in bodies)) throw new Error(`No body for ${key}: add a valid one to bodyFor`);
@@ -396,7 +406,10 @@ describe("authorization matrix", () => {
   });
 
   test("a stranger gets 404 on every route that names another user's resource, learns nothing and changes nothing", async () => {
-    const named = operations.filter((operation) => operation.path.includes("{") && operation.authenticated);
+    // `/auth/{provider}/link` names a sign-in provider, nobody's resource (oauth.test.ts binds a link to its account).
+    const named = operations.filter(
+      (operation) => operation.path.includes("{") && operation.authenticated && !operation.path.endsWith("/{provider}/link"),
+    );
     expect(named.filter((operation) => operation.adminOnly).length).toBeGreaterThanOrEqual(2);
     for (const operation of named) {
       const response = await server.request(pathFor(operation.path), {

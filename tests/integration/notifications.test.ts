@@ -132,6 +132,62 @@ describe("in-app notifications", () => {
   });
 });
 
+/** A socket of `who` collecting the events it receives, for `waitFor`. */
+async function openSocket(who: User) {
+  const events: { type: string; data: Record<string, unknown> }[] = [];
+  const socket: Socket = io(server.url, {
+    path: "/ws",
+    transports: ["websocket"],
+    auth: { token: who.token },
+    reconnection: false,
+  });
+  socket.on("event", (event: { type: string; data: Record<string, unknown> }) => events.push(event));
+  await new Promise<void>((resolve, reject) => {
+    socket.on("connect", () => resolve());
+    socket.on("connect_error", reject);
+  });
+  return { socket, events };
+}
+
+describe("notification.read on the socket", () => {
+  test("POST /notifications/{id}/read and /read-all – the user's sockets hear notification.read with the unread count left; nobody else's", async () => {
+    const [me, stranger] = [await registerUser(server), await registerUser(server)];
+    const mine = await openSocket(me);
+    const theirs = await openSocket(stranger);
+    try {
+      const first = await notifyUser(me.user.id, { kind: "test", title: "One", body: "" });
+      await notifyUser(me.user.id, { kind: "test", title: "Two", body: "" });
+      await notifyUser(me.user.id, { kind: "test", title: "Three", body: "" });
+      expect((await api(`/notifications/${first.id}/read`, { method: "POST", token: me.token })).status).toBe(200);
+      await expect
+        .poll(() => mine.events.filter((event) => event.type === "notification.read").map((event) => event.data))
+        .toEqual([{ notificationId: first.id, unread: 2 }]);
+      // Read again: nothing changed, nothing announced; then all.
+      expect((await api(`/notifications/${first.id}/read`, { method: "POST", token: me.token })).status).toBe(200);
+      expect((await api("/notifications/read-all", { method: "POST", token: me.token })).body).toEqual({ marked: 2 });
+      await expect
+        .poll(() => mine.events.filter((event) => event.type === "notification.read").map((event) => event.data))
+        .toEqual([
+          { notificationId: first.id, unread: 2 },
+          { notificationId: null, unread: 0 },
+        ]);
+      // Nothing left unread: marking all again announces nothing.
+      expect((await api("/notifications/read-all", { method: "POST", token: me.token })).body).toEqual({ marked: 0 });
+      // The stranger's socket heard none of it: the first event it gets is its own notification.
+      await notifyUser(stranger.user.id, { kind: "test", title: "Theirs", body: "" });
+      await expect.poll(() => theirs.events.length).toBeGreaterThan(0);
+      expect(theirs.events.map((event) => event.type)).toEqual(["notification.created"]);
+      // And mine heard no more reads either (the third notification's creation is the last before them).
+      await notifyUser(me.user.id, { kind: "test", title: "Four", body: "" });
+      await expect.poll(() => mine.events.at(-1)?.data.title).toBe("Four");
+      expect(mine.events.filter((event) => event.type === "notification.read")).toHaveLength(2);
+    } finally {
+      mine.socket.disconnect();
+      theirs.socket.disconnect();
+    }
+  });
+});
+
 describe("notifications from events", () => {
   test("a collaboration request notifies its recipient (in their language), never the requester; accepting notifies the requester", async () => {
     const requester = await registerUser(server, { name: "Alice" });

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { userOutput } from "../../lib/accounts/schema";
 import { advanceClock, resetClock } from "../../lib/clock";
-import { oauthResultOutput, providerListOutput } from "../../lib/oauth/schema";
+import { identityListOutput, linkStartOutput, oauthResultOutput, providerListOutput } from "../../lib/oauth/schema";
 import { purgeOAuthStates } from "../../lib/oauth/service";
 import { startGithubStub, type GithubStub, type GithubUser } from "./github-stub";
 import {
@@ -304,7 +304,9 @@ describe("GET /auth/{provider}/callback – Google (OpenID Connect)", () => {
     oidc.signInAs(`google-${randomUUID()}`, { email: existing.email, emailVerified: false, name: "Mallory" });
     const response = await signIn("google", "?returnTo=/en");
     const problem = expectProblem(response, 409, "conflict");
-    expect(problem.detail).toMatch(/sign in with your password and link Google from the settings/i);
+    expect(problem.detail).toMatch(
+      /sign in with your password and link Google under Settings → Security \(\/settings\/security\)/i,
+    );
     expect(response.headers.getSetCookie()).toEqual([]);
     expect(await identities(existing.user.id)).toEqual([]);
   });
@@ -575,6 +577,154 @@ describe("the oauth-states job", () => {
     expect(left).toContain(pending.searchParams.get("state"));
     expect(left).not.toContain(stale.searchParams.get("state"));
     expect(left).not.toContain(used.searchParams.get("state"));
+  });
+});
+
+describe("linked sign-in methods: GET /auth/identities, POST /auth/{provider}/link, DELETE /auth/identities/{id}", () => {
+  const html = { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
+
+  /** `POST /auth/{provider}/link` from `jar`'s browser (the test's own by default), signed in with `token`. */
+  async function startLinking(provider: Provider, token: string, returnTo?: string, jar = browser) {
+    const response = await jar.fetch(`${server.url}/api/v1/auth/${provider}/link`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(returnTo === undefined ? {} : { returnTo }),
+    });
+    const body = (await response.json()) as { url: string };
+    expect(response.status, JSON.stringify(body)).toBe(200);
+    expect(expectShape(linkStartOutput, body)).toEqual({ url: expect.any(String) });
+    return new URL(body.url);
+  }
+
+  async function listed(token: string) {
+    const response = await server.request("/api/v1/auth/identities", { token });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return expectShape(identityListOutput, response.body);
+  }
+
+  /** A passwordless account made by signing in with a fresh Google account. */
+  async function googleOnlyAccount() {
+    const person = useGoogle();
+    const response = await signIn("google");
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return { ...person, token: response.body.token as string, userId: response.body.user.id as string };
+  }
+
+  test("links Google to the signed-in account (no new session), which then signs in with it; listed with its address", async () => {
+    const me = await registerUser(server);
+    expect(await listed(me.token)).toEqual({ items: [], hasPassword: true });
+    const google = useGoogle({ email: `other-${randomUUID()}@gmail.test` });
+    const callback = await throughProvider(await startLinking("google", me.token, "/cs/settings/security"));
+    const response = await get(callback, html);
+    expect(response.status, JSON.stringify(response.body)).toBe(302);
+    expect(response.headers.get("location")).toBe("/cs/settings/security?linked=google");
+    // Nobody is signed in anew: no session cookie, no token.
+    expect(response.headers.getSetCookie().filter((cookie) => cookie.startsWith("spolu_session="))).toEqual([]);
+
+    const list = await listed(me.token);
+    expect(list.items).toEqual([
+      expect.objectContaining({ provider: "google", label: "Google", email: google.email.toLowerCase() }),
+    ]);
+    expect(await identities(me.user.id)).toEqual([{ provider: "google", subject: google.subject, email: google.email }]);
+
+    // Signing in with that Google account now signs in to this account, though the addresses differ.
+    oidc.signInAs(google.subject, { email: google.email, emailVerified: true, name: "Gina Google" });
+    const signedIn = await signIn("google");
+    expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200);
+    expect(signedIn.body.user.id).toBe(me.user.id);
+  });
+
+  test("the link is bound to the account that started it and to its browser: another browser's callback links nothing", async () => {
+    const me = await registerUser(server);
+    useGoogle();
+    const callback = await throughProvider(await startLinking("google", me.token));
+    // Someone else's browser (no binding cookie) following the same callback: refused, nothing linked.
+    const stranger = new CookieJar(server.url);
+    const refused = await get(callback, {}, stranger);
+    expectProblem(refused, 400, "bad_request");
+    expect(await identities(me.user.id)).toEqual([]);
+  });
+
+  test("an external account linked to another Spolu account already is refused (409; a browser goes back with linkError=exists)", async () => {
+    const owner = await googleOnlyAccount();
+    const me = await registerUser(server);
+    oidc.signInAs(owner.subject, { email: owner.email, emailVerified: true, name: "Gina Google" });
+    const refused = await get(await throughProvider(await startLinking("google", me.token)));
+    expect(expectProblem(refused, 409, "conflict").detail).toMatch(/linked to another Spolu account/);
+
+    oidc.signInAs(owner.subject, { email: owner.email, emailVerified: true, name: "Gina Google" });
+    const browserAnswer = await get(await throughProvider(await startLinking("google", me.token, "/he/settings/security")), html);
+    expect(browserAnswer.status).toBe(302);
+    expect(browserAnswer.headers.get("location")).toBe("/he/settings/security?linkError=exists");
+    expect(await identities(me.user.id)).toEqual([]);
+    expect((await listed(owner.token)).items).toHaveLength(1);
+  });
+
+  test("POST /auth/{provider}/link – 401 signed out, 404 for a provider not configured, 501 for Apple, 400 naming an unknown field", async () => {
+    const me = await registerUser(server);
+    const post = (provider: string, json: unknown, token?: string) =>
+      server.request(`/api/v1/auth/${provider}/link`, { method: "POST", json, ...(token ? { token } : {}) });
+    expectProblem(await post("google", {}), 401, "unauthenticated");
+    expectProblem(await post("myspace", {}, me.token), 404, "not_found");
+    expectProblem(await post("apple", {}, me.token), 501, "not_implemented");
+    const invalid = expectProblem(await post("google", { returnTo: "/en", extra: 1 }, me.token), 400, "validation_failed");
+    expect(invalid.errors).toEqual([expect.objectContaining({ in: "body" })]);
+  });
+
+  test("DELETE /auth/identities/{id} – 404 for another user's link (which stays) and for none; unlinks while a password remains", async () => {
+    const owner = await googleOnlyAccount();
+    const [ownersLink] = (await listed(owner.token)).items;
+    const me = await registerUser(server);
+    expectProblem(
+      await server.request(`/api/v1/auth/identities/${ownersLink!.id}`, { method: "DELETE", token: me.token }),
+      404,
+      "not_found",
+    );
+    expectProblem(
+      await server.request(`/api/v1/auth/identities/${randomUUID()}`, { method: "DELETE", token: me.token }),
+      404,
+      "not_found",
+    );
+    expect((await listed(owner.token)).items).toHaveLength(1);
+    expect(await listed(me.token)).toEqual({ items: [], hasPassword: true });
+
+    useGoogle();
+    await get(await throughProvider(await startLinking("google", me.token)), html);
+    const [mine] = (await listed(me.token)).items;
+    const unlinked = await server.request(`/api/v1/auth/identities/${mine!.id}`, { method: "DELETE", token: me.token });
+    expect(unlinked.status, JSON.stringify(unlinked.body)).toBe(204);
+    expect((await listed(me.token)).items).toEqual([]);
+  });
+
+  test("DELETE /auth/identities/{id} – 409 for the only way to sign in; once GitHub is linked too, Google can go", async () => {
+    const person = await googleOnlyAccount();
+    const list = await listed(person.token);
+    expect(list.hasPassword).toBe(false);
+    const google = list.items[0]!;
+    const refused = await server.request(`/api/v1/auth/identities/${google.id}`, { method: "DELETE", token: person.token });
+    expect(expectProblem(refused, 409, "conflict").detail).toMatch(/only way to sign in/);
+    expect((await listed(person.token)).items).toHaveLength(1);
+
+    github.signInAs({
+      id: Math.floor(Math.random() * 1e9),
+      login: `octo-${randomUUID().slice(0, 8)}`,
+      name: "Octo Cat",
+      emails: [{ email: `gh-${randomUUID()}@github.test`, primary: true, verified: true }],
+    });
+    const linked = await get(await throughProvider(await startLinking("github", person.token)), html);
+    expect(linked.headers.get("location")).toBe("/settings/security?linked=github");
+    expect((await listed(person.token)).items.map((item) => item.provider)).toEqual(["google", "github"]);
+
+    const unlinked = await server.request(`/api/v1/auth/identities/${google.id}`, { method: "DELETE", token: person.token });
+    expect(unlinked.status, JSON.stringify(unlinked.body)).toBe(204);
+    const [githubLink] = (await listed(person.token)).items;
+    expect(githubLink).toMatchObject({ provider: "github" });
+    // GitHub is now the last way in.
+    expectProblem(
+      await server.request(`/api/v1/auth/identities/${githubLink!.id}`, { method: "DELETE", token: person.token }),
+      409,
+      "conflict",
+    );
   });
 });
 

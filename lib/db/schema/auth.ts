@@ -84,6 +84,11 @@ export const oauthStates = pgTable(
      * callback completes only in that browser (lib/oauth/service.ts), so that nobody can sign a victim in.
      */
     browserHash: text("browser_hash").notNull(),
+    /**
+     * Set when a signed-in user started this to link another external account to theirs (POST
+     * /auth/{provider}/link): the callback links the identity to this account instead of signing anyone in.
+     */
+    linkUserId: uuid("link_user_id").references(() => users.id, { onDelete: "cascade" }),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
