@@ -150,6 +150,7 @@ export const listTasksQuery = z
     status: commaList(TASK_STATUSES).optional().openapi({ type: "string", example: "todo,in_progress" }),
     groupId: z.uuid().optional(),
     projectId: z.uuid().optional(),
+    userGroupId: z.uuid().optional().openapi({ description: "Only the tasks assigned to this user group (team) as a whole" }),
     assigneeId: z.uuid().optional(),
     dueBefore: dateTime.optional(),
     dueAfter: dateTime.optional(),
