@@ -73,8 +73,8 @@ test("projects: create, a task in it, invite a viewer who accepts, change role, 
   await expect(projects.tasks.getByRole("listitem")).toHaveText([/Order the tiles/]);
 
   // Max, invited as a viewer, joins by accepting; he sees the tasks, and no management.
-  await projects.invite.getByLabel("E-mail", { exact: true }).fill(max.email);
-  await projects.invite.getByLabel("Role", { exact: true }).selectOption("viewer");
+  await projects.invite.getByLabel("Email", { exact: true }).fill(max.email);
+  await projects.invite.getByLabel("Their role").selectOption("viewer");
   await projects.invite.getByRole("button", { name: "Invite", exact: true }).click();
   await expect(projects.invite.getByRole("status")).toHaveText(`Invitation sent to ${max.email}. They join once they accept it.`);
   await acceptInvitation(maxPage.request);

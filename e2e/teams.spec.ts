@@ -85,7 +85,7 @@ test("teams: create, invite by e-mail and accept, tasks and workload, change rol
   expect((await annPage.request.post("/api/v1/tasks", { data: { title: "Private errand" } })).status()).toBe(201);
 
   // Invited by e-mail, Ben is not a member until he accepts.
-  await teams.invite.getByLabel("E-mail", { exact: true }).fill(ben.email);
+  await teams.invite.getByLabel("Email", { exact: true }).fill(ben.email);
   await teams.invite.getByRole("button", { name: "Invite", exact: true }).click();
   await expect(teams.invite.getByRole("status")).toHaveText(`Invitation sent to ${ben.email}. They join once they accept it.`);
   await expect(teams.members.getByRole("listitem")).toHaveCount(1);
