@@ -20,6 +20,7 @@ import { ThemeSwitcher } from "./theme-switcher";
 export async function SiteHeader({ locale, theme }: { locale: Locale; theme: ThemeChoice }) {
   const t = await getTranslations("Nav");
   const teams = await getTranslations("Teams");
+  const family = await getTranslations("Family");
   const appName = (await getTranslations("Common"))("appName");
   const user = await pageUser();
   // An entry with a `module` shows while that feature module is on (lib/modules/registry.ts).
@@ -30,6 +31,7 @@ export async function SiteHeader({ locale, theme }: { locale: Locale; theme: The
     { href: "/goals", label: t("goals") },
     { href: "/teams", label: teams("team.nav") },
     { href: "/projects", label: teams("project.nav"), module: "projects" },
+    { href: "/family", label: family("nav"), module: "family" },
     { href: "/reviews", label: t("reviews"), module: "spaced-repetition" },
     { href: "/templates", label: t("templates"), module: "templates" },
     { href: "/time", label: t("time"), module: "time-tracking" },
