@@ -9,6 +9,8 @@ import { expectAccessible } from "./axe";
  */
 
 test.use({ timezoneId: "Europe/Prague" });
+// Two people, several pages, axe in two themes on each: more than the default 30 seconds on a busy machine.
+test.describe.configure({ timeout: 120_000 });
 
 function collectErrors(page: Page): string[] {
   const errors: string[] = [];

@@ -11,6 +11,8 @@ import { CirclePage } from "./pages/circle-page";
  */
 
 test.use({ timezoneId: "Europe/Prague" });
+// Two people, several pages, axe in two themes on each: more than the default 30 seconds on a busy machine.
+test.describe.configure({ timeout: 120_000 });
 
 /** Uncaught errors in the page, and React's complaints (hydration...) in the console. */
 function collectErrors(page: Page): string[] {
