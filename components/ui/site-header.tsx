@@ -23,6 +23,8 @@ import { ThemeSwitcher } from "./theme-switcher";
  */
 export async function SiteHeader({ locale, theme }: { locale: Locale; theme: ThemeChoice }) {
   const t = await getTranslations("Nav");
+  const teams = await getTranslations("Teams");
+  const family = await getTranslations("Family");
   const appName = (await getTranslations("Common"))("appName");
   const user = await pageUser();
   const actor = user && (await pageActor());
@@ -33,6 +35,9 @@ export async function SiteHeader({ locale, theme }: { locale: Locale; theme: The
     { href: "/board", label: t("board") },
     { href: "/requests", label: t("requests") },
     { href: "/goals", label: t("goals") },
+    { href: "/teams", label: teams("team.nav") },
+    { href: "/projects", label: teams("project.nav"), module: "projects" },
+    { href: "/family", label: family("nav"), module: "family" },
     { href: "/reviews", label: t("reviews"), module: "spaced-repetition" },
     { href: "/templates", label: t("templates"), module: "templates" },
     { href: "/time", label: t("time"), module: "time-tracking" },

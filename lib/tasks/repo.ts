@@ -64,6 +64,7 @@ export interface ListFilter {
   statuses?: readonly string[];
   groupId?: string;
   projectId?: string;
+  userGroupId?: string;
   assigneeId?: string;
   dueBefore?: Date;
   dueAfter?: Date;
@@ -96,6 +97,7 @@ function listValues(userId: string, filter: ListFilter, after: Keyset | null): L
   if (filter.statuses?.length) values.statuses = `{${filter.statuses.join(",")}}`;
   if (filter.groupId) values.groupId = filter.groupId;
   if (filter.projectId) values.projectId = filter.projectId;
+  if (filter.userGroupId) values.userGroupId = filter.userGroupId;
   if (filter.assigneeId) values.assigneeId = filter.assigneeId;
   if (filter.dueBefore) values.dueBefore = filter.dueBefore.toISOString();
   if (filter.dueAfter) values.dueAfter = filter.dueAfter.toISOString();
@@ -117,6 +119,7 @@ function filterConditions(values: ListValues): SQL[] {
   if ("statuses" in values) conditions.push(sql`${tasks.status} = any(${bind("statuses")}::text[])`);
   if ("groupId" in values) conditions.push(sql`${tasks.groupId} = ${bind("groupId")}`);
   if ("projectId" in values) conditions.push(sql`${tasks.projectId} = ${bind("projectId")}`);
+  if ("userGroupId" in values) conditions.push(sql`${tasks.userGroupId} = ${bind("userGroupId")}`);
   if ("assigneeId" in values) {
     conditions.push(
       sql`exists (select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${bind("assigneeId")})`,

@@ -153,6 +153,7 @@ export const listTasksQuery = z
       .openapi({ type: "string", description: "Statuses to include, comma-separated", example: "todo,in_progress" }),
     groupId: z.uuid().optional().openapi({ description: "Only the tasks of this group" }),
     projectId: z.uuid().optional().openapi({ description: "Only the tasks of this project" }),
+    userGroupId: z.uuid().optional().openapi({ description: "Only the tasks assigned to this user group (team) as a whole" }),
     assigneeId: z.uuid().optional().openapi({ description: "Only the tasks assigned to this user" }),
     dueBefore: dateTime.optional().openapi({ description: "Only tasks due before this moment (exclusive)" }),
     dueAfter: dateTime.optional().openapi({ description: "Only tasks due at or after this moment (inclusive)" }),

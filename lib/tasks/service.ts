@@ -427,6 +427,7 @@ export async function listTasks(actor: Actor, query: ListTasksQuery, queryString
       statuses: query.status,
       groupId: query.groupId,
       projectId: query.projectId,
+      userGroupId: query.userGroupId,
       assigneeId: query.assigneeId,
       dueBefore: query.dueBefore ? toDate(query.dueBefore) : undefined,
       dueAfter: query.dueAfter ? toDate(query.dueAfter) : undefined,

@@ -185,4 +185,17 @@ describe("a task assigned to a user group", () => {
     });
     expect(changed.status).toBe(200);
   });
+  test("GET /tasks?userGroupId= – only the team's tasks; another team's id lists nothing of it", async () => {
+    const [teamOwner, worker, outsider] = [await registerUser(server), await registerUser(server), await registerUser(server)];
+    const id = await team(teamOwner, [worker]);
+    const other = await team(outsider, []);
+    await createTask(server, teamOwner.token, { title: "For the team", userGroupId: id });
+    await createTask(server, teamOwner.token, { title: "Just mine" });
+    await createTask(server, outsider.token, { title: "Outsider's team task", userGroupId: other });
+
+    expect(titles(await list(worker.token, `?userGroupId=${id}`))).toEqual(["For the team"]);
+    expect(titles(await list(teamOwner.token, `?userGroupId=${id}`))).toEqual(["For the team"]);
+    expect(titles(await list(teamOwner.token, `?userGroupId=${other}`))).toEqual([]);
+    expectProblem(await server.request("/tasks?userGroupId=not-a-team", { token: worker.token }), 400, "validation_failed");
+  });
 });

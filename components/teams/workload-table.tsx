@@ -1,0 +1,44 @@
+import { useTranslations } from "next-intl";
+
+export interface MemberWorkload {
+  userId: string;
+  name: string;
+  active: number;
+  pending: number;
+  completed: number;
+  overdue?: number;
+}
+
+/** Each member's share of the team's tasks: in progress, to do and done (`GET /user-groups/{id}/workload`). */
+export function WorkloadTable({ items, captionId }: { items: readonly MemberWorkload[]; captionId: string }) {
+  const t = useTranslations("Teams");
+  const withOverdue = items.some((item) => item.overdue !== undefined);
+  return (
+    <div className="workload-scroll">
+      <table className="workload-table" aria-labelledby={captionId}>
+        <thead>
+          <tr>
+            <th scope="col">{t("workloadMember")}</th>
+            <th scope="col">{t("workloadActive")}</th>
+            <th scope="col">{t("workloadPending")}</th>
+            <th scope="col">{t("workloadCompleted")}</th>
+            {withOverdue && <th scope="col">{t("workloadOverdue")}</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={item.userId}>
+              <th scope="row" dir="auto">
+                {item.name}
+              </th>
+              <td>{item.active}</td>
+              <td>{item.pending}</td>
+              <td>{item.completed}</td>
+              {withOverdue && <td>{item.overdue ?? 0}</td>}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+import { randomUUID } from "node:crypto";
+import { expect, test, type APIRequestContext, type Page } from "./fixtures";
+import { expectAccessible } from "./axe";
+
+/*
+ * The family page. Dana creates a family workspace and invites Noa as a child; Noa accepts, shares one of her task
+ * groups from the page, and Dana sees it among the shared groups; Dana makes Noa a parent, then removes her. In
+ * Hebrew on a phone the page reads right to left. axe passes, light and dark.
+ */
+
+test.use({ timezoneId: "Europe/Prague" });
+// Two people, several pages, axe in two themes on each: more than the default 30 seconds on a busy machine.
+test.describe.configure({ timeout: 120_000 });
+
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
+  });
+  return errors;
+}
+
+async function register(request: APIRequestContext, name: string, locale = "en") {
+  const email = `family-${randomUUID()}@example.com`;
+  const response = await request.post("/api/v1/auth/register", {
+    data: { name, email, password: `pw-${randomUUID()}`, locale, timeZone: "Europe/Prague" },
+  });
+  expect(response.status()).toBe(201);
+  return { email };
+}
+
+async function accessibleInBothThemes(page: Page) {
+  await page.emulateMedia({ colorScheme: "light" });
+  await expectAccessible(page);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expectAccessible(page);
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+const section = (page: Page, id: string) => page.locator("section", { has: page.locator(`#${id}`) });
+
+test("family: create, invite a child who accepts, share a group, change role, remove", async ({ browser }) => {
+  const danaContext = await browser.newContext();
+  const noaContext = await browser.newContext();
+  const dana = await danaContext.newPage();
+  const noa = await noaContext.newPage();
+  const errors = [...collectErrors(dana), ...collectErrors(noa)];
+  await register(dana.request, "Dana Parent");
+  const noaAccount = await register(noa.request, "Noa Child");
+
+  await dana.goto("/en/tasks");
+  await dana.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Family" }).click();
+  await expect(dana).toHaveURL(/\/en\/family$/);
+  await expect(dana.getByRole("heading", { level: 1 })).toHaveText("Family");
+  const create = section(dana, "family-new-title");
+  await create.getByRole("button", { name: "Create family workspace" }).click();
+  await expect(create.getByText("Enter a name of 1 to 100 characters.")).toBeVisible();
+  await accessibleInBothThemes(dana);
+  await create.getByLabel("Family name").fill("Levi home");
+  await create.getByRole("button", { name: "Create family workspace" }).click();
+  await expect(dana.getByRole("heading", { level: 1 })).toHaveText("Levi home");
+  await expect(dana.getByText("Your role: Parent")).toBeVisible();
+
+  const invite = section(dana, "family-invite-title");
+  await invite.getByLabel("Email", { exact: true }).fill(noaAccount.email);
+  await invite.getByRole("button", { name: "Invite", exact: true }).click();
+  await expect(invite.getByRole("status")).toHaveText(`Invitation sent to ${noaAccount.email}. They join once they accept it.`);
+
+  await noa.goto("/en/requests");
+  const invitation = noa.getByRole("listitem").filter({ hasText: "Levi home" });
+  await invitation.getByRole("button", { name: "Accept" }).click();
+  await expect(invitation).toHaveCount(0);
+  await noa.goto("/en/family");
+  await expect(noa.getByText("Your role: Child")).toBeVisible();
+  await expect(section(noa, "family-invite-title")).toHaveCount(0);
+  const noaGroups = section(noa, "family-groups-title");
+  await expect(noaGroups.getByText("No task group is shared with the family yet.")).toBeVisible();
+  await noaGroups.getByRole("button", { name: "Share with the family" }).click();
+  await expect(noaGroups.getByRole("status")).toContainText("is now shared with the family.");
+  await expect(noaGroups.getByText("Shared by (you)")).toBeVisible();
+  await accessibleInBothThemes(noa);
+
+  await dana.reload();
+  const members = section(dana, "family-members-title");
+  await expect(members.getByRole("listitem").filter({ hasText: "Noa Child" })).toBeVisible();
+  await expect(section(dana, "family-groups-title").getByText("Shared by Noa Child")).toBeVisible();
+  await members.getByLabel("Role of Noa Child").selectOption("parent");
+  await expect(members.getByRole("status")).toHaveText("Noa Child is now Parent.");
+  await accessibleInBothThemes(dana);
+  await members.getByRole("button", { name: "Remove Noa Child" }).click();
+  await expect(members.getByRole("status")).toHaveText("Noa Child was removed.");
+  await expect(members.getByRole("listitem")).toHaveCount(1);
+  expect(errors).toEqual([]);
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("family in Hebrew, right to left: create a workspace", async ({ page }) => {
+    const errors = collectErrors(page);
+    await register(page.request, "Dana Levi", "he");
+    await page.goto("/he/family");
+    await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("משפחה");
+    await accessibleInBothThemes(page);
+    await page.getByLabel("שם המשפחה").fill("משפחת לוי");
+    await page.getByRole("button", { name: "יצירת המרחב המשפחתי" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("משפחת לוי");
+    await expect(page.getByText("התפקיד שלך: הורה")).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+    await accessibleInBothThemes(page);
+    expect(errors).toEqual([]);
+  });
+});

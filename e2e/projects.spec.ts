@@ -1,0 +1,146 @@
+import { randomUUID } from "node:crypto";
+import { expect, test, type APIRequestContext, type Page } from "./fixtures";
+import { expectAccessible } from "./axe";
+import { CirclePage } from "./pages/circle-page";
+
+/*
+ * The project pages. Pia creates a project and a task in it, invites Max by e-mail as a viewer; Max accepts and
+ * sees the project's tasks but may manage nothing; Pia makes him a member, cannot demote herself as the only
+ * owner, removes him and deletes the project. In Hebrew on a phone the pages read right to left. axe passes on
+ * every page, light and dark.
+ */
+
+test.use({ timezoneId: "Europe/Prague" });
+// Two people, several pages, axe in two themes on each: more than the default 30 seconds on a busy machine.
+test.describe.configure({ timeout: 120_000 });
+
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
+  });
+  return errors;
+}
+
+async function register(request: APIRequestContext, name: string, locale = "en") {
+  const email = `project-${randomUUID()}@example.com`;
+  const response = await request.post("/api/v1/auth/register", {
+    data: { name, email, password: `pw-${randomUUID()}`, locale, timeZone: "Europe/Prague" },
+  });
+  expect(response.status()).toBe(201);
+  return { email, id: (await response.json()).user.id as string };
+}
+
+/** Accepts the one invitation waiting for the signed-in user of `request`. */
+async function acceptInvitation(request: APIRequestContext) {
+  const received = await request.get("/api/v1/invitations/received");
+  const [invitation] = (await received.json()).items as { id: string }[];
+  expect((await request.post(`/api/v1/invitations/${invitation!.id}/accept`)).status()).toBe(200);
+}
+
+async function accessibleInBothThemes(page: Page) {
+  await page.emulateMedia({ colorScheme: "light" });
+  await expectAccessible(page);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expectAccessible(page);
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+test("projects: create, a task in it, invite a viewer who accepts, change role, remove, delete", async ({ browser }) => {
+  const piaContext = await browser.newContext();
+  const maxContext = await browser.newContext();
+  const piaPage = await piaContext.newPage();
+  const maxPage = await maxContext.newPage();
+  const errors = [...collectErrors(piaPage), ...collectErrors(maxPage)];
+  await register(piaPage.request, "Pia Planner");
+  const max = await register(maxPage.request, "Max Viewer");
+  const projects = new CirclePage(piaPage, "projects");
+
+  await piaPage.goto("/en/tasks");
+  await piaPage.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Projects" }).click();
+  await expect(piaPage).toHaveURL(/\/en\/projects$/);
+  await expect(projects.heading).toHaveText("Projects");
+  await expect(piaPage.getByText("No projects yet. Create one above, or accept an invitation.")).toBeVisible();
+  await accessibleInBothThemes(piaPage);
+
+  await projects.newForm.getByLabel("Project name").fill("Kitchen remodel");
+  await projects.newForm.getByRole("button", { name: "Create project" }).click();
+  await expect(piaPage).toHaveURL(/\/en\/projects\/[0-9a-f-]{36}$/);
+  const projectId = projects.id();
+  await expect(projects.heading).toHaveText("Kitchen remodel");
+  const task = await piaPage.request.post("/api/v1/tasks", { data: { title: "Order the tiles", projectId } });
+  expect(task.status()).toBe(201);
+  await piaPage.reload();
+  await expect(projects.tasks.getByRole("listitem")).toHaveText([/Order the tiles/]);
+
+  // Max, invited as a viewer, joins by accepting; he sees the tasks, and no management.
+  await projects.invite.getByLabel("Email", { exact: true }).fill(max.email);
+  await projects.invite.getByLabel("Their role").selectOption("viewer");
+  await projects.invite.getByRole("button", { name: "Invite", exact: true }).click();
+  await expect(projects.invite.getByRole("status")).toHaveText(`Invitation sent to ${max.email}. They join once they accept it.`);
+  await acceptInvitation(maxPage.request);
+  const maxView = new CirclePage(maxPage, "projects");
+  await maxView.goto("en", projectId);
+  await expect(maxPage.getByText("Your role: Viewer")).toBeVisible();
+  await expect(maxView.tasks.getByRole("listitem")).toHaveText([/Order the tiles/]);
+  await expect(maxView.invite).toHaveCount(0);
+  await expect(maxView.settings).toHaveCount(0);
+  await accessibleInBothThemes(maxPage);
+
+  await piaPage.reload();
+  await expect(projects.member("Max Viewer").getByLabel("Role of Max Viewer")).toHaveValue("viewer");
+  await projects.member("Max Viewer").getByLabel("Role of Max Viewer").selectOption("member");
+  await expect(projects.members.getByRole("status")).toHaveText("Max Viewer is now Member.");
+  // The only owner cannot step down.
+  await projects.member("Pia Planner").getByLabel("Role of Pia Planner").selectOption("admin");
+  await expect(projects.members.getByRole("alert")).toHaveText("Someone must stay owner: make another member owner first.");
+  await accessibleInBothThemes(piaPage);
+
+  await projects.member("Max Viewer").getByRole("button", { name: "Remove Max Viewer" }).click();
+  await expect(projects.members.getByRole("status")).toHaveText("Max Viewer was removed.");
+  expect((await maxPage.goto(`/en/projects/${projectId}`))?.status()).toBe(404);
+
+  await projects.settings.getByRole("button", { name: "Delete project" }).click();
+  await projects.settings.getByRole("button", { name: "Delete the project" }).click();
+  await expect(piaPage).toHaveURL(/\/en\/projects$/);
+  await expect(piaPage.getByText("No projects yet.", { exact: false })).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("projects in Hebrew, right to left: create, invite, a member's view", async ({ page, browser }) => {
+    const errors = collectErrors(page);
+    await register(page.request, "Dana Levi", "he");
+    const memberContext = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const memberPage = await memberContext.newPage();
+    const member = await register(memberPage.request, "Noa Cohen", "he");
+    const projects = new CirclePage(page, "projects");
+
+    await projects.goto("he");
+    expect(await projects.direction()).toEqual({ lang: "he", dir: "rtl" });
+    await expect(projects.heading).toHaveText("פרויקטים");
+    await projects.newForm.getByLabel("שם הפרויקט").fill("שיפוץ המטבח");
+    await projects.newForm.getByRole("button", { name: "יצירת פרויקט" }).click();
+    await expect(page).toHaveURL(/\/he\/projects\/[0-9a-f-]{36}$/);
+    const projectId = projects.id();
+    await projects.invite.getByLabel("דוא״ל", { exact: true }).fill(member.email);
+    await projects.invite.getByRole("button", { name: "הזמנה", exact: true }).click();
+    await expect(projects.invite.getByRole("status")).toContainText(member.email);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+    await accessibleInBothThemes(page);
+
+    await acceptInvitation(memberPage.request);
+    await page.reload();
+    await expect(projects.member("Noa Cohen").getByLabel("התפקיד של Noa Cohen")).toHaveValue("member");
+    const memberView = new CirclePage(memberPage, "projects");
+    await memberView.goto("he");
+    await expect(memberPage.locator(".circle-card")).toContainText("שיפוץ המטבח");
+    await memberView.goto("he", projectId);
+    await expect(memberPage.getByText("התפקיד שלך: חבר")).toBeVisible();
+    await accessibleInBothThemes(memberPage);
+    expect(errors).toEqual([]);
+  });
+});
