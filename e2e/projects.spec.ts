@@ -69,10 +69,16 @@ test("projects: create, a task in it, invite a viewer who accepts, change role, 
   await expect(piaPage).toHaveURL(/\/en\/projects\/[0-9a-f-]{36}$/);
   const projectId = projects.id();
   await expect(projects.heading).toHaveText("Kitchen remodel");
-  const task = await piaPage.request.post("/api/v1/tasks", { data: { title: "Order the tiles", projectId } });
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString();
+  const piaId = ((await (await piaPage.request.get("/api/v1/auth/me")).json()) as { id: string }).id;
+  const task = await piaPage.request.post("/api/v1/tasks", {
+    data: { title: "Order the tiles", projectId, dueAt: yesterday, assigneeIds: [piaId] },
+  });
   expect(task.status()).toBe(201);
   await piaPage.reload();
   await expect(projects.tasks.getByRole("listitem")).toHaveText([/Order the tiles/]);
+  // The workload: Pia has one task to do, and it is overdue.
+  await expect(projects.workloadRow("Pia Planner").getByRole("cell")).toHaveText(["0", "1", "0", "1"]);
 
   // Max, invited as a viewer, joins by accepting; he sees the tasks, and no management.
   await projects.invite.getByLabel("Email", { exact: true }).fill(max.email);

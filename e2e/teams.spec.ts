@@ -103,12 +103,13 @@ test("teams: create, invite by e-mail and accept, tasks and workload, change rol
   await annPage.reload();
   await expect(teams.tasks.getByRole("listitem")).toHaveText([/Buy seeds/, /Mow the lawn/]);
   await expect(teams.members.getByRole("listitem")).toHaveCount(2);
-  await expect(teams.workloadRow("Ann Owner").getByRole("cell")).toHaveText(["1", "1", "0"]);
-  await expect(teams.workloadRow("Ben Helper").getByRole("cell")).toHaveText(["0", "0", "0"]);
+  // In progress, to do, done, overdue.
+  await expect(teams.workloadRow("Ann Owner").getByRole("cell")).toHaveText(["1", "1", "0", "0"]);
+  await expect(teams.workloadRow("Ben Helper").getByRole("cell")).toHaveText(["0", "0", "0", "0"]);
   // Ticking a task off in the list moves it to done in the workload.
   await teams.tasks.getByRole("checkbox", { name: /Buy seeds/ }).check();
   await annPage.reload();
-  await expect(teams.workloadRow("Ann Owner").getByRole("cell")).toHaveText(["1", "0", "1"]);
+  await expect(teams.workloadRow("Ann Owner").getByRole("cell")).toHaveText(["1", "0", "1", "0"]);
   await accessibleInBothThemes(annPage);
 
   // Ben becomes an admin; Ann, the only owner, may not leave.
@@ -183,7 +184,7 @@ test.describe("on a phone", () => {
     await expect(memberPage.getByText("התפקיד שלך: חבר")).toBeVisible();
     await expect(memberView.invite).toHaveCount(0);
     await expect(memberView.settings).toHaveCount(0);
-    await expect(memberView.workloadRow("Dana Levi").getByRole("cell")).toHaveText(["0", "0", "0"]);
+    await expect(memberView.workloadRow("Dana Levi").getByRole("cell")).toHaveText(["0", "0", "0", "0"]);
     expect(await memberPage.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
     await accessibleInBothThemes(memberPage);
 

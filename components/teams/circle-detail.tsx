@@ -16,14 +16,14 @@ interface Props {
   now: string;
   circle: CircleSummary;
   members: readonly CircleMember[];
-  workload: readonly MemberWorkload[] | null;
+  workload: readonly MemberWorkload[];
   tasks: { queryString: string; initial: TaskPage; groupNames: Readonly<Record<string, string>> };
   limits: { name: number; description: number };
 }
 
 /**
  * One team's or project's page: its name and the user's role, its tasks, its members (roles, remove, leave),
- * the workload per member (teams), inviting (owners and admins), renaming (owners and admins) and deleting
+ * the workload per member, inviting (owners and admins), renaming (owners and admins) and deleting
  * (owners). What a role may not do is not offered; the API refuses it anyway.
  */
 export function CircleDetail({ kind, locale, userId, timeZone, now, circle, members, workload, tasks, limits }: Props) {
@@ -64,7 +64,7 @@ export function CircleDetail({ kind, locale, userId, timeZone, now, circle, memb
         <h2 id="circle-members-title">{t("membersTitle")}</h2>
         <MemberList kind={kind} locale={locale} id={circle.id} userId={userId} myRole={role} members={members} />
       </section>
-      {workload && (
+      {workload.length > 0 && (
         <section className="circle-section" aria-labelledby="circle-workload-title">
           <h2 id="circle-workload-title">{t("workloadTitle")}</h2>
           <p className="goal-hint">{t("workloadHint")}</p>

@@ -6,13 +6,15 @@ export interface MemberWorkload {
   active: number;
   pending: number;
   completed: number;
-  overdue?: number;
+  overdue: number;
 }
 
-/** Each member's share of the team's tasks: in progress, to do and done (`GET /user-groups/{id}/workload`). */
+/**
+ * Each member's share of a team's or project's tasks: in progress, to do, done and overdue (`GET
+ * /user-groups/{id}/workload`, `GET /projects/{id}/workload`).
+ */
 export function WorkloadTable({ items, captionId }: { items: readonly MemberWorkload[]; captionId: string }) {
   const t = useTranslations("Teams");
-  const withOverdue = items.some((item) => item.overdue !== undefined);
   return (
     <div className="workload-scroll">
       <table className="workload-table" aria-labelledby={captionId}>
@@ -22,7 +24,7 @@ export function WorkloadTable({ items, captionId }: { items: readonly MemberWork
             <th scope="col">{t("workloadActive")}</th>
             <th scope="col">{t("workloadPending")}</th>
             <th scope="col">{t("workloadCompleted")}</th>
-            {withOverdue && <th scope="col">{t("workloadOverdue")}</th>}
+            <th scope="col">{t("workloadOverdue")}</th>
           </tr>
         </thead>
         <tbody>
@@ -34,7 +36,7 @@ export function WorkloadTable({ items, captionId }: { items: readonly MemberWork
               <td>{item.active}</td>
               <td>{item.pending}</td>
               <td>{item.completed}</td>
-              {withOverdue && <td>{item.overdue ?? 0}</td>}
+              <td>{item.overdue}</td>
             </tr>
           ))}
         </tbody>

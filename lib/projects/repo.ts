@@ -2,8 +2,9 @@ import { and, asc, count, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { nowDate } from "../clock";
 import { db, type Executor } from "../db/client";
 import { projectMembers, projects, type ProjectRole, type ProjectRow } from "../db/schema/projects";
-import { tasks } from "../db/schema/tasks";
+import { taskAssignees, tasks } from "../db/schema/tasks";
 import { users } from "../db/schema/users";
+import { workloadCountColumns } from "../tasks/repo";
 
 /** A project as one of its members sees it: with their role, its member count and its task counts. */
 export interface MemberProject extends ProjectRow {
@@ -166,6 +167,22 @@ export async function listMembers(projectId: string, executor: Executor = db()):
     .innerJoin(users, eq(users.id, projectMembers.userId))
     .where(eq(projectMembers.projectId, projectId))
     .orderBy(...joinOrder);
+}
+
+/** Per member, in the order they joined, the workload counts over the project's tasks assigned to them. */
+export async function memberWorkloadCounts(projectId: string, now: Date) {
+  return (
+    db()
+      .select({ userId: projectMembers.userId, name: users.name, role: projectMembers.role, ...workloadCountColumns(now) })
+      .from(projectMembers)
+      .innerJoin(users, eq(users.id, projectMembers.userId))
+      .leftJoin(taskAssignees, eq(taskAssignees.userId, projectMembers.userId))
+      // Only the project's tasks: a member's other tasks are none of the other members' business.
+      .leftJoin(tasks, and(eq(tasks.id, taskAssignees.taskId), eq(tasks.projectId, projectId)))
+      .where(eq(projectMembers.projectId, projectId))
+      .groupBy(projectMembers.userId, users.name, projectMembers.role, projectMembers.joinedAt)
+      .orderBy(...joinOrder)
+  );
 }
 
 /** The user ids of the project's members (an event's audience). */

@@ -23,6 +23,7 @@ import {
   projectIdParams,
   projectListOutput,
   projectOutput,
+  projectWorkloadOutput,
   updateProjectInput,
 } from "./schema";
 import {
@@ -31,6 +32,7 @@ import {
   createProject,
   deleteProject,
   getProject,
+  getProjectWorkload,
   leaveProject,
   listProjectMembers,
   listProjects,
@@ -139,6 +141,22 @@ const listMembersRoute = apiRoute({
   responses: { 200: jsonContent(memberListOutput, "The members"), 404: problemResponse(NOT_FOUND) },
 });
 
+const workloadRoute = apiRoute({
+  method: "get",
+  path: "/projects/{id}/workload",
+  tags: TAGS,
+  summary: "The project's workload: per member, active, pending, completed and overdue tasks",
+  description:
+    "Any member (viewers too) sees it. For every member (those without tasks with zeros), counts over the project's " +
+    "tasks assigned to the member, whoever owns them: `active` = in_progress, `pending` = todo, `completed` = done, " +
+    "`overdue` = active or pending with a due time in the past; cancelled tasks count nowhere, and a member's tasks " +
+    "outside the project are not counted (nor shown).",
+  access: "user",
+  module: "projects",
+  request: { params: projectIdParams },
+  responses: { 200: jsonContent(projectWorkloadOutput, "The counts per member"), 404: problemResponse(NOT_FOUND) },
+});
+
 const addMemberRoute = apiRoute({
   method: "post",
   path: "/projects/{id}/members",
@@ -230,6 +248,7 @@ export const projectsRoutes = createRouter()
     return c.body(null, 204);
   })
   .openapi(listMembersRoute, async (c) => c.json(await listProjectMembers(c.var.actor, c.req.valid("param").id), 200))
+  .openapi(workloadRoute, async (c) => c.json(await getProjectWorkload(c.var.actor, c.req.valid("param").id), 200))
   .openapi(addMemberRoute, async (c) => {
     const added = await addProjectMember(c.var.actor, c.req.valid("param").id, c.req.valid("json"), new URL(c.req.url).origin);
     return "member" in added ? c.json(added.member, 201) : c.json(added.invitation, 202);

@@ -127,3 +127,29 @@ export const memberListOutput = z
   .object({ items: z.array(memberOutput).openapi({ description: "In the order they joined" }) })
   .openapi("ProjectMemberList");
 export type MemberListOutput = z.infer<typeof memberListOutput>;
+
+export const projectWorkloadOutput = z
+  .object({
+    projectId: z.uuid(),
+    items: z
+      .array(
+        z.object({
+          userId: z.uuid(),
+          name: z.string(),
+          role: roleSchema,
+          active: z.number().int().openapi({ description: "The project's tasks assigned to the member that are in_progress" }),
+          pending: z.number().int().openapi({ description: "The project's tasks assigned to the member that are todo" }),
+          completed: z.number().int().openapi({ description: "The project's tasks assigned to the member that are done" }),
+          overdue: z.number().int().openapi({
+            description: "Of the active and pending ones, those whose due time has passed (counted in those too)",
+          }),
+        }),
+      )
+      .openapi({ description: "Every member, in the order they joined; zeros for none" }),
+  })
+  .openapi("ProjectWorkload", {
+    description:
+      "Per member, counts over the project's tasks assigned to that member (whoever owns them). Cancelled tasks, and " +
+      "tasks nobody is assigned to, count nowhere; a member's tasks outside the project are not counted.",
+  });
+export type ProjectWorkloadOutput = z.infer<typeof projectWorkloadOutput>;

@@ -22,6 +22,7 @@ import {
   listMemberIds,
   listMemberProjects,
   listMembers,
+  memberWorkloadCounts,
   listProjectTaskIds,
   lockProject,
   updateMemberRole,
@@ -35,6 +36,7 @@ import type {
   ChangeRoleInput,
   CreateProjectInput,
   MemberListOutput,
+  ProjectWorkloadOutput,
   MemberOutput,
   ProjectListOutput,
   ProjectOutput,
@@ -189,6 +191,12 @@ export async function deleteProject(actor: Actor, projectId: string, preconditio
 export async function listProjectMembers(actor: Actor, projectId: string): Promise<MemberListOutput> {
   await getRoleOrThrow(actor, projectId);
   return { items: (await listMembers(projectId)).map(toMemberOutput) };
+}
+
+/** Any member (viewers too) sees the workload of every member. */
+export async function getProjectWorkload(actor: Actor, projectId: string): Promise<ProjectWorkloadOutput> {
+  await getRoleOrThrow(actor, projectId);
+  return { projectId, items: await memberWorkloadCounts(projectId, nowDate()) };
 }
 
 /**

@@ -460,19 +460,25 @@ export async function deleteSubtaskRow(subtaskId: string, database: Executor): P
 
 // Workload
 
+/**
+ * The counts every workload shows, over the `tasks` rows a query reaches (counting `tasks.id`, so a left join that
+ * reaches none counts 0): `active` in_progress, `pending` todo, `completed` done (since `completedSince` when
+ * given), `overdue` todo or in_progress with a due time before `now`. Cancelled tasks count nowhere.
+ */
+export function workloadCountColumns(now: Date, completedSince: Date | null = null) {
+  const completedFilter = completedSince ? sql` and ${tasks.completedAt} >= ${completedSince.toISOString()}::timestamptz` : sql``;
+  return {
+    active: sql<number>`count(${tasks.id}) filter (where ${tasks.status} = 'in_progress')::int`,
+    pending: sql<number>`count(${tasks.id}) filter (where ${tasks.status} = 'todo')::int`,
+    completed: sql<number>`count(${tasks.id}) filter (where ${tasks.status} = 'done'${completedFilter})::int`,
+    overdue: sql<number>`count(${tasks.id}) filter (where ${tasks.status} in ('todo', 'in_progress') and ${tasks.dueAt} < ${now.toISOString()}::timestamptz)::int`,
+  };
+}
+
 export async function workloadCounts(userId: string, now: Date, completedSince: Date | null) {
   const responsible = sql`(exists (select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id} and ${taskAssignees.userId} = ${userId})
     or (${tasks.ownerId} = ${userId} and not exists (select 1 from ${taskAssignees} where ${taskAssignees.taskId} = ${tasks.id})))`;
-  const completedFilter = completedSince ? sql` and ${tasks.completedAt} >= ${completedSince.toISOString()}::timestamptz` : sql``;
-  const [row] = await db()
-    .select({
-      active: sql<number>`count(*) filter (where ${tasks.status} = 'in_progress')::int`,
-      pending: sql<number>`count(*) filter (where ${tasks.status} = 'todo')::int`,
-      completed: sql<number>`count(*) filter (where ${tasks.status} = 'done'${completedFilter})::int`,
-      overdue: sql<number>`count(*) filter (where ${tasks.status} in ('todo', 'in_progress') and ${tasks.dueAt} < ${now.toISOString()}::timestamptz)::int`,
-    })
-    .from(tasks)
-    .where(responsible);
+  const [row] = await db().select(workloadCountColumns(now, completedSince)).from(tasks).where(responsible);
   return row ?? { active: 0, pending: 0, completed: 0, overdue: 0 };
 }
 

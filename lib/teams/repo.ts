@@ -4,6 +4,7 @@ import { db, type Executor } from "../db/client";
 import { taskAssignees, tasks } from "../db/schema/tasks";
 import { userGroupMembers, userGroups, type UserGroupRole, type UserGroupRow } from "../db/schema/teams";
 import { users } from "../db/schema/users";
+import { workloadCountColumns } from "../tasks/repo";
 
 /** A group as one of its members sees it: with their role and how many members it has. */
 export interface MemberGroup extends UserGroupRow {
@@ -169,16 +170,14 @@ export async function findMember(groupId: string, userId: string, executor: Exec
  * Per member of the group, in one query: counts over the tasks assigned to them (task_assignees), by status.
  * Members without tasks come with zeros (left joins); cancelled tasks count nowhere.
  */
-export async function memberWorkloadCounts(groupId: string) {
+export async function memberWorkloadCounts(groupId: string, now: Date) {
   return (
     db()
       .select({
         userId: userGroupMembers.userId,
         name: users.name,
         role: userGroupMembers.role,
-        active: sql<number>`count(${tasks.id}) filter (where ${tasks.status} = 'in_progress')::int`,
-        pending: sql<number>`count(${tasks.id}) filter (where ${tasks.status} = 'todo')::int`,
-        completed: sql<number>`count(${tasks.id}) filter (where ${tasks.status} = 'done')::int`,
+        ...workloadCountColumns(now),
       })
       .from(userGroupMembers)
       .innerJoin(users, eq(users.id, userGroupMembers.userId))

@@ -101,6 +101,9 @@ export const memberWorkloadOutput = z
     active: z.number().int().openapi({ description: "The group's tasks assigned to the member that are in_progress" }),
     pending: z.number().int().openapi({ description: "The group's tasks assigned to the member that are todo" }),
     completed: z.number().int().openapi({ description: "The group's tasks assigned to the member that are done" }),
+    overdue: z.number().int().openapi({
+      description: "Of the active and pending ones, those whose due time has passed (counted in those too)",
+    }),
   })
   .openapi("UserGroupMemberWorkload");
 export type MemberWorkloadOutput = z.infer<typeof memberWorkloadOutput>;
@@ -113,6 +116,7 @@ export const teamWorkloadOutput = z
   .openapi("UserGroupWorkload", {
     description:
       "Per member, counts over every task assigned to that member (whoever owns it): `active` = in_progress, " +
-      "`pending` = todo, `completed` = done. Cancelled tasks, and tasks nobody is assigned to, count nowhere.",
+      "`pending` = todo, `completed` = done; `overdue`: active or pending with a due time in the past. Cancelled tasks, " +
+      "and tasks nobody is assigned to, count nowhere.",
   });
 export type TeamWorkloadOutput = z.infer<typeof teamWorkloadOutput>;

@@ -1,6 +1,7 @@
 import type { Precondition } from "../api/conditional";
 import { AppError, invalidField } from "../api/app-error";
 import type { Actor } from "../auth/actor";
+import { nowDate } from "../clock";
 import { db, type Executor } from "../db/client";
 import type { CreatedInvitationOutput } from "../invitations/schema";
 import { inviteToJoin, isConnected } from "../invitations/service";
@@ -242,5 +243,5 @@ export async function leaveUserGroup(actor: Actor, groupId: string): Promise<voi
 /** Every member's active (in_progress), pending (todo) and completed (done) tasks among the group's tasks. */
 export async function getTeamWorkload(actor: Actor, groupId: string): Promise<TeamWorkloadOutput> {
   await getRoleOrThrow(actor, groupId);
-  return { groupId, items: await memberWorkloadCounts(groupId) };
+  return { groupId, items: await memberWorkloadCounts(groupId, nowDate()) };
 }

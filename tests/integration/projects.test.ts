@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { memberListOutput, memberOutput, projectListOutput, projectOutput } from "../../lib/projects/schema";
+import {
+  memberListOutput,
+  memberOutput,
+  projectListOutput,
+  projectOutput,
+  projectWorkloadOutput,
+} from "../../lib/projects/schema";
 import { taskListOutput } from "../../lib/tasks/schema";
 import {
   addMember as joinAs,
@@ -590,6 +596,43 @@ describe("DELETE /projects/{id}/members/{userId} and POST /projects/{id}/leave",
   });
 });
 
+describe("GET /projects/{id}/workload", () => {
+  test("counts each member's assigned tasks of the project by status and overdue; viewers see it too", async () => {
+    const { project, owner, admin, member, viewer } = await projectOfFour();
+    const outsider = await registerUser(server);
+    const projectTask = (who: User, fields: Record<string, unknown> = {}) => ({
+      assigneeIds: [who.user.id],
+      projectId: project.id,
+      ...fields,
+    });
+    const past = new Date(Date.now() - 86_400_000).toISOString();
+    const future = new Date(Date.now() + 86_400_000).toISOString();
+    await createTask(server, owner.token, projectTask(owner, { status: "todo", dueAt: past }));
+    await createTask(server, owner.token, projectTask(owner, { status: "in_progress", dueAt: future }));
+    await createTask(server, owner.token, projectTask(owner, { status: "done", dueAt: past }));
+    await createTask(server, admin.token, projectTask(admin, { status: "in_progress", dueAt: past }));
+    await createTask(server, admin.token, projectTask(admin, { status: "cancelled", dueAt: past }));
+    // Not the project's, or nobody's: they count nowhere.
+    await createTask(server, member.token, { status: "todo", assigneeIds: [member.user.id], dueAt: past });
+    await createTask(server, owner.token, { status: "todo", projectId: project.id });
+    await createTask(server, outsider.token, { status: "todo", assigneeIds: [outsider.user.id] });
+
+    const response = await api(`/projects/${project.id}/workload`, { token: viewer.token });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    const counts = expectShape(projectWorkloadOutput, response.body).items.map(({ userId, role, ...figures }) => ({
+      userId,
+      role,
+      ...figures,
+    }));
+    expect(counts).toEqual([
+      { userId: owner.user.id, role: "owner", name: "Test User", active: 1, pending: 1, completed: 1, overdue: 1 },
+      { userId: admin.user.id, role: "admin", name: "Test User", active: 1, pending: 0, completed: 0, overdue: 1 },
+      { userId: member.user.id, role: "member", name: "Test User", active: 0, pending: 0, completed: 0, overdue: 0 },
+      { userId: viewer.user.id, role: "viewer", name: "Test User", active: 0, pending: 0, completed: 0, overdue: 0 },
+    ]);
+  });
+});
+
 describe("a stranger", () => {
   test("gets 404 on every project route, the same as for a project that does not exist, and changes nothing", async () => {
     const { project, owner, member } = await projectOfFour();
@@ -599,6 +642,7 @@ describe("a stranger", () => {
       ["PATCH", "", { name: "Taken over" }],
       ["DELETE", ""],
       ["GET", "/members"],
+      ["GET", "/workload"],
       ["POST", "/members", { userId: stranger.user.id, role: "owner" }],
       ["PATCH", `/members/${member.user.id}`, { role: "viewer" }],
       ["DELETE", `/members/${member.user.id}`],

@@ -533,6 +533,10 @@ describe("GET /user-groups/{id}/workload", () => {
     const teamTask = (who: User) => ({ assigneeIds: [who.user.id], userGroupId: team.id });
     for (const status of ["todo", "in_progress", "in_progress", "done"])
       await createTask(server, owner.token, { status, ...teamTask(owner) });
+    // Overdue: open and due in the past (a done one is not).
+    const past = new Date(Date.now() - 86_400_000).toISOString();
+    await createTask(server, owner.token, { status: "in_progress", dueAt: past, ...teamTask(owner) });
+    await createTask(server, owner.token, { status: "done", dueAt: past, ...teamTask(owner) });
     for (const status of ["todo", "todo", "done", "cancelled"])
       await createTask(server, admin.token, { status, ...teamTask(admin) });
     // The group's tasks nobody is assigned to, members' tasks outside the group and outsiders' tasks count nowhere.
@@ -548,9 +552,9 @@ describe("GET /user-groups/{id}/workload", () => {
     expect(expectShape(teamWorkloadOutput, response.body)).toEqual({
       groupId: team.id,
       items: [
-        { userId: owner.user.id, name: "Test User", role: "owner", active: 2, pending: 1, completed: 1 },
-        { userId: admin.user.id, name: "Test User", role: "admin", active: 0, pending: 2, completed: 1 },
-        { userId: member.user.id, name: "Test User", role: "member", active: 1, pending: 0, completed: 0 },
+        { userId: owner.user.id, name: "Test User", role: "owner", active: 3, pending: 1, completed: 2, overdue: 1 },
+        { userId: admin.user.id, name: "Test User", role: "admin", active: 0, pending: 2, completed: 1, overdue: 0 },
+        { userId: member.user.id, name: "Test User", role: "member", active: 1, pending: 0, completed: 0, overdue: 0 },
       ],
     });
   });

@@ -14,13 +14,13 @@ import { nowDate } from "@/lib/clock";
 import { listGroups } from "@/lib/groups/service";
 import { isLocale, tagOfSegment } from "@/lib/i18n/locales";
 import { DESCRIPTION_MAX, NAME_MAX } from "@/lib/projects/schema";
-import { getProject, listProjectMembers } from "@/lib/projects/service";
+import { getProject, getProjectWorkload, listProjectMembers } from "@/lib/projects/service";
 import "@/components/goals/goals.css";
 import "@/components/tasks/list/task-list.css";
 import "@/components/teams/teams.css";
 
 /**
- * /{locale}/projects/{id}: one of the signed-in user's projects: its tasks, members and roles, inviting, renaming
+ * /{locale}/projects/{id}: one of the signed-in user's projects: its tasks, members and roles, each member's workload, inviting, renaming
  * and deleting as the user's role allows. A project the user is not in, or none, is the 404 page; so is every
  * project page while the `projects` module is off.
  */
@@ -40,13 +40,14 @@ async function loadProject(actor: Actor, id: string, locale: string) {
   try {
     const project = await getProject(actor, id);
     const queryString = new URLSearchParams({ projectId: id, sort: DEFAULT_SORT, limit: String(PAGE_SIZE) }).toString();
-    const [members, initial, groups] = await Promise.all([
+    const [members, workload, initial, groups] = await Promise.all([
       listProjectMembers(actor, id),
+      getProjectWorkload(actor, id),
       loadFirstPage(actor, queryString),
       isLocale(locale) ? listGroups(actor, { lang: locale }) : { items: [] },
     ]);
     const groupNames = Object.fromEntries(groups.items.map((group) => [group.id, group.name]));
-    return { project, members: members.items, tasks: { queryString, initial, groupNames } };
+    return { project, members: members.items, workload: workload.items, tasks: { queryString, initial, groupNames } };
   } catch (error) {
     if (error instanceof AppError && error.code === "not_found") return null;
     throw error;
@@ -80,7 +81,7 @@ export default async function ProjectPage({ params }: Props) {
           now={nowDate().toISOString()}
           circle={loaded.project}
           members={loaded.members}
-          workload={null}
+          workload={loaded.workload}
           tasks={loaded.tasks}
           limits={{ name: NAME_MAX, description: DESCRIPTION_MAX }}
         />
