@@ -372,6 +372,7 @@ function bodyFor({ method, path }: Operation): unknown {
     "PATCH /api/v1/goals/{id}": { title: "Taken over", status: "abandoned" },
     "POST /api/v1/goals/{id}/reports": { date: "2025-01-02", value: 99 },
     "POST /api/v1/goals/{id}/study-plan": { assistant: "built-in" },
+    "POST /api/v1/goals/{id}/study-plan/apply": { replaceManualProgress: true },
     "PUT /api/v1/admin/modules/{id}": { enabled: false },
     "PATCH /api/v1/review-cards/{id}": { front: "Taken over", goalId: null },
     "POST /api/v1/review-cards/{id}/reviews": { grade: "again" },

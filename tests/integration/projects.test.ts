@@ -805,6 +805,7 @@ describe("GET /openapi.json", () => {
       "/api/v1/projects/{id}/leave",
       "/api/v1/projects/{id}/members",
       "/api/v1/projects/{id}/members/{userId}",
+      "/api/v1/projects/{id}/workload",
     ]);
     expect(paths["/api/v1/projects/{id}/members"]!.post!.description).toMatch(/POST \/invitations/);
     expect(Object.keys(paths["/api/v1/projects/{id}/members/{userId}"]!.delete!.responses)).toEqual(
