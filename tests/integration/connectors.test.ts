@@ -1,7 +1,15 @@
 import { createHmac } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { advanceClock, resetClock } from "../../lib/clock";
-import { connectionOutput, createdConnectionOutput, runListOutput, runOutput, statusOutput } from "../../lib/connectors/schema";
+import { driverOf } from "../../lib/connectors/drivers";
+import {
+  CONNECTOR_KINDS,
+  connectionOutput,
+  createdConnectionOutput,
+  runListOutput,
+  runOutput,
+  statusOutput,
+} from "../../lib/connectors/schema";
 import { runConnectorRetries, RETRY_DELAYS_MS } from "../../lib/connectors/service";
 import { moduleOverrides } from "../../lib/modules/registry";
 import {
@@ -14,7 +22,6 @@ import {
   type TestServer,
 } from "./harness";
 import { ODOO_ADMIN, ODOO_DATABASE, startOdooServer, type OdooServer } from "./odoo-server";
-import { startMoodleServer, type MoodleServer } from "./moodle-server";
 
 /*
  * The connector framework (lib/connectors): connections, access, runs item by item, retries and the signed
@@ -327,21 +334,15 @@ describe("runs", () => {
     expect(refused.error).toMatch(/AccessDenied/);
   });
 
-  test("a kind without an export answers 404", async () => {
-    const moodle: MoodleServer = await startMoodleServer();
-    try {
-      const response = await api("/connectors", {
-        token: alice.token,
-        json: { kind: "learning", name: "School", baseUrl: moodle.url, credentials: { token: "a".repeat(32) } },
-      });
-      expect(response.status, JSON.stringify(response.body)).toBe(201);
-      expectProblem(
-        await api(`/connectors/${response.body.id}/export`, { token: alice.token, method: "POST" }),
-        404,
-        "not_found",
-      );
-    } finally {
-      await moodle.close();
+  test("every kind of connector has an import, an export and a webhook (the interface specification asks for all three)", () => {
+    for (const kind of CONNECTOR_KINDS) {
+      const driver = driverOf(kind);
+      expect(driver, kind).not.toBeNull();
+      expect([typeof driver!.import, typeof driver!.export, typeof driver!.webhook], kind).toEqual([
+        "function",
+        "function",
+        "function",
+      ]);
     }
   });
 });
