@@ -92,11 +92,12 @@ describe("the weekly report job", () => {
     await runWeeklyReports();
     expect(await reportsOf(tokyo)).toEqual({ weeks: ["2026-02-09"], fires: 1, notifications: 1 });
 
-    // Monday 08:00 in Los Angeles (already Tuesday 01:00 in Tokyo), run twice.
+    // Monday 08:00 in Los Angeles (already Tuesday 01:00 in Tokyo), run twice. Nothing happened in their week: the
+    // report is kept, but a quiet week is not sent (no notification) unless they ask for quiet weeks too.
     setClock("2026-02-16T16:00:00Z");
     await runWeeklyReports();
     await runWeeklyReports();
-    expect(await reportsOf(angeleno)).toEqual({ weeks: ["2026-02-09"], fires: 1, notifications: 1 });
+    expect(await reportsOf(angeleno)).toEqual({ weeks: ["2026-02-09"], fires: 1, notifications: 0 });
     expect(await reportsOf(tokyo)).toEqual({ weeks: ["2026-02-09"], fires: 1, notifications: 1 });
 
     const report = expectShape(weeklyReportOutput, (await api("/reports/weekly/2026-02-09", { token: tokyo.token })).body);
