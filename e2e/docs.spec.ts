@@ -36,7 +36,7 @@ test("the filter narrows the list to the matching tags", async ({ page }) => {
 
 test("a deep link opens its operation", async ({ page }) => {
   const docs = new DocsPage(page);
-  await docs.goto("#/Account/get_api_v1_auth_me");
+  await docs.goto("#/Account/getCurrentUser");
   const me = docs.operation("get", "/api/v1/auth/me");
   await expect(me).toHaveClass(/is-open/);
   await expect(me.getByRole("button", { name: "Try it out" })).toBeVisible({ timeout: RENDER_TIMEOUT });

@@ -33,7 +33,7 @@ const loadSwaggerUI = () =>
  *
  * The tags open collapsed (`docExpansion: "none"`): the reader first sees the API's areas as a table of
  * contents, narrows them with the filter box, and opens one (or follows a deep link such as
- * `/docs#/Account/get_api_v1_auth_me`, which opens that operation). With every tag open ("list") the
+ * `/docs#/Account/getCurrentUser`, which opens that operation). With every tag open ("list") the
  * document lists 150 operations under 24 tags; from 150 rows on, Swagger UI renders the list virtualized
  * against the window, so only the rows in the viewport exist and the first screen shows little more than
  * the Health tag below the long introduction. Collapsed, the first paint draws 24 headings, and each

@@ -18,7 +18,7 @@ export class DocsPage {
     this.filter = page.locator(".swagger-ui .filter input.operation-filter-input");
   }
 
-  /** Opens /docs (`hash` e.g. "#/Account/get_api_v1_auth_me" for a deep link) and waits for the tag list. */
+  /** Opens /docs (`hash` e.g. "#/Account/getCurrentUser" for a deep link) and waits for the tag list. */
   async goto(hash = "") {
     await this.page.goto(`/docs${hash}`);
     await expect(this.title).toBeVisible({ timeout: RENDER_TIMEOUT });
