@@ -16,7 +16,8 @@ export interface MemberWorkload {
 export function WorkloadTable({ items, captionId }: { items: readonly MemberWorkload[]; captionId: string }) {
   const t = useTranslations("Teams");
   return (
-    <div className="workload-scroll">
+    // On a narrow screen the table scrolls sideways: the region takes focus so that keyboard users can scroll it.
+    <div className="workload-scroll" tabIndex={0} role="region" aria-labelledby={captionId}>
       <table className="workload-table" aria-labelledby={captionId}>
         <thead>
           <tr>
