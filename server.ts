@@ -28,7 +28,7 @@ import { observeRequest } from "./lib/metrics/registry";
 import { startModuleSync } from "./lib/modules/service";
 import { resetLimiters } from "./lib/rate-limit/limiter";
 import { attachSocket, SOCKET_PATH } from "./lib/realtime/socket";
-import { closeRedis, redis } from "./lib/redis/client";
+import { closeRedis, redisReady } from "./lib/redis/client";
 import { answerTaskList } from "./lib/tasks/list-hits";
 
 /** How long after SHUTDOWN_TIMEOUT_MS a stopping process exits whatever it still waits for. */
@@ -37,6 +37,8 @@ const FORCED_EXIT_MARGIN_MS = 4000;
 /** The task list, whose plain requests (hits and valid misses) are answered before the API (lib/tasks/list-hits.ts). */
 const TASK_LIST_PATH = `${API_PREFIX}/tasks`;
 
+/** How long the start waits for the Redis connection before it listens anyway (Redis down: not ready). */
+const REDIS_START_WAIT_MS = 3000;
 /** How long an idle keep-alive connection stays open (Node's default is 5 s). */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
@@ -111,7 +113,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const hostname = options.hostname ?? settings.HOST;
   const dev = options.dev ?? settings.NODE_ENV === "development";
   await openDatabase({ pglite: options.pglite });
-  redis(); // connects now (with REDIS_URL), not at the first request
+  // Connects now (with REDIS_URL), not at the first request, and waits a moment for it: commands never queue, so a
+  // request answered before the connection is ready is counted in this process's memory instead of in Redis.
+  await redisReady(REDIS_START_WAIT_MS);
   // The administrators' module switches, before the first request is answered (lib/modules/service.ts).
   const moduleSync = await startModuleSync();
 

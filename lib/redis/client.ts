@@ -96,6 +96,28 @@ export function redis(): Redis | null {
   return current.commands;
 }
 
+/**
+ * Waits (at most `timeoutMs`) until the command connection is ready; resolves at once without REDIS_URL. At start,
+ * so that the first requests are counted in Redis rather than in the process's memory while it connects (commands
+ * never queue); with Redis down the process starts all the same after the wait, and reports not ready.
+ */
+export async function redisReady(timeoutMs: number): Promise<boolean> {
+  const client = redis();
+  if (!client) return true;
+  if (client.status === "ready") return true;
+  return new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => done(false), timeoutMs);
+    timer.unref();
+    const onReady = () => done(true);
+    function done(ready: boolean) {
+      clearTimeout(timer);
+      client!.off("ready", onReady);
+      resolve(ready);
+    }
+    client.on("ready", onReady);
+  });
+}
+
 /** After a command failed: one that timed out makes the connection be made again (see `redis()`). */
 function noteRedisFailure(error: unknown): void {
   const client = state().commands;

@@ -402,7 +402,7 @@ describe("GET /openapi.json", () => {
       }
     }
     expect(Object.fromEntries(["projects", "family", "activity", "ai"].map((id) => [id, marked.get(id)]))).toEqual({
-      projects: 10,
+      projects: 11,
       family: 10,
       activity: 5,
       ai: 9,
