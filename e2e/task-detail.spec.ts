@@ -236,7 +236,9 @@ test("task page: signed out goes to sign-in, another user's task is not found, H
   await viewerDetail.goto(shared.id);
   await expect(viewerDetail.heading).toHaveText("Prune the roses");
   await expect(viewerPage.getByText("You can see this task but not change it.")).toBeVisible();
-  await expect(viewerPage.getByRole("textbox")).toHaveCount(0);
+  // Nothing of the task is editable; the only text field is the comment box (anyone who sees a task may comment).
+  await expect(viewerPage.getByRole("textbox")).toHaveCount(1);
+  await expect(viewerPage.getByRole("textbox", { name: "Add a comment" })).toBeVisible();
   await expect(viewerDetail.people.getByText("Nosy Neighbour")).toBeVisible();
   await viewerContext.close();
 });

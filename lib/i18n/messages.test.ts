@@ -106,3 +106,16 @@ describe.each(LOCALES)("messages/%s.json", (locale) => {
     expect(format("Common.languageCount", { count: LOCALES.length })).toContain(String(LOCALES.length));
   });
 });
+
+describe("messages for values the API defines", () => {
+  test("every webhook event type has a name on the webhook settings page, in every language", async () => {
+    const { WEBHOOK_EVENT_TYPES } = await import("../webhooks/schema");
+    for (const locale of LOCALES) {
+      const flat = flatten(loadMessages(locale));
+      const missing = Object.keys(WEBHOOK_EVENT_TYPES).filter(
+        (type) => !flat.has(`WebhookSettings.eventNames.${type.replaceAll(".", "_")}`),
+      );
+      expect(missing, locale).toEqual([]);
+    }
+  });
+});
