@@ -114,8 +114,7 @@ describe("POST /tasks/{id}/comments", () => {
     await joined(owner, bystander, task.id, "collaborate");
     // Only the comments' notifications are counted: the accepted requests above notify the owner too, and those
     // are delivered after their own commit, so they may still be arriving.
-    const commentNotes = async (who: User) =>
-      (await notificationsOf(who)).filter((note) => note.kind.startsWith("comment."));
+    const commentNotes = async (who: User) => (await notificationsOf(who)).filter((note) => note.kind.startsWith("comment."));
 
     // The collaborator comments and mentions the assignee: the assignee is mentioned, the owner gets "commented".
     const created = await comment(helper, task.id, { body: "Which colour?", mentions: [assignee.user.id] });
