@@ -428,7 +428,8 @@ export function shareParameters(query: { sql: string; params: unknown[] }): { sq
  * once per `shape` (a key naming everything that changes the SQL text); each call then only fills in `values`.
  * Drizzle spends more CPU building a large statement than PostgreSQL spends running it, and on PostgreSQL the
  * statement is prepared (parsed and planned once per connection) under a name derived from its text.
- * Tests rebuild the statement every time and fail if the shape missed a difference in the text.
+ * Outside production (development and the tests) the statement is rebuilt every time, and a shape that missed a
+ * difference in the text throws: a development check, like React's, that production skips for speed.
  */
 export function statementRows<T>(shape: string, build: () => SQL, values: Record<string, unknown>): Promise<T[]> {
   const open = holder[DATABASE]?.open;
@@ -437,7 +438,7 @@ export function statementRows<T>(shape: string, build: () => SQL, values: Record
   if (!statement) {
     statement = compile(build);
     compiledStatements.set(shape, statement);
-  } else if (config().NODE_ENV === "test" && compile(build).text !== statement.text) {
+  } else if (config().NODE_ENV !== "production" && compile(build).text !== statement.text) {
     throw new Error(`Statement shape ${shape} has more than one SQL text`);
   }
   return open.preparedRows<T>(statement, fillPlaceholders(statement.params as unknown[], values));

@@ -97,12 +97,12 @@ export function configuredProviders(): { name: RealProviderName; label: string; 
 const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
 /**
- * openid-client talks HTTPS only. Plain HTTP is allowed for a loopback address (a provider on this machine) and
- * under NODE_ENV=test, never otherwise.
+ * openid-client talks HTTPS only. Plain HTTP is allowed for a loopback address (a provider on this machine: a
+ * development identity provider, or the tests' stand-in), never otherwise.
  */
 function allowsPlainHttp(...urls: URL[]): boolean {
   if (!urls.some((url) => url.protocol === "http:")) return false;
-  return config().NODE_ENV === "test" || urls.every((url) => url.protocol === "https:" || LOOPBACK_HOSTS.test(url.hostname));
+  return urls.every((url) => url.protocol === "https:" || LOOPBACK_HOSTS.test(url.hostname));
 }
 
 function isNetworkFailure(error: unknown): boolean {
