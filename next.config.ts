@@ -9,7 +9,7 @@ const nextConfig: NextConfig = {
   // Load each page's server code when it is first requested, not all of it at start: about 60 MB less memory for
   // a process that serves few of the pages (docs/performance.md, "Memory").
   experimental: { preloadEntriesOnStart: false },
-  // Native or WASM packages that must be loaded by Node, not bundled.
+  // Native or WASM packages that must be loaded by Node, not bundled; date-holidays for its 10 MB of data.
   serverExternalPackages: [
     "@electric-sql/pglite",
     "@node-rs/argon2",
@@ -19,6 +19,7 @@ const nextConfig: NextConfig = {
     "nodemailer",
     "resend",
     "web-push",
+    "date-holidays",
   ],
   async headers() {
     // The invitation page carries its token in the URL: no link on it may pass it on, and it is never indexed.

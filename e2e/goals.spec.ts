@@ -77,11 +77,19 @@ test("goals: create a goal, report progress, generate and apply a study plan", a
   await expect(goals.chart.locator("desc")).toContainText("2 reports from");
   await expect(goals.chart.locator("desc")).toContainText("latest: 35%");
 
-  // The built-in planner writes the study plan.
+  // The built-in planner writes the study plan, on the days of the week ticked (Tuesdays and Thursdays), skipping
+  // public holidays unless told otherwise.
   await expect(goals.studyPlan.getByText(/^No study plan yet\. The built-in planner/)).toBeVisible();
+  const days = goals.studyPlan.getByRole("group", { name: "Days for sessions" });
+  await expect(days.getByRole("checkbox", { name: "No sessions on public holidays" })).toBeChecked();
+  await days.getByRole("checkbox", { name: "Tuesday" }).check();
+  await days.getByRole("checkbox", { name: "Thursday" }).check();
   await goals.studyPlan.getByRole("button", { name: "Generate a study plan" }).click();
   await expect(goals.studyPlan.getByRole("status")).toHaveText("The study plan is ready.");
   await expect(goals.studyPlan.getByText("Written by the built-in planner")).toBeVisible();
+  const dates = await goals.sessions.locator("time").evaluateAll((times) => times.map((time) => time.getAttribute("datetime")!));
+  expect(dates.length).toBeGreaterThanOrEqual(4);
+  expect(dates.filter((date) => ![2, 4].includes(new Date(`${date}T00:00:00Z`).getUTCDay()))).toEqual([]);
   await expect(goals.sessions.first().getByRole("heading")).toContainText("Grammar: the four cases");
   await expect(goals.sessions.first().getByRole("listitem").first()).toHaveText(
     "Work through “Grammar: the four cases”: read or watch one good source and take notes",

@@ -1,7 +1,7 @@
 "use client";
 
-import { useFormatter, useTranslations } from "next-intl";
-import { useState } from "react";
+import { useFormatter, useLocale, useTranslations } from "next-intl";
+import { useMemo, useState } from "react";
 import { callApi } from "@/components/auth/call-api";
 import type { AppliedStudyPlanOutput, StudyPlanOutput } from "@/lib/goals/schema";
 import { failureMessage, FormMessage, useLocalDate } from "./goal-fields";
@@ -13,6 +13,15 @@ interface Props {
   onApplied(applied: AppliedStudyPlanOutput): void;
   /** Whether an AI endpoint is configured: it, not the built-in planner, then writes plans. */
   aiConfigured: boolean;
+}
+
+/** ISO days of the week, Monday first. */
+const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
+
+/** The days' names in a language: 2026-03-02 was a Monday. */
+function weekdayNames(locale: string): Map<number, string> {
+  const format = new Intl.DateTimeFormat(locale, { weekday: "long", timeZone: "UTC" });
+  return new Map(WEEKDAYS.map((day) => [day, format.format(new Date(Date.UTC(2026, 2, 1 + day)))]));
 }
 
 /** `offerReplace`: the goal's progress was set by hand, and applying again with consent replaces it. */
@@ -27,6 +36,11 @@ export function StudyPlanView({ goalId, plan, onPlan, onApplied, aiConfigured }:
   const t = useTranslations("Goals");
   const format = useFormatter();
   const localDate = useLocalDate();
+  const locale = useLocale();
+  const dayNames = useMemo(() => weekdayNames(locale), [locale]);
+  /** The days of the week the person ticked (none: the planner picks) and whether holidays are skipped. */
+  const [weekdays, setWeekdays] = useState<number[]>(plan?.weekdays ?? []);
+  const [skipHolidays, setSkipHolidays] = useState(plan ? plan.holidayCountry !== null || plan.skippedHolidays.length > 0 : true);
   const [busy, setBusy] = useState<"generate" | "apply" | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [notice, setNotice] = useState("");
@@ -46,7 +60,11 @@ export function StudyPlanView({ goalId, plan, onPlan, onApplied, aiConfigured }:
 
   const generate = (assistant?: "built-in") =>
     run("generate", async () => {
-      const answer = await callApi<StudyPlanOutput>("POST", `/api/v1/goals/${goalId}/study-plan`, assistant ? { assistant } : {});
+      const answer = await callApi<StudyPlanOutput>("POST", `/api/v1/goals/${goalId}/study-plan`, {
+        ...(assistant ? { assistant } : {}),
+        ...(weekdays.length ? { weekdays } : {}),
+        ...(skipHolidays ? {} : { holidayCountry: null }),
+      });
       if (answer.status === 201 && answer.body) {
         onPlan(answer.body);
         return setNotice(t("generated"));
@@ -88,6 +106,33 @@ export function StudyPlanView({ goalId, plan, onPlan, onApplied, aiConfigured }:
       <p className="goal-hint">{t("planLead")}</p>
       <FormMessage kind="error" message={problem?.message} />
       <FormMessage kind="status" message={notice} />
+      <fieldset className="goal-plan-days">
+        <legend>{t("planDays")}</legend>
+        <p className="goal-hint" id="goal-plan-days-hint">
+          {t("planDaysHint")}
+        </p>
+        <div className="goal-plan-day-list">
+          {WEEKDAYS.map((day) => (
+            <label key={day} className="goal-plan-day">
+              <input
+                type="checkbox"
+                aria-describedby="goal-plan-days-hint"
+                checked={weekdays.includes(day)}
+                onChange={(event) =>
+                  setWeekdays((days) =>
+                    event.target.checked ? [...days, day].sort((a, b) => a - b) : days.filter((d) => d !== day),
+                  )
+                }
+              />
+              {dayNames.get(day)}
+            </label>
+          ))}
+        </div>
+        <label className="goal-plan-day">
+          <input type="checkbox" checked={skipHolidays} onChange={(event) => setSkipHolidays(event.target.checked)} />
+          {t("skipHolidays")}
+        </label>
+      </fieldset>
       <div className="goal-actions">
         <button
           className="button primary"
@@ -123,6 +168,14 @@ export function StudyPlanView({ goalId, plan, onPlan, onApplied, aiConfigured }:
           </p>
           {plan.fallbackReason && <p className="goal-plan-note">{t("fallback")}</p>}
           {plan.adjustments.length > 0 && <p className="goal-plan-note">{t("adjusted", { count: plan.adjustments.length })}</p>}
+          {plan.holidayCountry && plan.skippedHolidays.length > 0 && (
+            <p className="goal-plan-note">
+              {t("holidaysSkipped", {
+                country: new Intl.DisplayNames(locale, { type: "region" }).of(plan.holidayCountry) ?? plan.holidayCountry,
+                holidays: format.list(plan.skippedHolidays.map((holiday) => `${localDate(holiday.date)} (${holiday.name})`)),
+              })}
+            </p>
+          )}
           {plan.appliedAt && (
             <p className="goal-plan-note">
               {t("applied", { date: format.dateTime(new Date(plan.appliedAt), { dateStyle: "medium" }) })}

@@ -1,15 +1,16 @@
 import { z } from "zod";
 import type { AiMessage } from "../ai/provider";
 import type { Locale } from "../i18n/locales";
-import { MAX_SESSIONS, type PlanSession, type StudyPlanFacts } from "./planner";
+import { isSessionDay, MAX_SESSIONS, type PlanSession, type StudyPlanFacts } from "./planner";
 
 /*
  * The study plan from the AI endpoint: the prompt (only the facts of lib/goals/planner.ts: this goal, its linked
  * tasks the user can see, their time zone and today) and the check of its answer, a JSON object of the shape
  * below. An answer that is not such an object is refused with a reason; the caller then falls back to the
  * built-in planner. A usable answer with a few faulty sessions is repaired rather than thrown away: a session dated
- * outside the period is dropped, extra steps and sessions beyond the limits are left out, and each repair is said
- * in `adjustments`; only an answer with no usable session at all is refused.
+ * outside the period, on a day of the week the person did not pick or on a public holiday is dropped, extra steps
+ * and sessions beyond the limits are left out, and each repair is said in `adjustments`; only an answer with no
+ * usable session at all is refused.
  */
 
 const MAX_STEPS = 10;
@@ -41,6 +42,8 @@ export function studyPlanPrompt(facts: StudyPlanFacts): AiMessage[] {
       `with 1 to ${MAX_STEPS} concrete steps of at most ${STEP_MAX} characters; titles of at most ${SESSION_TITLE_MAX} characters.`,
     "Spread the sessions over the period, prefer weekdays, build on the goal's description and its linked tasks, " +
       "and end with a review that checks the progress.",
+    ...(facts.weekdays ? [`Only on these ISO days of the week (1 Monday … 7 Sunday): ${facts.weekdays.join(", ")}.`] : []),
+    ...(facts.holidays.length ? ["Never on the public holidays listed in the facts."] : []),
     `Write the titles and steps in ${LANGUAGE_NAMES[facts.locale]}.`,
   ].join("\n");
   const user = JSON.stringify(
@@ -48,6 +51,8 @@ export function studyPlanPrompt(facts: StudyPlanFacts): AiMessage[] {
       today: facts.today,
       timeZone: facts.timeZone,
       period: { from: facts.startDate, to: facts.endDate },
+      ...(facts.weekdays ? { weekdays: facts.weekdays } : {}),
+      ...(facts.holidays.length ? { publicHolidays: facts.holidays } : {}),
       goal: facts.goal,
       linkedTasks: facts.linkedTasks,
     },
@@ -98,6 +103,15 @@ export function parseStudyPlanAnswer(
     const { date, title, steps } = session.data;
     if (date < facts.startDate || date > facts.endDate) {
       adjustments.push(`Session ${index + 1} (${date}) was left out: it is outside ${facts.startDate} to ${facts.endDate}`);
+      continue;
+    }
+    if (!isSessionDay(date, facts)) {
+      const holiday = facts.holidays.find((candidate) => candidate.date === date);
+      adjustments.push(
+        holiday
+          ? `Session ${index + 1} (${date}) was left out: it is a public holiday (${holiday.name})`
+          : `Session ${index + 1} (${date}) was left out: it is not on one of the days of the week asked for`,
+      );
       continue;
     }
     if (steps.length > MAX_STEPS) adjustments.push(`Session ${index + 1} kept its first ${MAX_STEPS} of ${steps.length} steps`);

@@ -13,8 +13,12 @@ function facts(overrides: Partial<StudyPlanFacts["goal"]> & { startDate: string;
     today: startDate,
     startDate,
     endDate,
+    weekdays: null,
+    holidays: [],
   };
 }
+
+const period = (startDate: string, endDate: string) => ({ startDate, endDate, weekdays: null, holidays: [] });
 
 describe("topicsOf", () => {
   test("one topic per line, bullets and numbering stripped, duplicates and trailing punctuation dropped", () => {
@@ -52,7 +56,7 @@ describe("planWindow", () => {
 describe("sessionDays", () => {
   test("Mondays, Wednesdays and Fridays when they are enough, else weekdays, else every day", () => {
     // 2026-03-02 is a Monday.
-    expect(sessionDays("2026-03-02", "2026-03-15", 4)).toEqual([
+    expect(sessionDays(period("2026-03-02", "2026-03-15"), 4)).toEqual([
       "2026-03-02",
       "2026-03-04",
       "2026-03-06",
@@ -60,23 +64,49 @@ describe("sessionDays", () => {
       "2026-03-11",
       "2026-03-13",
     ]);
-    expect(sessionDays("2026-03-02", "2026-03-08", 4)).toEqual([
+    expect(sessionDays(period("2026-03-02", "2026-03-08"), 4)).toEqual([
       "2026-03-02",
       "2026-03-03",
       "2026-03-04",
       "2026-03-05",
       "2026-03-06",
     ]);
-    expect(sessionDays("2026-03-06", "2026-03-09", 4)).toEqual(["2026-03-06", "2026-03-07", "2026-03-08", "2026-03-09"]);
+    expect(sessionDays(period("2026-03-06", "2026-03-09"), 4)).toEqual(["2026-03-06", "2026-03-07", "2026-03-08", "2026-03-09"]);
   });
 
   test("at most 30 sessions, spread evenly from the first day to the last", () => {
-    const days = sessionDays("2026-03-02", "2027-03-01", 4);
+    const days = sessionDays(period("2026-03-02", "2027-03-01"), 4);
     expect(days).toHaveLength(MAX_SESSIONS);
     expect(days[0]).toBe("2026-03-02");
     expect(days.at(-1)).toBe("2027-03-01");
     expect(days.every((day) => [1, 3, 5].includes(weekday(day)))).toBe(true);
     expect(new Set(days).size).toBe(days.length);
+  });
+});
+
+describe("sessionDays with the person's days and the holidays", () => {
+  test("only on the picked days of the week, even when they are fewer than the sessions wanted", () => {
+    // Tuesdays and Saturdays from Monday 2026-03-02 to Sunday 2026-03-15.
+    const days = sessionDays({ ...period("2026-03-02", "2026-03-15"), weekdays: [2, 6] }, 6);
+    expect(days).toEqual(["2026-03-03", "2026-03-07", "2026-03-10", "2026-03-14"]);
+  });
+
+  test("never on a public holiday: Czech 28 October 2026 (a Wednesday) is skipped, the next Wednesday kept", () => {
+    const holidays = [{ date: "2026-10-28", name: "Den vzniku samostatného československého státu" }];
+    const days = sessionDays({ ...period("2026-10-26", "2026-11-08"), holidays }, 4);
+    expect(days).toEqual(["2026-10-26", "2026-10-30", "2026-11-02", "2026-11-04", "2026-11-06"]);
+  });
+
+  test("the plan's sessions follow the picked days and skip holidays", () => {
+    const plan = builtInStudyPlan({
+      ...facts({ description: "A\nB\nC", startDate: "2026-12-21", endDate: "2027-01-10" }),
+      weekdays: [5],
+      holidays: [
+        { date: "2026-12-25", name: "Christmas Day" },
+        { date: "2027-01-01", name: "New Year's Day" },
+      ],
+    });
+    expect(plan.map((session) => session.date)).toEqual(["2027-01-08"]);
   });
 });
 

@@ -7,6 +7,7 @@ import ua from "../../messages/ua.json";
 import type { TaskStatus } from "../db/schema/tasks";
 import { languageTag, type Locale } from "../i18n/locales";
 import { addDays, isoWeekday } from "../local-dates";
+import type { PublicHoliday } from "./holidays";
 import type { GoalStatus } from "./vocabulary";
 
 /*
@@ -15,9 +16,10 @@ import type { GoalStatus } from "./vocabulary";
  *
  * Topics: each line of the goal's description (bullets and numbering stripped); a description of one line is cut
  * into sentences; without a description the goal's title is the one topic (at most 12, duplicates dropped).
- * Days: from the day the plan is made to the target date (two years at most; 4 weeks without one), preferring
- * Mondays, Wednesdays and Fridays, then every weekday, then every day, whichever first offers a session per topic
- * plus a final review; at most 30 sessions, spread evenly over those days.
+ * Days: from the day the plan is made to the target date (two years at most; 4 weeks without one), never on a public
+ * holiday of the person's country (lib/goals/holidays.ts). On the days of the week the person picked; without a
+ * pick, preferring Mondays, Wednesdays and Fridays, then every weekday, then every day, whichever first offers a
+ * session per topic plus a final review. At most 30 sessions, spread evenly over those days.
  * Sessions: each topic in turn (study, practise, note open questions; later rounds revisit, go deeper and
  * self-test), a review of the block just studied after about every fourth session, and a final review that ends
  * with a progress report. With fewer days than topics plus one, topics share sessions. The first session starts
@@ -34,6 +36,10 @@ export interface StudyPlanFacts {
   /** The first and last local dates sessions may fall on. */
   startDate: string;
   endDate: string;
+  /** The days of the week sessions may fall on (ISO: 1 Monday … 7 Sunday), as the person picked them; null: any. */
+  weekdays: number[] | null;
+  /** Public holidays in the period: no session falls on them. */
+  holidays: PublicHoliday[];
 }
 
 export interface PlanSession {
@@ -98,11 +104,22 @@ function spread(days: readonly string[], max: number): string[] {
   return Array.from({ length: max }, (_, index) => days[Math.round((index * (days.length - 1)) / (max - 1))]!);
 }
 
-/** The session days between two dates (inclusive) for `wanted` sessions, as the file comment says. */
-export function sessionDays(startDate: string, endDate: string, wanted: number): string[] {
+/** Whether a session may fall on a day: one of the picked days of the week (if any), not a holiday. */
+export function isSessionDay(day: string, facts: Pick<StudyPlanFacts, "weekdays" | "holidays">): boolean {
+  return (facts.weekdays === null || facts.weekdays.includes(isoWeekday(day))) && !facts.holidays.some((h) => h.date === day);
+}
+
+/** The session days of the plan's period for `wanted` sessions, as the file comment says. */
+export function sessionDays(
+  facts: Pick<StudyPlanFacts, "startDate" | "endDate" | "weekdays" | "holidays">,
+  wanted: number,
+): string[] {
   const all: string[] = [];
-  for (let day = startDate; day <= endDate; day = addDays(day, 1)) all.push(day);
-  const pools = [all.filter((day) => [1, 3, 5].includes(isoWeekday(day))), all.filter((day) => isoWeekday(day) <= 5), all];
+  for (let day = facts.startDate; day <= facts.endDate; day = addDays(day, 1)) if (isSessionDay(day, facts)) all.push(day);
+  const pools =
+    facts.weekdays === null
+      ? [all.filter((day) => [1, 3, 5].includes(isoWeekday(day))), all.filter((day) => isoWeekday(day) <= 5), all]
+      : [all];
   return spread(pools.find((pool) => pool.length >= wanted) ?? all, MAX_SESSIONS);
 }
 
@@ -187,7 +204,7 @@ function packedSessions(
 export function builtInStudyPlan(facts: StudyPlanFacts): PlanSession[] {
   const t = plannerTranslator(facts.locale);
   const topics = topicsOf(facts.goal.title, facts.goal.description);
-  const days = sessionDays(facts.startDate, facts.endDate, topics.length + 1);
+  const days = sessionDays(facts, topics.length + 1);
   const contents =
     days.length > topics.length
       ? spacedSessions(t, facts.locale, facts.goal.title, topics, days.length)

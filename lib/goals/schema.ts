@@ -158,8 +158,37 @@ export const generateStudyPlanInput = z
           "`auto` (default): the configured AI endpoint if there is one, else the built-in planner; `built-in`: the " +
           "built-in planner even when an endpoint is configured (for instance after a 503)",
       }),
+    weekdays: z
+      .array(
+        z
+          .number({ message: "must be a number from 1 to 7" })
+          .int()
+          .min(1)
+          .max(7, "must be a number from 1 (Monday) to 7 (Sunday)"),
+      )
+      .min(1, "must name at least one day")
+      .max(7, "must name at most seven days")
+      .refine((days) => new Set(days).size === days.length, "must not name a day twice")
+      .optional()
+      .openapi({
+        description:
+          "The days of the week sessions may fall on, ISO numbers: 1 Monday … 7 Sunday. Without it the planner prefers " +
+          "Mondays, Wednesdays and Fridays, then every weekday, then every day",
+        example: [2, 4, 6],
+      }),
+    holidayCountry: z
+      .string()
+      .regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 country code such as CZ")
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          "The country whose public holidays get no session (ISO 3166-1 alpha-2). Without it, the country of your time " +
+          "zone where that is known (Europe/Prague: CZ); null: no holidays are skipped. A country without holiday data is a 400",
+        example: "CZ",
+      }),
   })
-  .openapi("GenerateStudyPlanInput");
+  .openapi("GenerateStudyPlanInput", { example: { assistant: "built-in", weekdays: [2, 4, 6], holidayCountry: "CZ" } });
 export type GenerateStudyPlanInput = z.infer<typeof generateStudyPlanInput>;
 
 export const applyStudyPlanInput = z
@@ -203,6 +232,16 @@ export const studyPlanOutput = z
     timeZone: z.string().openapi({ description: "The time zone the dates are in (yours when the plan was made)" }),
     startDate: localDate.openapi({ description: "The first day the plan could use: the day it was made" }),
     endDate: localDate.openapi({ description: "The last day it could use: the target date, or 4 weeks on without one" }),
+    weekdays: z
+      .array(z.number().int())
+      .nullable()
+      .openapi({ description: "The days of the week it was asked to use (1 Monday … 7 Sunday); null: the planner chose" }),
+    holidayCountry: z.string().nullable().openapi({
+      description: "The country whose public holidays it skipped; null: none (unknown for your time zone, or asked)",
+    }),
+    skippedHolidays: z
+      .array(z.object({ date: localDate, name: z.string() }).openapi("SkippedHoliday"))
+      .openapi({ description: "The public holidays in the period, on which no session was put (names in your language)" }),
     sessions: z.array(studySessionOutput).openapi({ description: "By date" }),
     appliedAt: z.iso.datetime().nullable().openapi({ description: "When its sessions became tasks; null until then" }),
     createdAt: z.iso.datetime(),

@@ -1,6 +1,6 @@
 import { generateKeyBetween } from "fractional-indexing";
 import { aiEndpointConfigured, BUILT_IN, complete, type AnsweredBy } from "../ai/provider";
-import { AppError } from "../api/app-error";
+import { AppError, invalidField } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
 import { db, type Executor } from "../db/client";
@@ -10,8 +10,9 @@ import { invalidateTaskLists } from "../tasks/list-cache";
 import { fromZonedWallTime } from "../tasks/recurrence";
 import { insertSubtask, insertTask, lockedLastPosition } from "../tasks/repo";
 import { announceTaskChange } from "../tasks/service";
+import { countryOfTimeZone, isHolidayCountry, publicHolidays, type PublicHoliday } from "./holidays";
 import { parseStudyPlanAnswer, studyPlanPrompt } from "./plan-prompt";
-import { builtInStudyPlan, planWindow, plannerTranslator, type PlanSession, type StudyPlanFacts } from "./planner";
+import { builtInStudyPlan, isSessionDay, planWindow, plannerTranslator, type PlanSession, type StudyPlanFacts } from "./planner";
 import {
   countLinks,
   findOwnGoal,
@@ -52,6 +53,10 @@ interface StoredPlan {
   fallbackReason: string | null;
   /** What was repaired in the AI's answer (plans stored before repairs existed lack it). */
   adjustments?: string[];
+  /** The days of the week asked for, the holidays' country and the holidays skipped (older plans lack them). */
+  weekdays?: number[] | null;
+  holidayCountry?: string | null;
+  skippedHolidays?: PublicHoliday[];
 }
 
 const localeOf = (actor: Actor): Locale => (isLocale(actor.locale) ? actor.locale : DEFAULT_LOCALE);
@@ -69,6 +74,9 @@ function toStudyPlanOutput(row: StudyPlanRow): StudyPlanOutput {
     timeZone: plan.timeZone,
     startDate: plan.startDate,
     endDate: plan.endDate,
+    weekdays: plan.weekdays ?? null,
+    holidayCountry: plan.holidayCountry ?? null,
+    skippedHolidays: plan.skippedHolidays ?? [],
     sessions: plan.sessions,
     appliedAt: row.appliedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
@@ -76,12 +84,31 @@ function toStudyPlanOutput(row: StudyPlanRow): StudyPlanOutput {
   };
 }
 
-/** Everything a planner may see: this goal, the linked tasks the actor can see, their language and calendar. */
-async function studyPlanFacts(actor: Actor, goal: GoalRow): Promise<StudyPlanFacts> {
+/** The country whose holidays the plan skips: the one asked for (null: none), else the time zone's where known. */
+function holidayCountryFor(actor: Actor, input: GenerateStudyPlanInput): string | null {
+  if (input.holidayCountry === undefined) return countryOfTimeZone(actor.timeZone);
+  if (input.holidayCountry !== null && !isHolidayCountry(input.holidayCountry)) {
+    throw invalidField("body", "/holidayCountry", `has no public holiday data (${input.holidayCountry}); send null to skip none`);
+  }
+  return input.holidayCountry;
+}
+
+/**
+ * Everything a planner may see: this goal, the linked tasks the actor can see, their language and calendar (the
+ * days of the week they picked, their country's public holidays in the period).
+ */
+async function studyPlanFacts(
+  actor: Actor,
+  goal: GoalRow,
+  input: GenerateStudyPlanInput,
+): Promise<StudyPlanFacts & { holidayCountry: string | null }> {
   const today = todayFor(actor);
   if (goal.targetDate !== null && goal.targetDate < today) {
     throw new AppError("conflict", `The goal's target date ${goal.targetDate} has passed: move it or clear it to plan`);
   }
+  const holidayCountry = holidayCountryFor(actor, input);
+  const window = planWindow(today, goal.targetDate);
+  const locale = localeOf(actor);
   const linked = await listLinkedTasks(actor.userId, [goal.id]);
   return {
     goal: {
@@ -92,10 +119,13 @@ async function studyPlanFacts(actor: Actor, goal: GoalRow): Promise<StudyPlanFac
       progress: goal.progress,
     },
     linkedTasks: linked.map((task) => ({ title: task.title, status: task.status, dueAt: task.dueAt?.toISOString() ?? null })),
-    locale: localeOf(actor),
+    locale,
     timeZone: actor.timeZone,
     today,
-    ...planWindow(today, goal.targetDate),
+    ...window,
+    weekdays: input.weekdays ? [...input.weekdays].sort((a, b) => a - b) : null,
+    holidays: holidayCountry ? publicHolidays(holidayCountry, window.startDate, window.endDate, locale) : [],
+    holidayCountry,
   };
 }
 
@@ -127,12 +157,15 @@ export async function getStudyPlan(actor: Actor, goalId: string): Promise<StudyP
 }
 
 export async function generateStudyPlan(actor: Actor, goalId: string, input: GenerateStudyPlanInput): Promise<StudyPlanOutput> {
-  const facts = await studyPlanFacts(actor, await getOwnGoalOrThrow(actor, goalId));
+  const facts = await studyPlanFacts(actor, await getOwnGoalOrThrow(actor, goalId), input);
   const { sessions, answeredBy, fallbackReason, adjustments } = await writePlan(actor, facts, input.assistant);
   const plan: StoredPlan = {
     timeZone: facts.timeZone,
     startDate: facts.startDate,
     endDate: facts.endDate,
+    weekdays: facts.weekdays,
+    holidayCountry: facts.holidayCountry,
+    skippedHolidays: facts.holidays.filter((holiday) => isSessionDay(holiday.date, { ...facts, holidays: [] })),
     sessions,
     fallbackReason,
     adjustments,

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { advanceClock, resetClock } from "../../lib/clock";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { appliedStudyPlanOutput, goalOutput, studyPlanOutput } from "../../lib/goals/schema";
 import { taskListOutput, taskOutput } from "../../lib/tasks/schema";
@@ -104,7 +105,10 @@ describe("/goals/{id}/study-plan with the built-in planner (no AI endpoint)", ()
       endDate: target,
       appliedAt: null,
     });
-    const days = datesBetween(today, target, [1, 3, 5]);
+    // Czech public holidays are skipped (the time zone is Prague's); the test below pins a period with some.
+    expect(plan).toMatchObject({ weekdays: null, holidayCountry: "CZ" });
+    const holidays = new Set(plan.skippedHolidays.map((holiday) => holiday.date));
+    const days = datesBetween(today, target, [1, 3, 5]).filter((date) => !holidays.has(date));
     expect(plan.sessions.map((session) => session.date)).toEqual(days);
 
     expect(plan.sessions[0]).toEqual({
@@ -187,6 +191,59 @@ describe("/goals/{id}/study-plan with the built-in planner (no AI endpoint)", ()
     expect(plan.sessions[0]!.title).toBe("Grammar: the four cases, Vocabulary for work and travel, and Listening to podcasts");
     for (const topic of TOPICS) expect(plan.sessions[0]!.steps.some((step) => step.includes(`“${topic}”`))).toBe(true);
     expect(plan.sessions[0]!.steps.at(-1)).toBe("Check how close you are to the goal and add a progress report");
+  });
+
+  test("on the days of the week asked for, never on a public holiday of the time zone's country, which the plan names", async () => {
+    const owner = await registerUser(server, { timeZone: ZONE, locale: "en" });
+    // Monday 21 December 2026, 09:00 in Prague: Christmas Day and New Year's Day are Fridays.
+    advanceClock(Date.parse("2026-12-21T08:00:00Z") - Date.now());
+    try {
+      const goal = await createGoal(owner, { title: "Read three books", description: "One\nTwo", targetDate: "2027-01-15" });
+      const fridays = await generate(owner, goal.id, { weekdays: [5] });
+      expect(fridays.sessions.map((session) => session.date)).toEqual(["2027-01-08", "2027-01-15"]);
+      expect(fridays).toMatchObject({
+        weekdays: [5],
+        holidayCountry: "CZ",
+        skippedHolidays: [
+          { date: "2026-12-25", name: "Christmas Day" },
+          { date: "2027-01-01", name: "New Year's Day" },
+        ],
+      });
+
+      // Without the holidays (null), the Fridays are all there; the days are kept sorted.
+      const all = await generate(owner, goal.id, { weekdays: [5, 2], holidayCountry: null });
+      expect(all.sessions.map((session) => session.date)).toContain("2026-12-25");
+      expect(all).toMatchObject({ weekdays: [2, 5], holidayCountry: null, skippedHolidays: [] });
+
+      // Another country's holidays: Israel's calendar has none of these, so Christmas is a session day again.
+      const israel = await generate(owner, goal.id, { weekdays: [5], holidayCountry: "IL" });
+      expect(israel.sessions.map((session) => session.date)).toContain("2026-12-25");
+      expect(israel.holidayCountry).toBe("IL");
+    } finally {
+      resetClock();
+    }
+  });
+
+  test("a time zone of no single country skips no holidays; bad days of the week or countries are 400s naming the field", async () => {
+    const owner = await registerUser(server, { timeZone: "UTC" });
+    const goal = await createGoal(owner, { title: "Anything", targetDate: localDate("UTC", 10) });
+    expect(await generate(owner, goal.id)).toMatchObject({ holidayCountry: null, skippedHolidays: [] });
+    const cases: [Record<string, unknown>, string][] = [
+      [{ weekdays: [0] }, "/weekdays/0"],
+      [{ weekdays: [1, 8] }, "/weekdays/1"],
+      [{ weekdays: [] }, "/weekdays"],
+      [{ weekdays: [3, 3] }, "/weekdays"],
+      [{ holidayCountry: "cz" }, "/holidayCountry"],
+      [{ holidayCountry: "ZZ" }, "/holidayCountry"],
+    ];
+    for (const [json, pointer] of cases) {
+      const problem = expectProblem(
+        await api(`/goals/${goal.id}/study-plan`, { token: owner.token, json }),
+        400,
+        "validation_failed",
+      );
+      expect(problem.errors?.[0]?.pointer, JSON.stringify(json)).toBe(pointer);
+    }
   });
 
   test("speaks the user's language", async () => {
@@ -470,6 +527,27 @@ describe("POST /goals/{id}/study-plan with an AI endpoint", () => {
     // A plan from the built-in planner has nothing repaired.
     const builtIn = await generate(owner, goal.id, { assistant: "built-in" });
     expect(builtIn.adjustments).toEqual([]);
+  });
+
+  test("the days of the week asked for reach the prompt, and a session on another day is left out and said", async () => {
+    const { owner, goal } = await seeded();
+    const weekdayOf = (date: string) => new Date(`${date}T00:00:00Z`).getUTCDay() || 7;
+    const upcoming = Array.from({ length: 7 }, (_, index) => localDate(ZONE, index + 1));
+    const monday = upcoming.find((date) => weekdayOf(date) === 1)!;
+    const tuesday = upcoming.find((date) => weekdayOf(date) === 2)!;
+    ai.reply = answer([
+      { date: monday, title: "On Monday", steps: ["Begin"] },
+      { date: tuesday, title: "On Tuesday", steps: ["Go on"] },
+    ]);
+    const plan = await generate(owner, goal.id, { weekdays: [1], holidayCountry: null });
+    expect(
+      ai.requests
+        .at(-1)!
+        .messages.map((message) => message.content)
+        .join("\n"),
+    ).toContain("Only on these ISO days of the week (1 Monday … 7 Sunday): 1.");
+    expect(plan.sessions.map((session) => session.title)).toEqual(["On Monday"]);
+    expect(plan.adjustments).toEqual([`Session 2 (${tuesday}) was left out: it is not on one of the days of the week asked for`]);
   });
 
   test("an endpoint that fails or is too slow is a 503 and keeps the previous plan; `assistant: built-in` does not ask it", async () => {
