@@ -1,9 +1,13 @@
+import { availableParallelism } from "node:os";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
+    // Vitest's default for a run is one worker fewer than the cores: a single worker on CI's two cores, with the
+    // second core mostly idle while a test waits on its database, sockets or child processes. Two at least.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,
