@@ -12,8 +12,10 @@ async function tableState(pglite: PGlite) {
   return row!;
 }
 
+/** Polls until `check` holds, for up to 10 s (a busy machine may take seconds for a run); the expects then judge. */
 async function waitFor(check: () => Promise<boolean>) {
-  for (let attempt = 0; attempt < 100 && !(await check()); attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && !(await check())) await new Promise((resolve) => setTimeout(resolve, 20));
 }
 
 // Starting PGlite takes a few seconds, more on a busy machine: a longer limit than vitest's 5 s.
