@@ -13,7 +13,14 @@ import { taskViewerIds } from "../tasks/people";
 import { getVisibleTask } from "../tasks/service";
 import { excerpt, noticeTitle, type CommentNotice } from "./notify";
 import { deleteCommentRow, findCommentRow, findUsers, insertComment, listCommentRows, updateCommentRow } from "./repo";
-import type { CommentListOutput, CommentOutput, CreateCommentInput, ListCommentsQuery, UpdateCommentInput } from "./schema";
+import type {
+  CommentListOutput,
+  CommentOutput,
+  CreateCommentInput,
+  ListCommentsQuery,
+  MentioneeListOutput,
+  UpdateCommentInput,
+} from "./schema";
 
 /*
  * The rules (the routes' descriptions say the same).
@@ -130,6 +137,18 @@ export async function listComments(actor: Actor, taskId: string, query: ListComm
   const items = await toOutputs(rows.slice(0, query.limit));
   const last = items.at(-1);
   return { items, nextCursor: rows.length > query.limit && last ? encodeTimeCursor(last.createdAt, last.id) : null };
+}
+
+/**
+ * Whom the actor may mention in a comment on the task, by name: everyone who can see it (the people `checkMentions`
+ * accepts: owner, assignees, collaborators, and the members of its team, project and family), but the actor.
+ */
+export async function listMentionees(actor: Actor, taskId: string): Promise<MentioneeListOutput> {
+  await getVisibleTask(actor, taskId);
+  const viewers = await taskViewerIds(taskId);
+  const names = await findUsers(viewers.filter((id) => id !== actor.userId));
+  const items = [...names].map(([id, { name }]) => ({ id, name }));
+  return { items: items.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)) };
 }
 
 export async function createComment(actor: Actor, taskId: string, input: CreateCommentInput): Promise<CommentOutput> {
