@@ -22,7 +22,7 @@ const notAllowed = problemResponse(
 const NOTIFIED =
   'Each person newly mentioned is notified ("mentioned you"), and on a new comment the task\'s owner and assignees ' +
   '("commented"), in their language, on the channels their notification preferences for the task choose (in the ' +
-  "app, push); nobody of their own comment.";
+  "app, push, email: a link to the task under the comment's start); nobody of their own comment.";
 
 const listRoute = apiRoute({
   method: "get",
