@@ -7,8 +7,8 @@ import { expectAccessible } from "./axe";
 /*
  * The task page's comments and history: the owner comments with an @ mention picked from the autocomplete (by
  * keyboard), the Markdown shows formatted and raw HTML shows as text, the mentioned person is notified, the owner
- * edits and deletes their comment and the history tells of it. In English and in Hebrew (right to left), axe in the
- * light and dark themes.
+ * edits and deletes their comment and the history tells of it; another person's comments and changes to the task
+ * show live; the autocomplete offers everyone who can see the task (a project's members too). In English and in Hebrew (right to left), axe in the light and dark themes.
  */
 
 type Words = (typeof import("../messages/en.json"))["TaskTimeline"];
@@ -116,3 +116,113 @@ for (const [locale, dir] of [
     await accessibleInBothThemes(page);
   });
 }
+
+test("the timeline follows live: another person's comment, edit and task change appear, a deletion goes (he and en)", async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const ownerContext = await browser.newContext();
+  const helperContext = await browser.newContext();
+  try {
+    const ownerPage = await ownerContext.newPage();
+    const helperPage = await helperContext.newPage();
+    const he = WORDS.he;
+    const en = WORDS.en;
+    await register(ownerPage.request, "Olga Owner", "he");
+    const helper = await register(helperPage.request, "Cyril Collaborator", "en");
+    const created = await ownerPage.request.post("/api/v1/tasks", { data: { title: "Paint the fence", priority: "normal" } });
+    const task = (await created.json()) as { id: string };
+    const asked = await ownerPage.request.post(`/api/v1/tasks/${task.id}/collaboration-requests`, {
+      data: { kind: "collaborate", userId: helper.id },
+    });
+    const accepted = await helperPage.request.post(`/api/v1/collaboration-requests/${(await asked.json()).id}/accept`);
+    expect(accepted.status()).toBe(200);
+
+    await ownerPage.goto(`/he/tasks/${task.id}`);
+    await helperPage.goto(`/en/tasks/${task.id}`);
+    const ownerTimeline = ownerPage.getByRole("region", { name: he.title });
+    const helperTimeline = helperPage.getByRole("region", { name: en.title });
+    await expect(ownerPage.locator(".task-live-live")).toBeVisible();
+    await expect(helperPage.locator(".task-live-live")).toBeVisible();
+
+    // The helper comments on their page: it shows on the owner's without a reload, once.
+    const box = helperTimeline.getByRole("textbox", { name: en.commentLabel });
+    await box.fill("I bought the paint");
+    await helperTimeline.getByRole("button", { name: en.send, exact: true }).click();
+    const comment = ownerTimeline.getByRole("listitem").filter({ hasText: "I bought the paint" });
+    await expect(comment).toHaveCount(1);
+    await expect(comment).toContainText("Cyril Collaborator");
+    await expect(helperTimeline.getByRole("listitem").filter({ hasText: "I bought the paint" })).toHaveCount(1);
+
+    // Edited on the helper's page: the owner sees the new words, marked edited.
+    // (Found by its author: while it is edited, its text is the editor's.)
+    const mine = helperTimeline.locator("li.timeline-comment").filter({ hasText: "Cyril Collaborator" });
+    await mine.getByRole("button", { name: new RegExp(en.edit) }).click();
+    await mine.getByRole("textbox", { name: en.editLabel }).fill("I bought the **white** paint");
+    await mine.getByRole("button", { name: en.save }).click();
+    const edited = ownerTimeline.getByRole("listitem").filter({ hasText: "I bought the white paint" });
+    await expect(edited.locator("strong", { hasText: "white" })).toBeVisible();
+    await expect(edited.getByText(he.edited)).toBeVisible();
+
+    // The helper changes the task (through the API, as another app would): the owner's history tells of it.
+    const patched = await helperPage.request.patch(`/api/v1/tasks/${task.id}`, { data: { priority: "urgent" } });
+    expect(patched.status()).toBe(200);
+    await expect(
+      ownerTimeline.getByText(
+        fill(he.changedFromTo, { name: "Cyril Collaborator", field: he.field.priority, from: "רגילה", to: "דחופה" }),
+      ),
+    ).toBeVisible();
+    await accessibleInBothThemes(ownerPage);
+
+    // The owner deletes the comment: it goes from the helper's page, whose history tells of the deletion.
+    await edited.getByRole("button", { name: new RegExp(he.delete) }).click();
+    await expect(ownerTimeline.getByRole("listitem").filter({ hasText: "white paint" })).toHaveCount(0);
+    await expect(helperTimeline.getByRole("listitem").filter({ hasText: "white paint" })).toHaveCount(0);
+    await expect(helperTimeline.getByText(fill(en.commentDeleted, { name: "Olga Owner" }))).toBeVisible();
+  } finally {
+    await ownerContext.close();
+    await helperContext.close();
+  }
+});
+
+test("the @ autocomplete offers a project's members who can see the task, and mentions them", async ({ page, browser }) => {
+  test.slow(); // two people, a project invitation and two axe runs
+  const t = WORDS.en;
+  const colleagueContext = await browser.newContext();
+  try {
+    const colleaguePage = await colleagueContext.newPage();
+    await register(page.request, "Olga Owner", "en");
+    const colleague = await register(colleaguePage.request, "Petr Project", "en");
+    const project = await page.request.post("/api/v1/projects", { data: { name: "House" } });
+    expect(project.status()).toBe(201);
+    const projectId = (await project.json()).id as string;
+    const invited = await page.request.post(`/api/v1/projects/${projectId}/members`, { data: { userId: colleague.id } });
+    expect(invited.status()).toBe(202);
+    const invitationId = (await invited.json()).invitation.id as string;
+    expect((await colleaguePage.request.post(`/api/v1/invitations/${invitationId}/accept`)).status()).toBe(200);
+    const created = await page.request.post("/api/v1/tasks", { data: { title: "Fix the roof", projectId } });
+    const task = (await created.json()) as { id: string };
+
+    // Petr is on the project, not on the task itself: the autocomplete offers him all the same.
+    await page.goto(`/en/tasks/${task.id}`);
+    const timeline = page.getByRole("region", { name: t.title });
+    const box = timeline.getByRole("textbox", { name: t.commentLabel });
+    await box.click();
+    await box.pressSequentially("Can you look, @Pet");
+    const suggestions = timeline.getByRole("listbox", { name: t.mentionSuggestions });
+    await expect(suggestions.getByRole("option")).toHaveText(["Petr Project"]);
+    await accessibleInBothThemes(page);
+    await box.press("Enter");
+    await expect(box).toHaveValue("Can you look, @Petr Project ");
+    await timeline.getByRole("button", { name: t.send, exact: true }).click();
+    await expect(timeline.getByRole("listitem").filter({ hasText: "Can you look" })).toBeVisible();
+
+    // The mention went through (it is someone who can see the task), and Petr was told.
+    const notes = await colleaguePage.request.get("/api/v1/notifications");
+    expect((await notes.json()).items).toEqual(
+      expect.arrayContaining([expect.objectContaining({ kind: "comment.mentioned", taskId: task.id })]),
+    );
+  } finally {
+    await colleagueContext.close();
+  }
+});

@@ -1,9 +1,12 @@
 import { expect, test } from "./fixtures";
+import { BoardPage } from "./pages/board-page";
+import { SiteHeader } from "./pages/site-header";
 import { collectErrors, registerUser, signIn, TasksPage } from "./pages/tasks-page";
 
 /*
  * Live updates of the task list over /ws: what one browser does appears in another without a reload, for the
- * same user in two browser contexts, and for a second user who sees a task through a user group.
+ * same user in two browser contexts, and for a second user who sees a task through a user group; the bell and the
+ * page hold one connection between them.
  */
 
 test("two browsers of one user see each other's tasks appear, complete and go", async ({ browser }) => {
@@ -105,5 +108,60 @@ test("a task shared through a user group appears and changes live for the other 
   } finally {
     await ownerContext.close();
     await memberContext.close();
+  }
+});
+
+test("the bell and the page share one /ws connection: both follow live, also after moving on to the board", async ({
+  browser,
+}) => {
+  const mineContext = await browser.newContext();
+  const otherContext = await browser.newContext();
+  try {
+    const page = await mineContext.newPage();
+    const otherPage = await otherContext.newPage();
+    const errors = collectErrors(page);
+    const sockets: string[] = [];
+    page.on("websocket", (socket) => {
+      if (new URL(socket.url()).pathname.startsWith("/ws")) sockets.push(socket.url());
+    });
+    const me = await registerUser(page.request, "Sola Socket");
+    await registerUser(otherPage.request, "Ada Asker");
+    const bell = page.getByTestId("notification-bell");
+
+    const list = new TasksPage(page);
+    await list.goto();
+    await list.ready();
+    await expect(bell).toHaveAttribute("data-live", "live");
+
+    // Someone asks me to collaborate: the bell goes up; a task of mine made elsewhere: the list shows it.
+    const theirs = await otherPage.request.post("/api/v1/tasks", { data: { title: "Their errand" } });
+    expect(theirs.status()).toBe(201);
+    const asked = await otherPage.request.post(`/api/v1/tasks/${(await theirs.json()).id}/collaboration-requests`, {
+      data: { kind: "collaborate", userId: me.id },
+    });
+    expect(asked.status()).toBe(201);
+    await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
+    expect((await page.request.post("/api/v1/tasks", { data: { title: "Sort the mail" } })).status()).toBe(201);
+    await expect(list.row("Sort the mail")).toBeVisible();
+    expect(sockets).toHaveLength(1);
+
+    // On to the board through the header (no reload): the same connection serves the board and the bell.
+    await new SiteHeader(page).link("Board").click();
+    await expect(page).toHaveURL(/\/en\/board$/);
+    const board = new BoardPage(page);
+    await expect(page.locator(".board-live")).toHaveText("Live");
+    expect((await page.request.post("/api/v1/tasks", { data: { title: "Call the plumber" } })).status()).toBe(201);
+    await expect(board.column("To do").getByText("Call the plumber")).toBeVisible();
+    const again = await otherPage.request.post("/api/v1/tasks", { data: { title: "Another errand" } });
+    const askedAgain = await otherPage.request.post(`/api/v1/tasks/${(await again.json()).id}/collaboration-requests`, {
+      data: { kind: "collaborate", userId: me.id },
+    });
+    expect(askedAgain.status()).toBe(201);
+    await expect(bell).toHaveAccessibleName("Notifications, 2 unread");
+    expect(sockets).toHaveLength(1);
+    expect(errors).toEqual([]);
+  } finally {
+    await mineContext.close();
+    await otherContext.close();
   }
 });

@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "./fixtures";
 import config from "../playwright.config";
+import { expectAccessible } from "./axe";
 import { SecurityPage } from "./pages/security-page";
+import { registerUser } from "./pages/tasks-page";
 import { SignInPage } from "./pages/sign-in-page";
 
 /*
@@ -156,6 +158,44 @@ test.describe("passkeys on localhost", () => {
     expect(await devicesOf(page)).toEqual([]);
 
     expect(errors).toEqual([]);
+  });
+
+  test("removing the only way to sign in is refused in place, in Hebrew, and the passkey stays", async ({ page }) => {
+    test.slow(); // two axe runs
+    await registerUser(page.request, "Dana Passkey");
+    await addVirtualAuthenticator(page);
+    const security = new SecurityPage(page);
+    await security.goto("he");
+    await expect(security.heading).toHaveText("אבטחה");
+    await page.getByRole("button", { name: "הוספת מכשיר" }).click();
+    await expect(security.devices).toHaveCount(1);
+    const [added] = await devicesOf(page);
+
+    // The e2e server has no external provider to make an account without a password (the integration test makes
+    // one: tests/integration/webauthn.test.ts), so the API's refusal for such an account is played here as it
+    // answers it.
+    await page.route("**/api/v1/webauthn/devices/*", (route) =>
+      route.request().method() === "DELETE"
+        ? route.fulfill({
+            status: 409,
+            contentType: "application/problem+json",
+            json: { type: "urn:spolu:problem:conflict", title: "Conflict", status: 409, code: "conflict", detail: "only way" },
+          })
+        : route.fallback(),
+    );
+    const device = security.device(added!.name);
+    await device.getByRole("button", { name: "הסרה" }).click();
+    await device.getByRole("button", { name: "כן, להסיר" }).click();
+    await expect(device.getByRole("alert")).toHaveText(
+      `"${added!.name}" היא הדרך היחידה שלך להתחבר. יש להוסיף קודם מפתח גישה נוסף, חשבון מקושר או סיסמה.`,
+    );
+    await expect(security.devices).toHaveCount(1);
+    await expectAccessible(page);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await expectAccessible(page);
+    await page.unroute("**/api/v1/webauthn/devices/*");
+    await page.reload();
+    await expect(security.device(added!.name)).toBeVisible();
   });
 
   test("a device cannot sign in with another account's email, and the error is announced", async ({ page, request }) => {

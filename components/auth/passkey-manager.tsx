@@ -11,7 +11,7 @@ import { FormError, TextField } from "./form-field";
  * The passkeys of the signed-in user on /{locale}/settings/security: the list (`GET /api/v1/webauthn/devices`) with
  * each device's localized kind, name and dates; adding one (`POST …/register/options` → the browser's WebAuthn
  * prompt → `POST …/register/verify`), renaming one in place (`PATCH …/devices/{id}`) and removing one after a
- * confirmation (`DELETE …/devices/{id}`). Outcomes are announced in a status region, failures as alerts; an
+ * confirmation (`DELETE …/devices/{id}`; refused while it is the only way to sign in). Outcomes are announced in a status region, failures as alerts; an
  * expired session sends the visitor to the sign-in page.
  */
 
@@ -130,6 +130,7 @@ export function PasskeyManager({ signInHref }: { signInHref: string }) {
   async function remove(device: Device) {
     const answer = await callApi("DELETE", `/api/v1/webauthn/devices/${encodeURIComponent(device.id)}`);
     if (answer.status === 401) return sessionExpired();
+    if (answer.status === 409) return setRowError({ id: device.id, message: t("errorLastMethod", { name: device.name }) });
     if (answer.status !== 204 && answer.status !== 200 && answer.status !== 404) {
       return setRowError({ id: device.id, message: t("errorGeneric") });
     }

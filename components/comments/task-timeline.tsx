@@ -1,18 +1,21 @@
 "use client";
 
 import { useFormatter, useTranslations } from "next-intl";
-import { useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useCallback, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { invalidFields } from "@/components/auth/call-api";
 import { FormError } from "@/components/auth/form-field";
+import { useLiveEvents, type LiveEvent } from "@/components/realtime/use-live-events";
 import { request, useFailureMessage, type Announce } from "@/components/tasks/detail/task-api";
-import type { CommentListOutput, CommentOutput } from "@/lib/comments/schema";
+import type { CommentListOutput, CommentOutput, MentioneeListOutput } from "@/lib/comments/schema";
 import type { HistoryEntry, HistoryOutput } from "@/lib/task-history/schema";
 import { CommentBody } from "./comment-body";
 
 /*
  * The task's conversation and history as one timeline, oldest first: comments (GET /tasks/{id}/comments) mixed with
  * what happened to the task (GET /tasks/{id}/activity), a form to comment with an @ autocomplete of the people who
- * can see the task, and edit/delete for one's own comments (delete also for the task's owner).
+ * can see the task (GET /tasks/{id}/mentionees), and edit/delete for one's own comments (delete also for the task's owner). It follows the page's
+ * socket: someone else's comment, edit or deletion (`comment.*`) shows at once, and a change to the task (`task.*`)
+ * brings the newest history again.
  */
 
 interface Person {
@@ -27,8 +30,11 @@ interface TaskTimelineProps {
   canDeleteAny: boolean;
   comments: CommentListOutput;
   history: HistoryOutput;
-  /** Who can be mentioned: the task's people (owner, assignees, collaborators). */
-  people: Person[];
+  /**
+   * Who can be mentioned (GET /tasks/{id}/mentionees): everyone who can see the task, its team's, project's and
+   * family's members included; read again when the task changes.
+   */
+  mentionees: Person[];
   announce: Announce;
 }
 
@@ -36,6 +42,9 @@ type Item = { kind: "comment"; at: string; comment: CommentOutput } | { kind: "h
 
 /** Comment entries of the history are the comments themselves; only a deletion is told there. */
 const SHOWN_HISTORY = (entry: HistoryEntry) => !["commented", "commentEdited"].includes(entry.kind);
+
+/** The events after which the history has something new to tell (comments themselves come with theirs). */
+const HISTORY_EVENTS = ["task.updated", "task.moved", "task.completed", "comment.deleted"];
 
 /** The `@word` being typed just before the caret, if any. */
 function mentionQuery(text: string, caret: number): { start: number; query: string } | null {
@@ -51,6 +60,7 @@ export function TaskTimeline(props: TaskTimelineProps) {
   const [commentCursor, setCommentCursor] = useState(props.comments.nextCursor);
   const [history, setHistory] = useState(props.history.items);
   const [historyCursor, setHistoryCursor] = useState(props.history.nextCursor);
+  const [people, setPeople] = useState(props.mentionees);
 
   const items = useMemo<Item[]>(() => {
     const all: Item[] = [
@@ -84,8 +94,57 @@ export function TaskTimeline(props: TaskTimelineProps) {
     setHistoryCursor(page.nextCursor);
   }
 
-  const replace = (updated: CommentOutput) =>
-    setComments((current) => current.map((comment) => (comment.id === updated.id ? updated : comment)));
+  /** Shows a comment as the API or an event has it: added if new, replaced unless a newer version is shown. */
+  const showComment = useCallback(
+    (shown: CommentOutput) =>
+      setComments((current) =>
+        current.some((comment) => comment.id === shown.id)
+          ? current.map((comment) => (comment.id === shown.id && comment.updatedAt <= shown.updatedAt ? shown : comment))
+          : [...current, shown],
+      ),
+    [],
+  );
+
+  /** The newest history again, merged with what is shown (older pages stay). */
+  const readNewestHistory = useCallback(async () => {
+    const answer = await request<HistoryOutput>("GET", `/api/v1/tasks/${props.taskId}/activity`);
+    if (answer.status !== 200 || !answer.body) return;
+    const newest = answer.body.items;
+    setHistory((current) => [...newest, ...current.filter((entry) => !newest.some((other) => other.id === entry.id))]);
+  }, [props.taskId]);
+
+  /** The first page of comments again, as after a reload (what was deleted meanwhile goes too). */
+  const readComments = useCallback(async () => {
+    const answer = await request<CommentListOutput>("GET", `/api/v1/tasks/${props.taskId}/comments`);
+    if (answer.status !== 200 || !answer.body) return;
+    setComments(answer.body.items);
+    setCommentCursor(answer.body.nextCursor);
+  }, [props.taskId]);
+
+  /** Who may be mentioned, again: the task may have moved to another team, project or group, or gained people. */
+  const readMentionees = useCallback(async () => {
+    const answer = await request<MentioneeListOutput>("GET", `/api/v1/tasks/${props.taskId}/mentionees`);
+    if (answer.status === 200 && answer.body) setPeople(answer.body.items);
+  }, [props.taskId]);
+
+  useLiveEvents({
+    onEvent(event: LiveEvent) {
+      if (event.taskId !== props.taskId) return;
+      const comment = (event.data as { comment?: CommentOutput }).comment;
+      if ((event.type === "comment.created" || event.type === "comment.updated") && comment) return showComment(comment);
+      if (event.type === "comment.deleted") {
+        const { commentId } = event.data as { commentId: string };
+        setComments((current) => current.filter((other) => other.id !== commentId));
+      }
+      if (event.type === "task.updated") void readMentionees();
+      if (HISTORY_EVENTS.includes(event.type) && !history.some((entry) => entry.id === String(event.id))) {
+        void readNewestHistory();
+      }
+    },
+    onResync() {
+      void Promise.all([readComments(), readNewestHistory(), readMentionees()]);
+    },
+  });
 
   async function remove(comment: CommentOutput) {
     const answer = await request("DELETE", `/api/v1/comments/${comment.id}`);
@@ -113,9 +172,9 @@ export function TaskTimeline(props: TaskTimelineProps) {
                 comment={item.comment}
                 mine={item.comment.author.id === props.meId}
                 canDelete={item.comment.author.id === props.meId || props.canDeleteAny}
-                people={props.people}
+                people={people}
                 onSaved={(updated) => {
-                  replace(updated);
+                  showComment(updated);
                   props.announce(t("saved"));
                 }}
                 onDelete={() => void remove(item.comment)}
@@ -133,9 +192,9 @@ export function TaskTimeline(props: TaskTimelineProps) {
       )}
       <CommentForm
         taskId={props.taskId}
-        people={props.people}
+        people={people}
         onPosted={(comment) => {
-          setComments((current) => [...current, comment]);
+          showComment(comment);
           props.announce(t("posted"));
         }}
       />

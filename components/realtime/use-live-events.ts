@@ -1,11 +1,11 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import type { Socket } from "socket.io-client";
 import type { SocketEvent } from "@/lib/realtime/events";
+import { subscribeToLiveEvents, type LiveState } from "./live-connection";
 
 export type LiveEvent = SocketEvent;
-export type LiveState = "connecting" | "live" | "offline";
+export type { LiveState };
 
 interface Handlers {
   /** One domain event for the signed-in user (task.created, task.updated, task.moved...), oldest first. */
@@ -18,10 +18,9 @@ interface Handlers {
 }
 
 /**
- * The signed-in user's live events from `/ws` (socket.io, authenticated by the session cookie). After a lost
- * connection the socket reconnects by itself and sends the id of the last event it applied, so the server
- * replays what happened meanwhile. Returns the connection state for a "live" indicator.
- * socket.io-client is loaded after the page has hydrated, so its 40 KB do not delay the first usable paint.
+ * The signed-in user's live events from `/ws`, through the page's one shared connection
+ * (components/realtime/live-connection.ts): the bell and the page each call this hook, the browser holds one
+ * socket. Returns the connection state for a "live" indicator.
  */
 export function useLiveEvents(handlers: Handlers): LiveState {
   const latest = useRef(handlers);
@@ -31,46 +30,15 @@ export function useLiveEvents(handlers: Handlers): LiveState {
     latest.current = handlers;
   });
 
-  useEffect(() => {
-    let cursor: number | undefined;
-    let connectedBefore = false;
-    let socket: Socket | undefined;
-    let unmounted = false;
-    void import("socket.io-client").then(
-      ({ io }) => {
-        if (unmounted) return;
-        socket = io({
-          path: "/ws",
-          transports: ["websocket"],
-          withCredentials: true,
-          auth: (send) => send(cursor === undefined ? {} : { cursor }),
-        });
-        socket.on("connect", () => {
-          setState("live");
-          if (connectedBefore && cursor === undefined) latest.current.onResync?.();
-          connectedBefore = true;
-        });
-        socket.on("disconnect", () => setState("offline"));
-        socket.on("connect_error", () => setState("offline"));
-        socket.on("event", (event: LiveEvent) => {
-          cursor = Math.max(cursor ?? 0, event.id);
-          latest.current.onEvent(event);
-        });
-        socket.on("caught-up", ({ cursor: newest }: { cursor: number }) => {
-          cursor = Math.max(cursor ?? 0, newest);
-        });
-        socket.on("resync", () => {
-          cursor = undefined;
-          latest.current.onResync?.();
-        });
-      },
-      () => setState("offline"),
-    );
-    return () => {
-      unmounted = true;
-      socket?.disconnect();
-    };
-  }, []);
+  useEffect(
+    () =>
+      subscribeToLiveEvents({
+        onEvent: (event) => latest.current.onEvent(event),
+        onResync: () => latest.current.onResync?.(),
+        onState: setState,
+      }),
+    [],
+  );
 
   return state;
 }

@@ -1,7 +1,8 @@
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { nowDate } from "../clock";
 import { config } from "../config";
 import { db, type Executor } from "../db/client";
+import { userIdentities, webauthnCredentials } from "../db/schema/auth";
 import { users } from "../db/schema/users";
 import { errorText, log } from "../log";
 import { MemoryCache, stringBytes } from "../memory-cache";
@@ -114,4 +115,51 @@ async function readSessionUser(id: string): Promise<SessionUser | null> {
  */
 export async function lockUserRow(tx: Executor, userId: string): Promise<void> {
   await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("no key update");
+}
+
+/** A way to sign in that a person may remove: a linked external account or a passkey. */
+export type RemovableSignInMethod = "identity" | "passkey";
+
+/** What became of a removal: done, not the user's (or no such thing), or refused as their last way to sign in. */
+export type SignInMethodRemoval = "deleted" | "not_found" | "last_method";
+
+const METHOD_TABLES = { identity: userIdentities, passkey: webauthnCredentials } as const;
+
+/**
+ * Removes one of the user's linked accounts or passkeys while another way to sign in remains (a password, a
+ * passkey or a linked account): the one rule for DELETE /auth/identities/{id} and DELETE /webauthn/devices/{id}.
+ * The user's row is locked first, so that two removals at once cannot both pass the check and leave the account
+ * with no way in.
+ */
+export async function deleteSignInMethodKeepingAWayIn(
+  userId: string,
+  kind: RemovableSignInMethod,
+  id: string,
+): Promise<SignInMethodRemoval> {
+  return db().transaction(async (tx) => {
+    const [user] = await tx
+      .select({ hasPassword: sql<boolean>`${users.passwordHash} is not null` })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for("update");
+    if (!user) return "not_found";
+    const table = METHOD_TABLES[kind];
+    const [owned] = await tx
+      .select({ id: table.id })
+      .from(table)
+      .where(and(eq(table.id, id), eq(table.userId, userId)));
+    if (!owned) return "not_found";
+    const counts = await Promise.all(
+      Object.values(METHOD_TABLES).map((each) =>
+        tx
+          .select({ count: sql<number>`count(*)::int` })
+          .from(each)
+          .where(eq(each.userId, userId)),
+      ),
+    );
+    const methods = counts.reduce((sum, [row]) => sum + (row?.count ?? 0), 0);
+    if (!user.hasPassword && methods <= 1) return "last_method";
+    await tx.delete(table).where(and(eq(table.id, id), eq(table.userId, userId)));
+    return "deleted";
+  });
 }

@@ -9,9 +9,10 @@ import {
   createCommentInput,
   listCommentsQuery,
   MENTIONS_MAX,
+  mentioneeListOutput,
   updateCommentInput,
 } from "./schema";
-import { createComment, deleteComment, listComments, updateComment } from "./service";
+import { createComment, deleteComment, listComments, listMentionees, updateComment } from "./service";
 
 const noTask = problemResponse("No such task, or not one you can see");
 const noComment = problemResponse("No such comment, or one on a task you cannot see");
@@ -21,7 +22,7 @@ const notAllowed = problemResponse(
 const NOTIFIED =
   'Each person newly mentioned is notified ("mentioned you"), and on a new comment the task\'s owner and assignees ' +
   '("commented"), in their language, on the channels their notification preferences for the task choose (in the ' +
-  "app, push); nobody of their own comment.";
+  "app, push, email: a link to the task under the comment's start); nobody of their own comment.";
 
 const listRoute = apiRoute({
   method: "get",
@@ -32,6 +33,20 @@ const listRoute = apiRoute({
   access: "user",
   request: { params: taskIdParams, query: listCommentsQuery },
   responses: { 200: jsonContent(commentListOutput, "A page of comments"), 404: noTask },
+});
+
+const mentioneesRoute = apiRoute({
+  method: "get",
+  path: "/tasks/{id}/mentionees",
+  tags: ["Comments"],
+  summary: "Whom a comment on a task may mention",
+  description:
+    "Everyone who can see the task apart from you, by name: its owner, assignees and collaborators and the members " +
+    "of its team, project and family; the same rule `mentions` is checked against, so each of them can be " +
+    "mentioned. For the @ autocomplete of the comment box. Anyone who cannot see the task gets 404.",
+  access: "user",
+  request: { params: taskIdParams },
+  responses: { 200: jsonContent(mentioneeListOutput, "The people who may be mentioned"), 404: noTask },
 });
 
 const createRoute = apiRoute({
@@ -76,6 +91,7 @@ const deleteRoute = apiRoute({
 
 export const commentsRoutes = createRouter()
   .openapi(listRoute, async (c) => c.json(await listComments(c.var.actor, c.req.valid("param").id, c.req.valid("query")), 200))
+  .openapi(mentioneesRoute, async (c) => c.json(await listMentionees(c.var.actor, c.req.valid("param").id), 200))
   .openapi(createRoute, async (c) => c.json(await createComment(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 201))
   .openapi(updateRoute, async (c) => c.json(await updateComment(c.var.actor, c.req.valid("param").id, c.req.valid("json")), 200))
   .openapi(deleteRoute, async (c) => {

@@ -54,6 +54,18 @@ export const commentOutput = z
   .openapi("Comment");
 export type CommentOutput = z.infer<typeof commentOutput>;
 
+export const mentioneeListOutput = z
+  .object({
+    items: z.array(person).openapi({ description: "By name, A to Z" }),
+  })
+  .openapi("MentioneeList", {
+    description:
+      "The people a comment on the task may mention: everyone who can see it (the rule `mentions` is checked " +
+      "against), apart from you",
+    example: { items: [{ id: "6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f", name: "Jana Nováková" }] },
+  });
+export type MentioneeListOutput = z.infer<typeof mentioneeListOutput>;
+
 export const commentListOutput = z
   .object({
     items: z.array(commentOutput),

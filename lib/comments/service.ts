@@ -8,12 +8,20 @@ import { publish } from "../events/publish";
 import type { NotificationChannel } from "../notifications/channel";
 import { localeOrDefault, notifyUser, taskChannels } from "../notifications/service";
 import { mayOnTask } from "../permissions/tasks";
+import { sendEmailToUser } from "../email/service";
 import { sendPushToUser } from "../push/service";
 import { taskViewerIds } from "../tasks/people";
 import { getVisibleTask } from "../tasks/service";
 import { excerpt, noticeTitle, type CommentNotice } from "./notify";
 import { deleteCommentRow, findCommentRow, findUsers, insertComment, listCommentRows, updateCommentRow } from "./repo";
-import type { CommentListOutput, CommentOutput, CreateCommentInput, ListCommentsQuery, UpdateCommentInput } from "./schema";
+import type {
+  CommentListOutput,
+  CommentOutput,
+  CreateCommentInput,
+  ListCommentsQuery,
+  MentioneeListOutput,
+  UpdateCommentInput,
+} from "./schema";
 
 /*
  * The rules (the routes' descriptions say the same).
@@ -22,7 +30,7 @@ import type { CommentListOutput, CommentOutput, CreateCommentInput, ListComments
  *   task: the `delete` permission of lib/permissions), to keep their task's page clean. Anyone else who sees it: 403.
  * - Mentions name people who can see the task (a 400 naming `/mentions/<index>` otherwise).
  * - Notifications, in the notified person's language, on the channels their preferences for the task choose (in the
- *   app and by push; lib/notifications): each person newly mentioned ("mentioned you"), and on a new comment the
+ *   app, by push and by email; lib/notifications): each person newly mentioned ("mentioned you"), and on a new comment the
  *   task's owner and assignees ("commented"). Nobody is notified of their own comment, nor twice for one.
  * - `comment.created`, `comment.updated` (each with the comment as the API shows it) and `comment.deleted` (its id
  *   and the task's) go to everyone who sees the task, in the transaction of the change (so to /ws and webhooks).
@@ -84,15 +92,17 @@ interface Sent {
   title: string;
   body: string;
   data: Record<string, unknown>;
+  /** The channels that go out after the commit: push, email or both. */
+  channels: NotificationChannel[];
 }
 
-/** The in-app notifications, in the comment's transaction; answers what push should send once it commits. */
+/** The in-app notifications, in the comment's transaction; answers what push and email should send once it commits. */
 async function notifyInApp(tx: Executor, notices: readonly Notice[], comment: CommentOutput, taskTitle: string): Promise<Sent[]> {
   const people = await findUsers(
     notices.map((notice) => notice.userId),
     tx,
   );
-  const pushes: Sent[] = [];
+  const outbound: Sent[] = [];
   for (const { userId, notice, channels } of notices) {
     const person = people.get(userId);
     if (!person) continue;
@@ -102,24 +112,26 @@ async function notifyInApp(tx: Executor, notices: readonly Notice[], comment: Co
     if (channels.includes("in_app")) {
       await notifyUser(userId, { kind: `comment.${notice}`, title, body, taskId: comment.taskId, data }, tx);
     }
-    if (channels.includes("push"))
-      pushes.push({ userId, title, body, data: { ...data, locale: localeOrDefault(person.locale) } });
+    const later = channels.filter((channel) => channel === "push" || channel === "email");
+    if (later.length)
+      outbound.push({ userId, title, body, data: { ...data, locale: localeOrDefault(person.locale) }, channels: later });
   }
-  return pushes;
+  return outbound;
 }
 
-/** Push goes out after the commit (never from inside a transaction); a failure there is logged by lib/push. */
-async function sendPushes(pushes: readonly Sent[]): Promise<void> {
+/**
+ * Push and email go out after the commit (never from inside a transaction), each in the person's language with a
+ * link to the task; a failure there is logged by lib/push and lib/email (the email log says why).
+ */
+async function sendAfterCommit(outbound: readonly Sent[]): Promise<void> {
   await Promise.all(
-    pushes.map(({ userId, title, body, data }) =>
-      sendPushToUser(userId, {
-        title,
-        body,
-        url: `/${String(data.locale)}/tasks/${String(data.taskId)}`,
-        tag: `comment:${String(data.commentId)}`,
-        data,
-      }),
-    ),
+    outbound.flatMap(({ userId, title, body, data, channels }) => {
+      const url = `/${String(data.locale)}/tasks/${String(data.taskId)}`;
+      return [
+        channels.includes("push") && sendPushToUser(userId, { title, body, url, tag: `comment:${String(data.commentId)}`, data }),
+        channels.includes("email") && sendEmailToUser(userId, { template: "notification", params: { title, body, url } }),
+      ].filter((sending) => sending !== false);
+    }),
   );
 }
 
@@ -132,12 +144,24 @@ export async function listComments(actor: Actor, taskId: string, query: ListComm
   return { items, nextCursor: rows.length > query.limit && last ? encodeTimeCursor(last.createdAt, last.id) : null };
 }
 
+/**
+ * Whom the actor may mention in a comment on the task, by name: everyone who can see it (the people `checkMentions`
+ * accepts: owner, assignees, collaborators, and the members of its team, project and family), but the actor.
+ */
+export async function listMentionees(actor: Actor, taskId: string): Promise<MentioneeListOutput> {
+  await getVisibleTask(actor, taskId);
+  const viewers = await taskViewerIds(taskId);
+  const names = await findUsers(viewers.filter((id) => id !== actor.userId));
+  const items = [...names].map(([id, { name }]) => ({ id, name }));
+  return { items: items.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)) };
+}
+
 export async function createComment(actor: Actor, taskId: string, input: CreateCommentInput): Promise<CommentOutput> {
   const task = await getVisibleTask(actor, taskId);
   const viewers = await taskViewerIds(taskId);
   const mentions = checkMentions(input.mentions ?? [], viewers);
   const notices = await noticesFor(actor.userId, taskId, mentions, [task.ownerId, ...task.assigneeIds]);
-  const { comment, pushes } = await db().transaction(async (tx) => {
+  const { comment, outbound } = await db().transaction(async (tx) => {
     // Seen again inside the transaction: a task deleted or unshared meanwhile takes no comment.
     await getVisibleTask(actor, taskId, tx);
     const now = nowDate();
@@ -148,10 +172,10 @@ export async function createComment(actor: Actor, taskId: string, input: CreateC
     const [comment] = await toOutputs([row], tx);
     const audience = await taskViewerIds(taskId, tx);
     await publish(tx, { type: "comment.created", actorId: actor.userId, taskId, audience, data: { comment: comment! } });
-    const pushes = await notifyInApp(tx, notices, comment!, task.title);
-    return { comment: comment!, pushes };
+    const outbound = await notifyInApp(tx, notices, comment!, task.title);
+    return { comment: comment!, outbound };
   });
-  await sendPushes(pushes);
+  await sendAfterCommit(outbound);
   return comment;
 }
 
@@ -177,7 +201,7 @@ export async function updateComment(actor: Actor, commentId: string, input: Upda
   const mentions = input.mentions === undefined ? undefined : checkMentions(input.mentions, await taskViewerIds(before.taskId));
   const added = mentions ? mentions.filter((id) => !before.mentions.includes(id)) : [];
   const notices = await noticesFor(actor.userId, before.taskId, added, []);
-  const { comment, pushes } = await db().transaction(async (tx) => {
+  const { comment, outbound } = await db().transaction(async (tx) => {
     const { row, task } = await visibleComment(actor, commentId, tx);
     if (row.authorId !== actor.userId) throw notAuthor();
     const now = nowDate();
@@ -197,10 +221,10 @@ export async function updateComment(actor: Actor, commentId: string, input: Upda
     });
     // Only those this edit mentions who were not mentioned before it (another edit may have come in between).
     const fresh = notices.filter((notice) => !row.mentions.includes(notice.userId));
-    const pushes = await notifyInApp(tx, fresh, comment!, task.title);
-    return { comment: comment!, pushes };
+    const outbound = await notifyInApp(tx, fresh, comment!, task.title);
+    return { comment: comment!, outbound };
   });
-  await sendPushes(pushes);
+  await sendAfterCommit(outbound);
   return comment;
 }
 

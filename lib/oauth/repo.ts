@@ -1,7 +1,7 @@
-import { and, asc, eq, gt, isNull, lte, ne, or, isNotNull, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lte, or, isNotNull, sql } from "drizzle-orm";
 import { AppError, isUniqueViolation } from "../api/app-error";
 import { db, type Executor } from "../db/client";
-import { oauthStates, userIdentities, webauthnCredentials, type UserIdentityRow } from "../db/schema/auth";
+import { oauthStates, userIdentities, type UserIdentityRow } from "../db/schema/auth";
 import { users, type UserRow } from "../db/schema/users";
 
 export type OAuthStateRow = typeof oauthStates.$inferSelect;
@@ -98,41 +98,6 @@ export async function listUserIdentities(userId: string): Promise<UserIdentityRo
     .from(userIdentities)
     .where(eq(userIdentities.userId, userId))
     .orderBy(asc(userIdentities.createdAt), asc(userIdentities.id));
-}
-
-/** What became of an unlink: done, not the user's (or no such link), or refused as their last way to sign in. */
-export type UnlinkResult = "deleted" | "not_found" | "last_method";
-
-/**
- * Unlinks one of the user's external accounts while another way to sign in remains (a password, a passkey or
- * another linked account). The user's row is locked first, so that two unlinks at once cannot both pass the check
- * and leave the account with no way in.
- */
-export async function deleteIdentityKeepingAWayIn(userId: string, id: string): Promise<UnlinkResult> {
-  return db().transaction(async (tx) => {
-    const [user] = await tx
-      .select({ hasPassword: sql<boolean>`${users.passwordHash} is not null` })
-      .from(users)
-      .where(eq(users.id, userId))
-      .for("update");
-    if (!user) return "not_found";
-    const [identity] = await tx
-      .select({ id: userIdentities.id })
-      .from(userIdentities)
-      .where(and(eq(userIdentities.id, id), eq(userIdentities.userId, userId)));
-    if (!identity) return "not_found";
-    const [others] = await tx
-      .select({ count: sql<number>`count(*)::int` })
-      .from(userIdentities)
-      .where(and(eq(userIdentities.userId, userId), ne(userIdentities.id, id)));
-    const [passkeys] = await tx
-      .select({ count: sql<number>`count(*)::int` })
-      .from(webauthnCredentials)
-      .where(eq(webauthnCredentials.userId, userId));
-    if (!user.hasPassword && (others?.count ?? 0) === 0 && (passkeys?.count ?? 0) === 0) return "last_method";
-    await tx.delete(userIdentities).where(and(eq(userIdentities.id, id), eq(userIdentities.userId, userId)));
-    return "deleted";
-  });
 }
 
 /** Whether the user has a password (else they sign in with passkeys or linked accounts only). */

@@ -11,11 +11,11 @@ import { withoutDisguise } from "../display-text";
 import type { UserRow } from "../db/schema/users";
 import { localeFromAcceptLanguage } from "../i18n/locales";
 import type { Actor } from "../auth/actor";
+import { deleteSignInMethodKeepingAWayIn } from "../auth/repo";
 import type { UserIdentityRow } from "../db/schema/auth";
 import { configuredProviders, lookupProvider, providerLabel, type ExternalProfile, type SignInProvider } from "./providers";
 import {
   consumeOAuthState,
-  deleteIdentityKeepingAWayIn,
   deleteSpentOAuthStates,
   listUserIdentities,
   userHasPassword,
@@ -361,7 +361,7 @@ export async function listIdentities(actor: Actor): Promise<IdentityListOutput> 
 
 /** Unlinks one of the actor's external accounts while another way to sign in remains (409 otherwise). */
 export async function unlinkIdentity(actor: Actor, id: string): Promise<void> {
-  const result = await deleteIdentityKeepingAWayIn(actor.userId, id);
+  const result = await deleteSignInMethodKeepingAWayIn(actor.userId, "identity", id);
   if (result === "not_found") throw new AppError("not_found", "No such linked account");
   if (result === "last_method") {
     throw new AppError(

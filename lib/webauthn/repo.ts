@@ -158,12 +158,3 @@ export async function renameCredential(userId: string, id: string, name: string)
     .returning();
   return row ?? null;
 }
-
-/** Deletes one of the user's credentials; answers whether there was one. */
-export async function deleteCredential(userId: string, id: string): Promise<boolean> {
-  const rows = await db()
-    .delete(webauthnCredentials)
-    .where(and(eq(webauthnCredentials.id, id), eq(webauthnCredentials.userId, userId)))
-    .returning({ id: webauthnCredentials.id });
-  return rows.length > 0;
-}

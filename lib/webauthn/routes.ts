@@ -147,10 +147,15 @@ const removeDeviceRoute = apiRoute({
   summary: "Remove a passkey",
   description:
     "Deletes one of your devices: it no longer signs in. Your password and other devices keep working. The passkey " +
-    "stays on the device itself until removed there.",
+    "stays on the device itself until removed there. Refused with 409 while it is your only way to sign in: no " +
+    "password, no other passkey and no linked account (the rule of `DELETE /auth/identities/{id}`).",
   access: "user",
   request: { params: deviceIdParams },
-  responses: { 204: { description: "Removed" }, 404: problemResponse(NOT_FOUND) },
+  responses: {
+    204: { description: "Removed" },
+    404: problemResponse(NOT_FOUND),
+    409: problemResponse("It is your only way to sign in: set a password or add another passkey or a linked account first"),
+  },
 });
 
 export const webauthnRoutes = createRouter()

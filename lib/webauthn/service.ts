@@ -10,6 +10,7 @@ import { findUserById } from "../accounts/repo";
 import type { AuthResultOutput } from "../accounts/schema";
 import { refuseDisabledAccount, toUserOutput } from "../accounts/service";
 import type { Actor } from "../auth/actor";
+import { deleteSignInMethodKeepingAWayIn } from "../auth/repo";
 import { startSession, type ClientInfo } from "../auth/sessions/service";
 import { now } from "../clock";
 import { config } from "../config";
@@ -19,7 +20,6 @@ import { limiter } from "../rate-limit/limiter";
 import { detectLabel, LABEL_TEXT, type DeviceLabel } from "./labels";
 import {
   consumeChallenge,
-  deleteCredential,
   findCredentialForSignIn,
   insertChallenge,
   insertCredential,
@@ -325,6 +325,15 @@ export async function renameDevice(actor: Actor, id: string, input: RenameDevice
   return toDeviceOutput(row);
 }
 
+/** Removes one of the actor's passkeys while another way to sign in remains (409 otherwise). */
 export async function removeDevice(actor: Actor, id: string): Promise<void> {
-  if (!(await deleteCredential(actor.userId, id))) throw deviceNotFound();
+  const result = await deleteSignInMethodKeepingAWayIn(actor.userId, "passkey", id);
+  if (result === "not_found") throw deviceNotFound();
+  if (result === "last_method") {
+    throw new AppError(
+      "conflict",
+      "This passkey is your only way to sign in: set a password (Forgot password on the sign-in page) or add " +
+        "another passkey or a linked account under Settings → Security first, then remove it.",
+    );
+  }
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { commentListOutput, commentOutput } from "../../lib/comments/schema";
-import { createTask, expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
+import { commentListOutput, commentOutput, mentioneeListOutput } from "../../lib/comments/schema";
+import { addMember, createTask, expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -196,6 +196,66 @@ describe("GET /tasks/{id}/comments", () => {
     const bad = await server.request(`/api/v1/tasks/${task.id}/comments?cursor=nonsense`, { token: owner.token });
     expectProblem(bad, 400, "validation_failed");
     expect(bad.body.errors[0].pointer).toBe("/cursor");
+  });
+});
+
+describe("GET /tasks/{id}/mentionees", () => {
+  const mentionees = (who: User, taskId: string) => server.request(`/api/v1/tasks/${taskId}/mentionees`, { token: who.token });
+
+  test("everyone who can see the task but the caller: its people, its team's, project's and family's members", async () => {
+    const owner = await registerUser(server, { name: "Olga Owner" });
+    const helper = await registerUser(server, { name: "Cyril Collaborator" });
+    const teammate = await registerUser(server, { name: "Tereza Teammate" });
+    const colleague = await registerUser(server, { name: "Petr Project" });
+    const partner = await registerUser(server, { name: "Fanny Family" });
+    const stranger = await registerUser(server, { name: "Sam Stranger" });
+
+    const team = await server.request("/api/v1/user-groups", { token: owner.token, json: { name: "Painters" } });
+    expect((await addMember(server, `/user-groups/${team.body.id}/members`, owner, teammate)).status).toBe(201);
+    const project = await server.request("/api/v1/projects", { token: owner.token, json: { name: "House" } });
+    expect((await addMember(server, `/projects/${project.body.id}/members`, owner, colleague)).status).toBe(201);
+    expect((await server.request("/api/v1/family", { token: owner.token, json: { name: "Home" } })).status).toBe(201);
+    expect((await addMember(server, "/family/members", owner, partner, { role: "parent" })).status).toBe(201);
+    const [group] = (await server.request("/groups", { token: owner.token })).body.items as { id: string }[];
+    expect((await server.request(`/api/v1/family/groups/${group!.id}`, { method: "PUT", token: owner.token })).status).toBe(200);
+
+    const task = await createTask(server, owner.token, {
+      groupId: group!.id,
+      userGroupId: team.body.id,
+      projectId: project.body.id,
+    });
+    await joined(owner, helper, task.id, "collaborate");
+
+    const forOwner = await mentionees(owner, task.id);
+    expect(forOwner.status, JSON.stringify(forOwner.body)).toBe(200);
+    expect(expectShape(mentioneeListOutput, forOwner.body).items).toEqual([
+      { id: helper.user.id, name: "Cyril Collaborator" },
+      { id: partner.user.id, name: "Fanny Family" },
+      { id: colleague.user.id, name: "Petr Project" },
+      { id: teammate.user.id, name: "Tereza Teammate" },
+    ]);
+    // The teammate sees the owner offered, not themself.
+    const forTeammate = expectShape(mentioneeListOutput, (await mentionees(teammate, task.id)).body).items;
+    expect(forTeammate.map((person) => person.name)).toEqual([
+      "Cyril Collaborator",
+      "Fanny Family",
+      "Olga Owner",
+      "Petr Project",
+    ]);
+
+    // The list and the check of `mentions` agree: everyone offered can be mentioned, the stranger cannot.
+    const mentioned = await comment(teammate, task.id, { body: "All of you", mentions: forTeammate.map((person) => person.id) });
+    expect(mentioned.mentions.map((person) => person.name).sort()).toEqual(forTeammate.map((person) => person.name));
+    expectProblem(await post(teammate, task.id, { body: "You too", mentions: [stranger.user.id] }), 400, "validation_failed");
+  });
+
+  test("404 for someone who cannot see the task, and for no task at all", async () => {
+    const owner = await registerUser(server);
+    const stranger = await registerUser(server);
+    const task = await createTask(server, owner.token);
+    expectProblem(await mentionees(stranger, task.id), 404, "not_found");
+    expectProblem(await mentionees(owner, MISSING_ID), 404, "not_found");
+    expect((await mentionees(owner, task.id)).body).toEqual({ items: [] });
   });
 });
 

@@ -339,6 +339,39 @@ describe("with the SMTP transport", () => {
     });
   });
 
+  describe("comment notifications (POST /tasks/{id}/comments)", () => {
+    test("arrive by email, in the person's language with a link to the task, for those whose preferences choose email", async () => {
+      const { owner, czech, hebrew, task } = await taskWithThreeAssignees("Paint the fence");
+      const prefs = await server.request(`/api/v1/notification-prefs/${task.id}`, {
+        method: "PUT",
+        token: czech.token,
+        json: { channels: ["in_app", "email"] },
+      });
+      expect(prefs.status, JSON.stringify(prefs.body)).toBe(200);
+
+      // Olga mentions Petr (who chose email) and Noa (who kept the defaults: in the app and push).
+      const comment = await server.request(`/api/v1/tasks/${task.id}/comments`, {
+        token: owner.token,
+        json: { body: "Which **colour**, @Petr? And @Noa?", mentions: [czech.user.id, hebrew.user.id] },
+      });
+      expect(comment.status, JSON.stringify(comment.body)).toBe(201);
+
+      const [mail, ...more] = received(sink, czech.email);
+      expect(more).toEqual([]);
+      expect(mail).toMatchObject({ from: "noreply@spolu.test", subject: "Olga vás zmínil(a): Paint the fence" });
+      expect(mail!.text).toContain("Which **colour**, @Petr? And @Noa?");
+      expect(mail!.text).toContain(`${APP_URL}/cs/tasks/${task.id}`);
+      expect(mail!.html).toContain(`href="${APP_URL}/cs/tasks/${task.id}"`);
+      expect(received(sink, hebrew.email)).toEqual([]);
+
+      // An edit that mentions nobody new sends nothing more; Petr's reply tells Olga in the app only (her defaults).
+      const reply = await server.request(`/api/v1/tasks/${task.id}/comments`, { token: czech.token, json: { body: "Blue" } });
+      expect(reply.status).toBe(201);
+      expect(received(sink, owner.email)).toEqual([]);
+      expect(received(sink, czech.email)).toHaveLength(1);
+    });
+  });
+
   describe("GET /email/log", () => {
     test("admins page through it newest first; others get 403; a bad cursor or limit is a 400", async () => {
       for (const subject of ["Log 1", "Log 2", "Log 3"]) await sent(admin, { to: "log@example.com", subject, text: subject });

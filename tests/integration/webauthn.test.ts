@@ -319,6 +319,36 @@ describe("GET, PATCH, DELETE /webauthn/devices/{id}", () => {
       "not_found",
     );
   });
+  test("DELETE /webauthn/devices/{id} – 409 for the only way to sign in; once another way in exists, it can go", async () => {
+    const { user, device, authenticator } = await userWithPasskey();
+    // As an account made by signing in with Google and then unlinked from it: a passkey and nothing else.
+    await server.sql(`update users set password_hash = null where id = $1`, [user.user.id]);
+    const remove = (id: string) => server.request(`/api/v1/webauthn/devices/${id}`, { method: "DELETE", token: user.token });
+
+    const refused = expectProblem(await remove(device.id), 409, "conflict");
+    expect(refused.detail).toMatch(/only way to sign in/);
+    expect(await devicesOf(user)).toEqual([device]);
+    expectSignedIn(await signIn(user.email, authenticator), user);
+
+    // A second passkey: either may go, the other then being the last.
+    const spare = await registerDevice(user, new SoftAuthenticator());
+    expect((await remove(device.id)).status).toBe(204);
+    expectProblem(await remove(spare.id), 409, "conflict");
+
+    // A linked external account counts as a way in too (the same rule as unlinking one).
+    await server.sql(`insert into user_identities (user_id, provider, subject, email) values ($1, 'github', $2, null)`, [
+      user.user.id,
+      `gh-${user.user.id}`,
+    ]);
+    expect((await remove(spare.id)).status).toBe(204);
+    expect(await devicesOf(user)).toEqual([]);
+    const [identity] = await server.sql<{ id: string }>(`select id from user_identities where user_id = $1`, [user.user.id]);
+    expectProblem(
+      await server.request(`/api/v1/auth/identities/${identity!.id}`, { method: "DELETE", token: user.token }),
+      409,
+      "conflict",
+    );
+  });
 });
 
 describe("POST /webauthn/auth/options", () => {

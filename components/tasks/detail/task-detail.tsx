@@ -8,7 +8,7 @@ import { boxOf, REQUEST_LIST_LIMIT, requestsOfTask } from "@/components/requests
 import { useLiveEvents, type LiveEvent } from "@/components/realtime/use-live-events";
 import { DueDate, PriorityBadge, StatusBadge } from "@/components/tasks/task-fields";
 import { TaskTimer } from "@/components/time-tracking/task-timer";
-import type { CommentListOutput } from "@/lib/comments/schema";
+import type { CommentListOutput, MentioneeListOutput } from "@/lib/comments/schema";
 import type { ClaimOutput, CollaborationRequestListOutput, CollaborationRequestOutput } from "@/lib/collaboration/schema";
 import type { MediaItemOutput } from "@/lib/media/schema";
 import type { PrefsOutput } from "@/lib/notifications/schema";
@@ -52,8 +52,8 @@ export interface TaskDetailProps {
   choices: TaskChoices;
   /** The time tracked on the task, or null while the time-tracking module is off (no timer then). */
   time: TaskTimeOutput | null;
-  /** The first page of the task's comments and of its history (the timeline section). */
-  conversation: { comments: CommentListOutput; history: HistoryOutput };
+  /** The first page of the task's comments and of its history, and whom a comment may mention (the timeline). */
+  conversation: { comments: CommentListOutput; history: HistoryOutput; mentionees: MentioneeListOutput["items"] };
 }
 
 /** Why the task is no longer shown. */
@@ -278,9 +278,7 @@ export function TaskDetail(props: TaskDetailProps) {
               canDeleteAny={can.delete}
               comments={props.conversation.comments}
               history={props.conversation.history}
-              people={[people.owner, ...people.assignees, ...people.collaborators].filter(
-                (person, index, all) => all.findIndex((other) => other.id === person.id) === index,
-              )}
+              mentionees={props.conversation.mentionees}
               announce={announce}
             />
           </div>

@@ -8,7 +8,7 @@ import { pageActor } from "@/components/auth/page-session";
 import { REQUEST_LIST_LIMIT, requestsOfTask } from "@/components/requests/request-lists";
 import { TaskDetail } from "@/components/tasks/detail/task-detail";
 import { AppError } from "@/lib/api/app-error";
-import { listComments } from "@/lib/comments/service";
+import { listComments, listMentionees } from "@/lib/comments/service";
 import { nowDate } from "@/lib/clock";
 import { listCollaborationRequests } from "@/lib/collaboration/service";
 import { listGroups } from "@/lib/groups/service";
@@ -67,7 +67,7 @@ export default async function TaskPage({ params }: Props) {
 
   const task = toTaskOutput(record);
   const may = (action: Parameters<typeof mayOnTask>[2]) => mayOnTask(actor.userId, record, action);
-  const [subtasks, people, groups, projects, userGroups, prefs, incoming, outgoing, media, time, comments, history] =
+  const [subtasks, people, groups, projects, userGroups, prefs, incoming, outgoing, media, time, comments, history, mentionees] =
     await Promise.all([
       getSubtasks(actor, id),
       getTaskPeople(actor, id),
@@ -83,6 +83,7 @@ export default async function TaskPage({ params }: Props) {
       isModuleEnabled("time-tracking") ? getTaskTime(actor, id) : null,
       listComments(actor, id, { limit: 100 }),
       getTaskHistory(actor, id, { limit: 50 }),
+      listMentionees(actor, id),
     ]);
   const requests = requestsOfTask(id, incoming.items, outgoing.items);
   const messages = await getMessages({ locale: tag });
@@ -111,7 +112,7 @@ export default async function TaskPage({ params }: Props) {
         prefs={prefs}
         media={media?.items ?? null}
         time={time}
-        conversation={{ comments, history }}
+        conversation={{ comments, history, mentionees: mentionees.items }}
         can={{
           edit: may("edit"),
           manage: may("manage"),
