@@ -68,20 +68,22 @@ export function startEventConsumers(owner = OWNER): EventConsumers {
   const { EVENT_CONSUMER_POLL_MS: pollMs, EVENT_CONSUMER_LEASE_MS: leaseMs } = config();
   let held = new Map<string, LogPosition>();
   let claimedAt = Number.NEGATIVE_INFINITY;
+  let claimedNames = "";
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
   let failing = false;
   const failures = new Map<string, Failure>();
 
-  /** Takes or renews the leases (every third of a lease): answers the consumers this process holds. */
+  /** Takes or renews the leases (every third of a lease, and when a consumer is registered): which this process holds. */
   const claim = async () => {
     const started = Date.now();
-    if (started - claimedAt < leaseMs / 3) return;
     const names = registeredConsumers().map((consumer) => consumer.name);
+    if (started - claimedAt < leaseMs / 3 && names.join() === claimedNames) return;
     await createMissingCursors(names);
     held = await claimConsumers(names, owner, leaseMs);
     claimedAt = started;
+    claimedNames = names.join();
   };
 
   /** Whether the consumer should go on past an event its handler failed on (logged either way). */
