@@ -18,6 +18,7 @@ import { answerMalformedPath, isMalformedPath } from "./lib/api/malformed-path";
 import { API_PREFIX, toApiPath } from "./lib/api/paths";
 import { ConfigError, config, loadConfig, readDotEnvFile } from "./lib/config";
 import { closeDatabase, openDatabase } from "./lib/db/client";
+import { startEventConsumers } from "./lib/events/consumers";
 import { registerEventHandlers } from "./lib/realtime/handlers";
 import { backgroundJobs } from "./lib/jobs/jobs";
 import { databaseJobSchedule } from "./lib/jobs/repo";
@@ -50,7 +51,7 @@ export interface StartOptions {
   dev?: boolean;
   /** An already open PGlite (tests start each file from a migrated copy). */
   pglite?: PGlite;
-  /** Run the background jobs (default: RUN_JOBS). */
+  /** Run the background jobs (default: RUN_JOBS). The event consumers run where RUN_JOBS is on, whatever this says. */
   jobs?: boolean;
 }
 
@@ -179,6 +180,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const socket = attachSocket(server);
   countSocketsWith(() => socket.io.of("/").sockets.size);
   const stopEventHandlers = registerEventHandlers(socket.io);
+  // The durable consumers of the event log (notifications, awards, webhooks, socket pushes), one process at a time.
+  const consumers = settings.RUN_JOBS ? startEventConsumers() : null;
   const runner = !(options.jobs ?? settings.RUN_JOBS) ? null : startJobRunner(backgroundJobs(), databaseJobSchedule);
 
   await new Promise<void>((resolve, reject) => {
@@ -201,7 +204,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       server.closeIdleConnections();
       if (inFlight > 0) await atMost(left(), new Promise<void>((resolve) => idle.push(resolve)));
       server.closeAllConnections();
-      // Requests that finished during the drain have published their events: only now do the handlers stop.
+      // Requests that finished during the drain have published their events: only now do the consumers stop (what
+      // they leave, another process or the next start takes from their cursors).
+      await atMost(left(), consumers?.stop() ?? Promise.resolve());
       stopEventHandlers();
       await atMost(left(), jobsStopped);
       await atMost(1000, moduleSync.stop());

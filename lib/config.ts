@@ -149,6 +149,10 @@ export const configSchema = z
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
     SERVE_PAGES: flag.default(true),
     RUN_JOBS: flag.default(true),
+    // The event consumers (lib/events/consumers.ts), which run where RUN_JOBS is on: how often the one holding
+    // their lease looks for events other processes committed, and how long a lease outlives a process that died.
+    EVENT_CONSUMER_POLL_MS: positiveInt.min(50).max(60_000).default(500),
+    EVENT_CONSUMER_LEASE_MS: positiveInt.min(1000).max(600_000).default(10_000),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
     /** One `info` line per request (method, route pattern, status, duration, request id). */
     ACCESS_LOG: flag.default(true),

@@ -70,7 +70,9 @@ const jobsRoute = apiRoute({
     "(whichever process ran it: each job runs in one process at a time): when it began and ended, how long it took, " +
     "whether it succeeded, the error message when it failed, and how many runs finished and failed. A job that " +
     "never ran since the status was recorded has nulls and zero counts. A process that stopped during a run leaves " +
-    "it `running` until the next run.",
+    "it `running` until the next run. `eventConsumers` lists the consumers of the domain event log (notifications, " +
+    "gamification, webhooks, the socket, reminder settings): which process runs each, and how many events and how " +
+    "many seconds it is behind.",
   access: "admin",
   responses: { 200: jsonContent(jobStatusListOutput, "Every job") },
 });

@@ -102,7 +102,35 @@ export const jobStatusOutput = z
   .openapi("JobStatus");
 export type JobStatusOutput = z.infer<typeof jobStatusOutput>;
 
+export const eventConsumerStatusOutput = z
+  .object({
+    name: z.string().openapi({ description: "The consumer: `notifications`, `gamification`, `webhooks`, `socket`…" }),
+    runningOn: z.string().nullable().openapi({
+      description: "The process holding its lease (host name and process id); null when no live process holds it",
+    }),
+    behind: z
+      .number()
+      .int()
+      .openapi({ description: "Events written that it has not handled yet (counted up to 100000)", example: 0 }),
+    oldestPendingAt: z.iso.datetime().nullable().openapi({
+      description: "When the oldest event it has not handled was written; null when it is up to date",
+    }),
+    lagSeconds: z.number().openapi({
+      description: "How long the oldest event it has not handled has waited, in seconds (0 when up to date)",
+      example: 0,
+    }),
+    updatedAt: z.iso.datetime().openapi({ description: "When its cursor last moved" }),
+  })
+  .openapi("EventConsumerStatus");
+
 export const jobStatusListOutput = z
-  .object({ items: z.array(jobStatusOutput).openapi({ description: "Every job, by name" }) })
+  .object({
+    items: z.array(jobStatusOutput).openapi({ description: "Every job, by name" }),
+    eventConsumers: z.array(eventConsumerStatusOutput).openapi({
+      description:
+        "The durable consumers of the domain event log (in-app notifications, gamification, webhooks, the socket, " +
+        "reminder settings of new occurrences), by name, with how far behind the log each is",
+    }),
+  })
   .openapi("JobStatusList");
 export type JobStatusListOutput = z.infer<typeof jobStatusListOutput>;

@@ -4,6 +4,7 @@ import { nowDate } from "../clock";
 import { endAllSessions } from "../auth/sessions/service";
 import { config } from "../config";
 import { backgroundJobs } from "../jobs/jobs";
+import { eventConsumerLags } from "../events/consumers";
 import { listJobRuns } from "../jobs/repo";
 import { isModuleEnabled } from "../modules/registry";
 import { disconnectUser } from "../realtime/events";
@@ -89,5 +90,14 @@ export async function listJobStatus(): Promise<JobStatusListOutput> {
       };
     })
     .sort((a, b) => a.name.localeCompare(b.name));
-  return { items };
+  const now = Date.now();
+  const eventConsumers = (await eventConsumerLags()).map((lag) => ({
+    name: lag.consumer,
+    runningOn: lag.leaseOwner,
+    behind: lag.behind,
+    oldestPendingAt: lag.oldestAt?.toISOString() ?? null,
+    lagSeconds: lag.oldestAt ? Math.max(0, (now - lag.oldestAt.getTime()) / 1000) : 0,
+    updatedAt: lag.updatedAt.toISOString(),
+  }));
+  return { items, eventConsumers };
 }

@@ -389,11 +389,11 @@ export async function removeCollaborator(actor: Actor, taskId: string, userId: s
       throw new AppError("forbidden", "Only the task's owner removes collaborators; a collaborator may only remove themself");
     }
     if (!task.collaboratorIds.includes(userId)) throw new AppError("not_found", "This user is not a collaborator on the task");
-    // Who saw it before: the collaborator may lose it.
+    // Who saw it before: the collaborator may lose it (then told `task.unshared`); the others see the new people.
     const before = await taskAudience([taskId], tx);
     await deleteCollaborator(taskId, userId, tx);
     await updateTaskRow(taskId, { updatedAt: nowDate() }, tx);
-    return before;
+    return announceTaskChange(tx, { type: "task.updated", actorId: actor.userId, taskId, before });
   });
   await invalidateTaskLists(audience);
 }

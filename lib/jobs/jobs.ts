@@ -79,13 +79,14 @@ export function backgroundJobs(): Job[] {
         if (sent) log.info("Sent weekly reports", { sent });
       },
     },
-    // Outgoing webhooks (lib/webhooks): events the handler missed, then retries that are due (one attempt each).
+    // Outgoing webhooks (lib/webhooks): deliveries that are due (retries, one attempt each; the `webhooks` event
+    // consumer queues them).
     {
       name: "webhook-deliveries",
       intervalMs: 15 * 1000,
       async run(signal) {
-        const { queued, attempted } = await runWebhookDeliveries(signal);
-        if (queued || attempted) log.info("Ran webhook deliveries", { queued, attempted });
+        const { attempted } = await runWebhookDeliveries(signal);
+        if (attempted) log.info("Ran webhook deliveries", { attempted });
       },
     },
     // Connectors (lib/connectors): failed runs whose retry is due, webhooks that waited for a running run.

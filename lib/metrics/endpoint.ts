@@ -3,6 +3,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { collectDefaultMetrics, Gauge } from "prom-client";
 import { config } from "../config";
 import { databasePoolUsage } from "../db/client";
+import { eventConsumerLags } from "../events/consumers";
+import type { ConsumerLag } from "../events/repo";
 import { errorText, log } from "../log";
 import { queueSummary } from "../queue/service";
 import { metrics } from "./registry";
@@ -18,6 +20,19 @@ export const METRICS_PATH = "/metrics";
 
 const GAUGES = Symbol.for("spolu.metrics.gauges");
 type Holder = { [GAUGES]?: { sockets: { count: () => number } } };
+
+let lagRead: { at: number; lags: Promise<ConsumerLag[]> } | null = null;
+
+/** The event consumers' lags, read once per scrape for both gauges; none when the database cannot be read. */
+function scrapeLags(): Promise<ConsumerLag[]> {
+  if (lagRead && Date.now() - lagRead.at < 1000) return lagRead.lags;
+  const lags = eventConsumerLags().catch((error: unknown) => {
+    log.warn("Metrics: the event consumers' cursors could not be read", { error: errorText(error) });
+    return [];
+  });
+  lagRead = { at: Date.now(), lags };
+  return lags;
+}
 
 /** Registers the gauges and default metrics once per process; answers where the socket count is read from. */
 function gauges() {
@@ -62,6 +77,29 @@ function gauges() {
       } catch (error) {
         // The database is down: the scrape still answers, without the queue's figures.
         log.warn("Metrics: the queue could not be read", { error: errorText(error) });
+      }
+    },
+  });
+  new Gauge({
+    name: "spolu_event_consumer_lag_events",
+    help: "Domain events each durable event consumer (lib/events/consumers.ts, shared by every process) has not handled yet",
+    labelNames: ["consumer"],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const lag of await scrapeLags()) this.set({ consumer: lag.consumer }, lag.behind);
+    },
+  });
+  new Gauge({
+    name: "spolu_event_consumer_lag_seconds",
+    help: "How long the oldest domain event each durable event consumer has not handled has waited (0: up to date)",
+    labelNames: ["consumer"],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const now = Date.now();
+      for (const lag of await scrapeLags()) {
+        this.set({ consumer: lag.consumer }, lag.oldestAt ? Math.max(0, (now - lag.oldestAt.getTime()) / 1000) : 0);
       }
     },
   });

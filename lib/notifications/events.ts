@@ -11,9 +11,11 @@ import { message, notifyUser, type MessageKey } from "./service";
  * - `collaboration.requested`: to the request's recipient;
  * - `collaboration.accepted` / `collaboration.rejected`: to its requester;
  * - `invitation.accepted`: to the inviter.
- * Nobody is notified of their own action. Texts are in the notified user's language.
- * Also: a new occurrence of a recurring task (`task.created` of a task in a series) takes over the reminder
- * preferences its users set on the occurrence before it.
+ * Nobody is notified of their own action. Texts are in the notified user's language. Each is the consumer
+ * `notifications` of the event log (lib/events/consumers.ts): an event handled twice notifies once (eventId).
+ * Also, the consumer `reminder-settings`: a new occurrence of a recurring task (`task.created` of a task in a
+ * series) takes over the reminder preferences its users set on the occurrence before it (once: a user's
+ * preferences for the new occurrence are never overwritten).
  */
 
 const KIND_KEYS: Record<string, MessageKey> = {
@@ -39,6 +41,7 @@ async function aboutRequest(event: StoredDomainEvent, notify: "recipient" | "req
     body: message(user.locale, KIND_KEYS[request.kind] ?? "collaborate", { task: request.taskTitle }),
     taskId: request.taskId,
     data: { requestId, requestKind: request.kind, state: request.state },
+    eventId: event.id,
   });
 }
 
@@ -55,6 +58,7 @@ async function aboutInvitation(event: StoredDomainEvent): Promise<void> {
     body: target ?? "",
     taskId: taskId ?? null,
     data: { invitationId, userId, ...(taskId ? { taskId } : {}), ...(projectId ? { projectId } : {}) },
+    eventId: event.id,
   });
 }
 
@@ -75,15 +79,22 @@ async function handle(event: StoredDomainEvent): Promise<void> {
       return aboutRequest(event, "requester", "rejected");
     case "invitation.accepted":
       return aboutInvitation(event);
-    case "task.created":
-      if (event.taskId && inSeries(event)) await copyPrefsFromPreviousOccurrence(event.taskId, nowDate());
-      return;
     default:
       return;
   }
 }
 
-/** Turns domain events into in-app notifications (a request to decide, an invitation accepted...). */
+async function copyReminderSettings(event: StoredDomainEvent): Promise<void> {
+  if (event.type === "task.created" && event.taskId && inSeries(event)) {
+    await copyPrefsFromPreviousOccurrence(event.taskId, nowDate());
+  }
+}
+
+/**
+ * Turns domain events into in-app notifications (a request to decide, an invitation accepted...), and gives new
+ * occurrences the reminder settings of the one before.
+ */
 export function registerNotificationHandlers(): () => void {
-  return onEvent("notifications", handle);
+  const stops = [onEvent("notifications", handle), onEvent("reminder-settings", copyReminderSettings)];
+  return () => stops.forEach((stop) => stop());
 }

@@ -36,9 +36,23 @@ function responsibleFor(userId: string): SQL {
 
 // In-app notifications
 
-export async function insertNotification(row: typeof notifications.$inferInsert, database: Executor): Promise<NotificationRow> {
-  const [inserted] = await database.insert(notifications).values(row).returning();
-  return inserted!;
+/** Answers null when the user already has the notification of the row's event (`eventId`). */
+export async function insertNotification(
+  row: typeof notifications.$inferInsert,
+  database: Executor,
+): Promise<NotificationRow | null> {
+  const [inserted] = await database.insert(notifications).values(row).onConflictDoNothing().returning();
+  return inserted ?? null;
+}
+
+/** The id of the notification a user got from an event, if any. */
+export async function findEventNotificationId(userId: string, eventId: number, database: Executor): Promise<string | null> {
+  const [row] = await database
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.eventId, eventId)))
+    .limit(1);
+  return row?.id ?? null;
 }
 
 /** Where a page of notifications ended: the last one's creation time and id. */

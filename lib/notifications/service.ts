@@ -10,6 +10,7 @@ import { isLocale, languageTag, type Locale } from "../i18n/locales";
 import { getVisibleTask } from "../tasks/service";
 import {
   countUnread,
+  findEventNotificationId,
   findPrefs,
   findSettings,
   findWeeklyReport,
@@ -58,6 +59,8 @@ export interface NewNotification {
   body: string;
   taskId?: string | null;
   data?: Record<string, unknown>;
+  /** The domain event it is made from: the user gets one notification per event, however often it is handled. */
+  eventId?: number;
 }
 
 export function toNotificationOutput(row: NotificationRow): NotificationOutput {
@@ -89,10 +92,13 @@ export async function notifyUser(userId: string, notification: NewNotification, 
         body: notification.body,
         taskId: notification.taskId ?? null,
         data: notification.data ?? {},
+        eventId: notification.eventId ?? null,
         createdAt: nowDate(),
       },
       tx,
     );
+    // The event was handled before (the log is read at least once): the user has its notification already.
+    if (!row) return { id: (await findEventNotificationId(userId, notification.eventId!, tx))! };
     await publish(tx, {
       type: "notification.created",
       actorId: null,

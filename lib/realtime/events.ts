@@ -41,9 +41,11 @@ export function disconnectUser(userId: string): void {
 export const REPLAY_LIMIT = 1000;
 
 /**
- * Sends every committed event to the rooms of its audience (with REDIS_URL, the Redis adapter carries it to the
- * sockets of the other processes). The audience is decided when the event is published, from who may see the
- * task then: someone removed from a share is not in the next event's audience.
+ * The `socket` consumer of the event log: sends every committed event to the rooms of its audience, from the one
+ * process running the consumers (with REDIS_URL, the Redis adapter carries it to the sockets of the other
+ * processes). An event may come twice (after a crash before the consumer's cursor moved): clients apply each id
+ * once. The audience is decided when the event is published, from who may see the task then: someone removed from
+ * a share is not in the next event's audience.
  */
 export function deliverEventsToSockets(io: Server): () => void {
   current = io;

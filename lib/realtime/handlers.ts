@@ -5,8 +5,9 @@ import { deliverEventsToSockets } from "./events";
 import { registerWebhookHandlers } from "../webhooks/events";
 
 /**
- * Everything that reacts to committed domain events in this process: the socket, in-app notifications,
- * webhooks and gamification. server.ts calls it once; the answer unregisters them all.
+ * Everything that reacts to committed domain events: the socket, in-app notifications (and reminder settings of
+ * new occurrences), webhooks and gamification, each a durable consumer of the event log (lib/events/consumers.ts).
+ * server.ts calls it once; the answer unregisters them all.
  */
 export function registerEventHandlers(io: Server): () => void {
   const stops = [

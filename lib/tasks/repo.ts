@@ -359,24 +359,37 @@ export async function deleteTaskRow(taskId: string, database: Executor = db()): 
 
 /** Everyone who can see these tasks (see `visibleTaskCondition`): whose cached lists a change to them makes stale. */
 export async function taskAudience(taskIds: readonly string[], database: Executor = db()): Promise<string[]> {
-  if (taskIds.length === 0) return [];
+  return [...new Set([...(await taskAudiences(taskIds, database)).values()].flat())];
+}
+
+/** Who sees each of the tasks (see taskAudience), by task id; a task nobody sees (or that does not exist) is absent. */
+export async function taskAudiences(taskIds: readonly string[], database: Executor = db()): Promise<Map<string, string[]>> {
+  if (taskIds.length === 0) return new Map();
   const ids = `{${taskIds.join(",")}}`;
   const result = (await database.execute(sql`
-    select t.owner_id as user_id from ${tasks} t where t.id = any(${ids}::uuid[])
+    select t.id as task_id, t.owner_id as user_id from ${tasks} t where t.id = any(${ids}::uuid[])
     union
-    select a.user_id from ${taskAssignees} a where a.task_id = any(${ids}::uuid[])
+    select a.task_id, a.user_id from ${taskAssignees} a where a.task_id = any(${ids}::uuid[])
     union
-    select m.user_id from ${tasks} t join ${userGroupMembers} m on m.group_id = t.user_group_id where t.id = any(${ids}::uuid[])
+    select t.id, m.user_id from ${tasks} t join ${userGroupMembers} m on m.group_id = t.user_group_id where t.id = any(${ids}::uuid[])
     union
-    select c.user_id from ${taskCollaborators} c where c.task_id = any(${ids}::uuid[])
+    select c.task_id, c.user_id from ${taskCollaborators} c where c.task_id = any(${ids}::uuid[])
     union
-    select p.user_id from ${tasks} t join ${projectMembers} p on p.project_id = t.project_id where t.id = any(${ids}::uuid[])
+    select t.id, p.user_id from ${tasks} t join ${projectMembers} p on p.project_id = t.project_id where t.id = any(${ids}::uuid[])
     union
-    select f.user_id from ${tasks} t join ${taskGroups} g on g.id = t.group_id join ${familyMembers} f on f.family_id = g.family_id
+    select t.id, f.user_id from ${tasks} t join ${taskGroups} g on g.id = t.group_id join ${familyMembers} f on f.family_id = g.family_id
       where t.id = any(${ids}::uuid[])`)) as unknown as {
-    rows: { user_id: string }[];
+    rows: { task_id: string; user_id: string }[];
   };
-  return result.rows.map((row) => row.user_id);
+  const audiences = new Map<string, string[]>();
+  for (const row of result.rows) audiences.set(row.task_id, [...(audiences.get(row.task_id) ?? []), row.user_id]);
+  return audiences;
+}
+
+/** The ids of the tasks assigned to a user group as a whole. */
+export async function findUserGroupTaskIds(groupId: string, database: Executor = db()): Promise<string[]> {
+  const rows = await database.select({ id: tasks.id }).from(tasks).where(eq(tasks.userGroupId, groupId));
+  return rows.map((row) => row.id);
 }
 
 // People

@@ -21,6 +21,7 @@ import {
   findVisibleTaskAnswer,
   deleteTaskRow,
   findTaskRow,
+  findUserGroupTaskIds,
   findVisibleTask,
   insertSubtask,
   insertTask,
@@ -31,6 +32,7 @@ import {
   positionBefore,
   replaceAssignees,
   taskAudience,
+  taskAudiences,
   updateTaskRow,
   workloadCounts,
   type Keyset,
@@ -103,6 +105,29 @@ export async function announceTaskChange(
   if (gone.length) events.push({ ...base, type: "task.unshared", audience: gone, data: { taskId: change.taskId } });
   await publish(tx, ...events);
   return [...new Set([...change.before, ...after])];
+}
+
+/**
+ * After someone left a user group (in its transaction): tells them `task.unshared` for each of the group's tasks
+ * they no longer see. Answers those task ids.
+ */
+export async function announceLostGroupTasks(
+  tx: Executor,
+  change: { actorId: string; groupId: string; userId: string },
+): Promise<string[]> {
+  const audiences = await taskAudiences(await findUserGroupTaskIds(change.groupId, tx), tx);
+  const lost = [...audiences].filter(([, audience]) => !audience.includes(change.userId)).map(([taskId]) => taskId);
+  await publish(
+    tx,
+    ...lost.map((taskId): DomainEvent => ({
+      type: "task.unshared",
+      actorId: change.actorId,
+      taskId,
+      audience: [change.userId],
+      data: { taskId },
+    })),
+  );
+  return lost;
 }
 
 /** A task the actor can see, or 404 (also for another user's task: never a hint that it exists). */

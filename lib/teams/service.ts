@@ -6,6 +6,7 @@ import { db, type Executor } from "../db/client";
 import type { CreatedInvitationOutput } from "../invitations/schema";
 import { inviteToJoin, isConnected } from "../invitations/service";
 import { invalidateTaskLists } from "../tasks/list-cache";
+import { announceLostGroupTasks } from "../tasks/service";
 import type { UserGroupRole } from "../db/schema/teams";
 import {
   countOwners,
@@ -225,6 +226,7 @@ export async function removeUserGroupMember(actor: Actor, groupId: string, userI
     const target = (await getMemberOrThrow(groupId, userId, tx)).role;
     if (target === "owner" && actorRole !== "owner") throw ownersOnly("remove an owner");
     await deleteMember(groupId, userId, tx);
+    await announceLostGroupTasks(tx, { actorId: actor.userId, groupId, userId });
   });
   await invalidateTaskLists([userId]);
 }
@@ -234,6 +236,7 @@ export async function leaveUserGroup(actor: Actor, groupId: string): Promise<voi
   await changeMembership(actor, groupId, async (tx, actorRole) => {
     if (actorRole === "owner" && (await countOwners(groupId, tx)) === 1) throw lastOwner("you");
     await deleteMember(groupId, actor.userId, tx);
+    await announceLostGroupTasks(tx, { actorId: actor.userId, groupId, userId: actor.userId });
   });
   await invalidateTaskLists([actor.userId]);
 }

@@ -2,9 +2,10 @@ import { onEvent } from "../events/publish";
 import { fanOutEvent } from "./service";
 
 /**
- * Queues a webhook delivery for every endpoint that subscribed to an event its owner may see (the event's
- * audience), and makes each first attempt at once, in the background; retries and events this process missed are
- * the `webhook-deliveries` job's (lib/jobs/jobs.ts). server.ts registers it at start; the answer unregisters it.
+ * The `webhooks` consumer of the event log: queues a webhook delivery for every endpoint that subscribed to an
+ * event its owner may see (the event's audience), and makes each first attempt at once, in the background;
+ * retries are the `webhook-deliveries` job's (lib/jobs/jobs.ts). server.ts registers it at start; the answer
+ * unregisters it.
  */
 export function registerWebhookHandlers(): () => void {
   return onEvent("webhooks", fanOutEvent);

@@ -1,8 +1,6 @@
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { db, type Executor } from "../db/client";
-import { domainEvents } from "../db/schema/events";
 import {
-  eventCursors,
   webhookAttempts,
   webhookDeliveries,
   webhookEndpoints,
@@ -11,7 +9,6 @@ import {
   type WebhookDeliveryStatus,
   type WebhookEndpointRow,
 } from "../db/schema/webhooks";
-import type { StoredDomainEvent } from "../events/types";
 
 // Endpoints: every query is scoped to its owner.
 
@@ -304,40 +301,4 @@ export async function findDelivery(
 /** A delivery's attempts, oldest first. */
 export async function listAttempts(deliveryId: string): Promise<WebhookAttemptRow[]> {
   return db().select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, deliveryId)).orderBy(asc(webhookAttempts.id));
-}
-
-// The event log, read by the catch-up job
-
-export async function readCursor(consumer: string): Promise<number | null> {
-  const [row] = await db().select({ id: eventCursors.lastEventId }).from(eventCursors).where(eq(eventCursors.consumer, consumer));
-  return row?.id ?? null;
-}
-
-export async function saveCursor(consumer: string, lastEventId: number, at: Date): Promise<void> {
-  await db()
-    .insert(eventCursors)
-    .values({ consumer, lastEventId, updatedAt: at })
-    .onConflictDoUpdate({ target: eventCursors.consumer, set: { lastEventId, updatedAt: at } });
-}
-
-/** The id of the last event written before `at` (0 when none): where a new consumer starts. */
-export async function lastEventIdBefore(at: Date): Promise<number> {
-  const [row] = await db()
-    .select({ id: domainEvents.id })
-    .from(domainEvents)
-    .where(lt(domainEvents.createdAt, at))
-    .orderBy(desc(domainEvents.createdAt), desc(domainEvents.id))
-    .limit(1);
-  return row?.id ?? 0;
-}
-
-/** Events after `afterId`, oldest first. */
-export async function eventsAfter(afterId: number, limit: number): Promise<StoredDomainEvent[]> {
-  const rows = await db()
-    .select()
-    .from(domainEvents)
-    .where(gt(domainEvents.id, afterId))
-    .orderBy(asc(domainEvents.id))
-    .limit(limit);
-  return rows.map((row) => ({ ...row, type: row.type as StoredDomainEvent["type"] }));
 }

@@ -5,7 +5,6 @@ import { nowDate } from "../clock";
 import { db, type Executor } from "../db/client";
 import type { WebhookAttemptRow, WebhookDeliveryRow, WebhookEndpointRow } from "../db/schema/webhooks";
 import type { StoredDomainEvent } from "../events/types";
-import { log } from "../log";
 import { TargetRefused } from "../net/addresses";
 import { cancelQueued } from "../queue/service";
 import {
@@ -21,21 +20,17 @@ import {
   countEndpoints,
   deleteEndpointRow,
   endpointsWithEvent,
-  eventsAfter,
   failPendingDeliveries,
   findDelivery,
   findEndpoint,
   insertDeliveries,
   insertEndpoint,
-  lastEventIdBefore,
   pendingDeliveryIds,
   listAttempts,
   listDeliveries,
   listEndpoints,
   lockEndpoint,
   lockSubscribedEndpoints,
-  readCursor,
-  saveCursor,
   updateEndpointRow,
   type EndpointPatch,
   type NewDelivery,
@@ -71,11 +66,6 @@ import { generateMessageId, generateSecret } from "./sign";
 
 export const MAX_ENDPOINTS = 20;
 export const ROTATION_GRACE_MS = 24 * 3600_000;
-/** The catch-up job leaves events this young to the in-process handler, and skips events older than CATCH_UP_MAX_AGE_MS. */
-const CATCH_UP_SETTLE_MS = 60_000;
-const CATCH_UP_MAX_AGE_MS = 24 * 3600_000;
-const CATCH_UP_BATCH = 500;
-const CURSOR = "webhooks";
 /** How far the clocks of two processes may disagree (a delivery's time against its event's). */
 const CLOCK_MARGIN_MS = 3600_000;
 
@@ -363,45 +353,16 @@ export async function queueEventDeliveries(event: StoredDomainEvent): Promise<st
   return created.map((delivery) => delivery.id);
 }
 
-/** The event handler: queues the event's deliveries and makes their first attempts, in the background. */
-export function fanOutEvent(event: StoredDomainEvent): void {
-  inBackground(async () => attemptDeliveries(await queueEventDeliveries(event)));
-}
-
 /**
- * Queues the events the in-process handler may have missed (a process that stopped between a commit and its
- * handler): those after the `webhooks` cursor, at least CATCH_UP_SETTLE_MS old (younger ones are the handler's, and
- * may still commit out of id order) and at most CATCH_UP_MAX_AGE_MS old. Answers how many deliveries it queued;
- * they go out with the job's due deliveries.
+ * The `webhooks` event consumer (lib/events/consumers.ts): queues the event's deliveries (once per endpoint, also
+ * when the consumer sees the event twice) and makes their first attempts in the background.
  */
-export async function catchUpEvents(): Promise<number> {
-  const now = nowDate().getTime();
-  const settledBefore = new Date(now - CATCH_UP_SETTLE_MS);
-  const oldest = new Date(now - CATCH_UP_MAX_AGE_MS);
-  let cursor = (await readCursor(CURSOR)) ?? (await lastEventIdBefore(oldest));
-  let queued = 0;
-  for (;;) {
-    const events = await eventsAfter(cursor, CATCH_UP_BATCH);
-    let reached = cursor;
-    for (const event of events) {
-      // A young event stops the scan (its lower-numbered neighbours may not have committed yet); one stamped in
-      // the future (another process's clock ahead of ours) does not hold it up: deliveries are unique per event
-      // and endpoint, so the handler and the catch-up cannot both send it.
-      if (event.createdAt > settledBefore && event.createdAt.getTime() <= now) break;
-      if (event.createdAt >= oldest) queued += (await queueEventDeliveries(event)).length;
-      reached = event.id;
-    }
-    if (reached !== cursor) await saveCursor(CURSOR, reached, nowDate());
-    if (reached === cursor || events.length < CATCH_UP_BATCH) break;
-    cursor = reached;
-  }
-  if (queued) log.info("Queued webhook deliveries of events the handler missed", { queued });
-  return queued;
+export async function fanOutEvent(event: StoredDomainEvent): Promise<void> {
+  const queued = await queueEventDeliveries(event);
+  if (queued.length) inBackground(() => attemptDeliveries(queued));
 }
 
-/** The `webhook-deliveries` job: catches up on missed events, then attempts every due delivery. */
-export async function runWebhookDeliveries(signal?: AbortSignal): Promise<{ queued: number; attempted: number }> {
-  const queued = await catchUpEvents();
-  const attempted = await attemptDueDeliveries(signal);
-  return { queued, attempted };
+/** The `webhook-deliveries` job: attempts every due delivery (retries, and first attempts a stopped process left). */
+export async function runWebhookDeliveries(signal?: AbortSignal): Promise<{ attempted: number }> {
+  return { attempted: await attemptDueDeliveries(signal) };
 }

@@ -52,12 +52,17 @@ describe("GET /metrics with METRICS_TOKEN", () => {
     expect(count(scraped.text) - count(before)).toBe(3);
   });
 
-  test("has process memory and CPU, the queue's depths, and no pool figures on PGlite", async () => {
+  test("has process memory and CPU, the queue's depths, the event consumers' lag, and no pool figures on PGlite", async () => {
     const { text } = await scrape(server);
     expect(sample(text, "process_resident_memory_bytes")).toBeGreaterThan(10_000_000);
     expect(text).toMatch(/^process_cpu_seconds_total \d/m);
     expect(text).toMatch(/^nodejs_heap_size_used_bytes \d/m);
     expect(text).toMatch(/^spolu_queue_items\{kind="[\w.-]+",state="pending"\} \d+$/m);
+    // Each event consumer's lag (lib/events/consumers.ts), in events and seconds.
+    for (const consumer of ["gamification", "notifications", "reminder-settings", "socket", "webhooks"]) {
+      expect(text).toMatch(new RegExp(`^spolu_event_consumer_lag_events\\{consumer="${consumer}"\\} \\d+$`, "m"));
+      expect(text).toMatch(new RegExp(`^spolu_event_consumer_lag_seconds\\{consumer="${consumer}"\\} [\\d.e+-]+$`, "m"));
+    }
     if (!process.env.DATABASE_URL) expect(text).not.toMatch(/^spolu_db_pool_connections\{/m);
     else expect(sample(text, "spolu_db_pool_connections", { state: "total" })).toBeGreaterThan(0);
   });

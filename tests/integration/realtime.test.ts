@@ -198,6 +198,60 @@ describe("/ws events", () => {
     expect(JSON.stringify(helperClient.events)).not.toContain("Not for the helper");
   });
 
+  test("DELETE /tasks/{id}/collaborators/{userId} – the owner's screen hears the task without them; the removed one is told to drop it", async () => {
+    const [owner, helper] = [await registerUser(server), await registerUser(server)];
+    const task = await createTask(server, owner.token, { title: "Done together" });
+    const asked = await server.request(`/tasks/${task.id}/collaboration-requests`, {
+      token: owner.token,
+      json: { kind: "collaborate", userId: helper.user.id },
+    });
+    expect(asked.status).toBe(201);
+    const accepted = await server.request(`/api/v1/collaboration-requests/${asked.body.id}/accept`, {
+      token: helper.token,
+      method: "POST",
+    });
+    expect(accepted.status).toBe(200);
+    const [ownerClient, helperClient] = [await connect(owner), await connect(helper)];
+
+    const removed = await server.request(`/tasks/${task.id}/collaborators/${helper.user.id}`, {
+      method: "DELETE",
+      token: owner.token,
+    });
+    expect(removed.status).toBeLessThan(300);
+    const updated = await ownerClient.next((event) => event.type === "task.updated" && event.taskId === task.id);
+    expect(updated.data.task.collaboratorIds).toEqual([]);
+    expect(await helperClient.next((event) => event.type === "task.unshared")).toMatchObject({
+      taskId: task.id,
+      data: { taskId: task.id },
+    });
+    expect(helperClient.events.filter((event) => event.type === "task.updated")).toEqual([]);
+  });
+
+  test("DELETE /user-groups/{id}/members/{userId} – the removed member is told to drop the team's tasks they no longer see", async () => {
+    const [owner, member] = [await registerUser(server), await registerUser(server)];
+    const groupId = await team(owner, [member]);
+    const teamTask = await createTask(server, owner.token, { title: "The team's", userGroupId: groupId });
+    // One the member created for the team: they keep seeing it.
+    const kept = await createTask(server, member.token, { title: "Also theirs", userGroupId: groupId });
+    const memberClient = await connect(member);
+
+    const removed = await server.request(`/api/v1/user-groups/${groupId}/members/${member.user.id}`, {
+      method: "DELETE",
+      token: owner.token,
+    });
+    expect(removed.status).toBeLessThan(300);
+    expect(await memberClient.next((event) => event.type === "task.unshared")).toMatchObject({
+      taskId: teamTask.id,
+      actorId: owner.user.id,
+      data: { taskId: teamTask.id },
+    });
+    // Nothing about the task they still see: the next event they hear is of their own new task.
+    const seen = memberClient.events.length;
+    const own = await createTask(server, member.token, { title: "Mine" });
+    expect((await memberClient.next(() => true, seen)).taskId).toBe(own.id);
+    expect(memberClient.events.filter((event) => event.taskId === kept.id)).toEqual([]);
+  });
+
   test("ending a user's sessions closes their open sockets: sign-out everywhere, a new password, a deleted account", async () => {
     const closedBy = async (user: User, end: (user: User) => Promise<number>) => {
       const client = await connect(user);

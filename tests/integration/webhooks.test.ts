@@ -1,10 +1,8 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { advanceClock, resetClock } from "../../lib/clock";
-import { onEvent } from "../../lib/events/publish";
 import { notifyUser } from "../../lib/notifications/service";
 import { backgroundSettled, MAX_ATTEMPTS, RETRY_DELAYS_MS } from "../../lib/webhooks/deliver";
-import { registerWebhookHandlers } from "../../lib/webhooks/events";
 import {
   createdEndpointOutput,
   deliveryDetailOutput,
@@ -339,7 +337,7 @@ describe("with private targets allowed (receivers on 127.0.0.1)", () => {
         eventType: "collaboration.requested",
       });
 
-      // The job's catch-up (once the event is old enough for it) does not send it a second time.
+      // The delivery job does not send it a second time.
       advanceClock(2 * 60_000);
       await runJob();
       expect(recipientHook.messages).toHaveLength(1);
@@ -361,32 +359,6 @@ describe("with private targets allowed (receivers on 127.0.0.1)", () => {
       advanceClock(2 * 60_000);
       await runJob();
       expect(hook.messages).toHaveLength(0);
-    });
-
-    test("an event the in-process handler missed is delivered by the job, once", async () => {
-      const [requester, recipient] = [await registerUser(server), await registerUser(server)];
-      const hook = await receiver();
-      // (This type only: the recipient's in-app notification of the request is an event too.)
-      await registerFor(recipient, hook, { events: ["collaboration.requested"] });
-      // As if the process had stopped between the commit and its handler.
-      const restore = onEvent("webhooks", () => {});
-      try {
-        await collaborationRequest(requester, recipient);
-      } finally {
-        restore();
-        registerWebhookHandlers();
-      }
-      expect(hook.messages).toHaveLength(0);
-      // Too young for the catch-up: left to the handler.
-      await runJob();
-      expect(hook.messages).toHaveLength(0);
-      advanceClock(2 * 60_000);
-      await runJob();
-      await hook.waitFor(1);
-      expect(hook.messages[0]!.body.type).toBe("collaboration.requested");
-      expect(hook.messages[0]!.verification.ok).toBe(true);
-      await runJob();
-      expect(hook.messages).toHaveLength(1);
     });
   });
 

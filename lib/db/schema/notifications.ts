@@ -38,9 +38,15 @@ export const notifications = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default({}),
     readAt: timestamp("read_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The domain event it was made from (lib/notifications/events.ts), if any: an event handled twice (the log
+     * is read at least once) notifies a user once.
+     */
+    eventId: bigint("event_id", { mode: "number" }),
   },
   (table) => [
     index("notifications_user_idx").on(table.userId, table.createdAt, table.id),
+    uniqueIndex("notifications_event_idx").on(table.userId, table.eventId),
     index("notifications_unread_idx")
       .on(table.userId)
       .where(sql`${table.readAt} is null`),

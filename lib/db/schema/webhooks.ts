@@ -104,13 +104,3 @@ export const webhookAttempts = pgTable(
 );
 
 export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;
-
-/**
- * How far a consumer of the domain event log (lib/events) has read, for consumers that must see every event
- * once even across restarts (webhook fan-out, notifications).
- */
-export const eventCursors = pgTable("event_cursors", {
-  consumer: text("consumer").primaryKey(),
-  lastEventId: bigint("last_event_id", { mode: "number" }).notNull().default(0),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-});
