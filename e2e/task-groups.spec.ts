@@ -20,6 +20,7 @@ interface Language extends ManagerWords {
   open: (count: number) => string;
   added: (name: string) => string;
   namesSaved: string;
+  movedOver: (name: string, position: number, count: number) => string;
   dropped: (name: string, position: number, count: number) => string;
   orderSaved: string;
   archived: (name: string) => string;
@@ -44,6 +45,7 @@ const LANGUAGES: Language[] = [
     handle: (name) => `Move ${name}`,
     saveNames: "Save names",
     namesSaved: "Names saved.",
+    movedOver: (name, position, count) => `${name} would move to position ${position} of ${count}.`,
     dropped: (name, position, count) => `${name} dropped at position ${position} of ${count}.`,
     orderSaved: "The new order is saved.",
     archive: (name) => `Archive ${name}`,
@@ -72,6 +74,7 @@ const LANGUAGES: Language[] = [
     handle: (name) => `הזזת ${name}`,
     saveNames: "שמירת השמות",
     namesSaved: "השמות נשמרו.",
+    movedOver: (name, position, count) => `הקבוצה ${name} תעבור למקום ${position} מתוך ${count}.`,
     dropped: (name, position, count) => `הקבוצה ${name} שוחררה במקום ${position} מתוך ${count}.`,
     orderSaved: "הסדר החדש נשמר.",
     archive: (name) => `העברה לארכיון ${name}`,
@@ -143,8 +146,9 @@ for (const words of LANGUAGES) {
     await tasks.goto("", words.locale);
     await expect(page.locator("html")).toHaveAttribute("dir", words.locale === "he" ? "rtl" : "ltr");
     const sidebar = page.locator(".tasks-sidebar");
-    // (On a phone the links are hidden, giving way to the filters' group field, but the page holds them.)
-    const link = (name: string) => sidebar.getByRole("link", { name, exact: true, includeHidden: true });
+    const link = (name: string) => sidebar.getByRole("link", { name, exact: true });
+    // On a phone the links are hidden, giving way to the filters' group field, but the page holds them.
+    const linkText = (name: string) => sidebar.locator("a > span[dir='auto']").filter({ hasText: new RegExp(`^${name}$`) });
     await expect(link(work)).toHaveAccessibleDescription(words.open(2));
     await expect(link(work)).toContainText("2");
     await expect(link(personal)).toBeVisible();
@@ -182,8 +186,10 @@ for (const words of LANGUAGES) {
     // Reorder with the keyboard: Space picks the group up, two arrows up, Space drops it; it is announced.
     await manager.handle(words.newName).focus();
     await page.keyboard.press("Space");
-    await page.keyboard.press("ArrowUp");
-    await page.keyboard.press("ArrowUp");
+    for (const position of [8, 7]) {
+      await page.keyboard.press("ArrowUp");
+      await expect(manager.announcement).toContainText(words.movedOver(words.newName, position, 9));
+    }
     await page.keyboard.press("Space");
     await expect(manager.announcement).toContainText(words.dropped(words.newName, 7, 9));
     await expect(manager.status).toHaveText(words.orderSaved);
@@ -203,12 +209,12 @@ for (const words of LANGUAGES) {
     await page.getByRole("button", { name: words.archive(work), exact: true }).click();
     await expect(manager.status).toHaveText(words.archived(work));
     await expect(manager.item(work).getByText(words.archivedBadge)).toBeVisible();
-    await expect(link(work)).toHaveCount(0);
+    await expect(linkText(work)).toHaveCount(0);
     expect((await groupsOf(page.request, words.locale)).find((group) => group.name === work)?.archived).toBe(true);
     await page.getByRole("button", { name: words.restore(work), exact: true }).click();
     await expect(manager.status).toHaveText(words.restored(work));
     await expect(manager.item(work).getByText(words.archivedBadge)).toHaveCount(0);
-    await expect(link(work)).toHaveAccessibleDescription(words.open(2));
+    await expect(linkText(work)).toHaveCount(1);
 
     // Delete, moving its tasks (the done one too) to the first group; confirmed first.
     await manager

@@ -28,7 +28,7 @@ export function GroupSidebar({
               href={listHref(locale, { ...filters, groupId: group.id })}
               prefetch={false}
               aria-current={filters.groupId === group.id ? "page" : undefined}
-              aria-label={group.openTasks > 0 ? t("groupWithOpenTasks", { name: group.name, count: group.openTasks }) : undefined}
+              aria-describedby={group.openTasks > 0 ? `group-open-${group.id}` : undefined}
             >
               <span dir="auto">{group.name}</span>
               {group.openTasks > 0 && (
