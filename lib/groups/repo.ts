@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNull, max, ne, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, max, ne, or, sql } from "drizzle-orm";
 import { nowDate } from "../clock";
 import { lockUserRow } from "../auth/repo";
 import { db, type Executor } from "../db/client";
@@ -7,6 +7,7 @@ import { taskGroups, tasks, type GroupNames, type GroupSettings, type TaskGroupR
 import type { Locale } from "../i18n/locales";
 import { DEFAULT_GROUPS } from "./defaults";
 
+const OPEN_STATUSES = ["todo", "in_progress"] as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ownGroup = (ownerId: string, groupId: string) => and(eq(taskGroups.id, groupId), eq(taskGroups.ownerId, ownerId));
 const byPosition = [asc(taskGroups.position), asc(taskGroups.createdAt), asc(taskGroups.id)];
@@ -109,6 +110,17 @@ export async function homeGroupId(ownerId: string, tx: Executor, exclude?: strin
   const { names } = DEFAULT_GROUPS.find((group) => group.key === "personal")!;
   const [created] = await tx.insert(taskGroups).values({ ownerId, names, position: 0 }).returning({ id: taskGroups.id });
   return created!.id;
+}
+
+/** How many open tasks (todo or in_progress) each of these groups holds, in one query; a group without any is left out. */
+export async function countOpenTasks(groupIds: readonly string[]): Promise<Map<string, number>> {
+  if (groupIds.length === 0) return new Map();
+  const rows = await db()
+    .select({ groupId: tasks.groupId, open: count() })
+    .from(tasks)
+    .where(and(sql`${tasks.groupId} = any(${`{${groupIds.join(",")}}`}::uuid[])`, inArray(tasks.status, OPEN_STATUSES)))
+    .groupBy(tasks.groupId);
+  return new Map(rows.map((row) => [row.groupId, row.open]));
 }
 
 export interface GroupTask {

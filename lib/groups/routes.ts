@@ -52,7 +52,8 @@ const listRoute = apiRoute({
   summary: "Your task groups, by position, then those shared with your family",
   description:
     "Every user starts with eight default groups (personal, work, family, home, shopping, health, study, " +
-    `finance). Archived groups are left out unless \`includeArchived=true\`. Your own groups come first, by ` +
+    `finance). Archived groups are left out unless \`includeArchived=true\`. With \`counts=true\` each group ` +
+    "also says how many open tasks it holds (`openTasks`), all counted in one query. Your own groups come first, by " +
     "position (`own: true`); then the groups other members share with your family workspace (`own: false`), by " +
     `owner (in the order they joined the family), each in its owner's order. ${NAME_RULES}`,
   access: "user",

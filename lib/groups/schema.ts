@@ -34,6 +34,10 @@ export const listGroupsQuery = z.strictObject({
     .stringbool({ message: "must be true or false" })
     .optional()
     .openapi({ type: "boolean", description: "Also list archived groups (default false)" }),
+  counts: z
+    .stringbool({ message: "must be true or false" })
+    .optional()
+    .openapi({ type: "boolean", description: "Give each group its `openTasks` count (default false)" }),
 });
 export type ListGroupsQuery = z.infer<typeof listGroupsQuery>;
 
@@ -152,6 +156,17 @@ export const groupOutput = z
       description: "Groups are listed by position, ascending; a shared group keeps its place in its owner's order",
     }),
     archived: z.boolean(),
+    openTasks: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .openapi({
+        description:
+          "Only in `GET /groups?counts=true`: how many tasks in the group are open (`todo` or `in_progress`), " +
+          "whoever's they are (a group shared with your family holds its members' tasks too)",
+        example: 3,
+      }),
     archivedAt: z.iso.datetime().nullable(),
     settings: groupSettingsOutput,
     createdAt: z.iso.datetime(),

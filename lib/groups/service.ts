@@ -11,6 +11,7 @@ import { taskAudience } from "../tasks/repo";
 import { MAX_GROUPS } from "./defaults";
 import { groupLanguage, groupName } from "./names";
 import {
+  countOpenTasks,
   deleteGroupRow,
   deleteTasksById,
   findVisibleGroup,
@@ -88,7 +89,10 @@ async function refuseNotOwn(actor: Actor, groupId: string, what: string): Promis
 export async function listGroups(actor: Actor, query: ListGroupsQuery): Promise<GroupListOutput> {
   const lang = groupLanguage(query.lang, actor.locale);
   const groups = await listVisibleGroups(actor.userId, query.includeArchived ?? false);
-  return { lang, items: groups.map((group) => toGroupOutput(group, lang, actor.userId)) };
+  const items = groups.map((group) => toGroupOutput(group, lang, actor.userId));
+  if (!query.counts) return { lang, items };
+  const open = await countOpenTasks(groups.map((group) => group.id));
+  return { lang, items: items.map((item) => ({ ...item, openTasks: open.get(item.id) ?? 0 })) };
 }
 
 export async function getGroup(actor: Actor, groupId: string, lang?: Locale): Promise<GroupOutput> {

@@ -106,6 +106,39 @@ describe("GET /groups", () => {
     expect(unknown.errors?.[0]?.pointer).toBe("/colour");
   });
 
+  test("?counts=true gives each group its open tasks (todo, in_progress), archived ones too; none without it", async () => {
+    const { token, user } = await registerUser(server);
+    const stranger = await registerUser(server);
+    const [personal, work] = (await groupsOf(token)).items;
+    const errands = await createGroup(token, { en: "Errands" });
+    const [done, cancelled, started] = await insertTasks(user.id, personal!.id, 5);
+    await server.sql("update tasks set status = 'done', completed_at = now() where id = $1", [done]);
+    await server.sql("update tasks set status = 'cancelled' where id = $1", [cancelled]);
+    await server.sql("update tasks set status = 'in_progress' where id = $1", [started]);
+    await insertTasks(user.id, errands.id, 2);
+    await server.request(`/groups/${errands.id}`, { method: "PATCH", token, json: { archived: true } });
+    // Another user's tasks count nowhere in this user's groups.
+    const [strangerGroup] = (await groupsOf(stranger.token)).items;
+    await insertTasks(stranger.user.id, strangerGroup!.id, 4);
+
+    const counted = await groupsOf(token, "?counts=true&includeArchived=true");
+    const open = Object.fromEntries(counted.items.map((group) => [group.id, group.openTasks]));
+    expect(open[personal!.id]).toBe(3);
+    expect(open[work!.id]).toBe(0);
+    expect(open[errands.id]).toBe(2);
+    expect(counted.items.every((group) => typeof group.openTasks === "number")).toBe(true);
+    expect(counted.items.map((group) => group.id)).not.toContain(strangerGroup!.id);
+    expect((await groupsOf(stranger.token, "?counts=true")).items[0]!.openTasks).toBe(4);
+    expect((await groupsOf(token)).items.some((group) => "openTasks" in group)).toBe(false);
+  });
+
+  test("?counts= other than true or false is a 400 naming counts", async () => {
+    const { token } = await registerUser(server);
+    const response = await server.request("/groups?counts=maybe", { token });
+    const problem = expectProblem(response, 400, "validation_failed");
+    expect(problem.errors).toEqual([{ in: "query", pointer: "/counts", detail: "must be true or false" }]);
+  });
+
   test("answers 401 without a token", async () => {
     expectProblem(await server.request("/groups"), 401, "unauthenticated");
   });

@@ -6,6 +6,7 @@ import { signInPath } from "@/components/auth/next-path";
 import { pageActor } from "@/components/auth/page-session";
 import { parseFilters, type SearchParams } from "@/components/tasks/list/filters";
 import { loadFirstPage, taskListQueryString } from "@/components/tasks/list/first-page";
+import { GroupManager } from "@/components/tasks/groups/group-manager";
 import { GroupSidebar } from "@/components/tasks/list/group-sidebar";
 import { TaskListView } from "@/components/tasks/list/task-list-view";
 import { nowDate } from "@/lib/clock";
@@ -15,6 +16,7 @@ import { isModuleEnabled } from "@/lib/modules/registry";
 import { listProjects } from "@/lib/projects/service";
 import { quickAddLists } from "@/lib/quick-add/service";
 import "@/components/tasks/list/task-list.css";
+import "@/components/tasks/groups/group-manager.css";
 
 /**
  * /{locale}/tasks: the signed-in user's tasks, filtered by the URL's search parameters (components/tasks/list/
@@ -43,7 +45,9 @@ export default async function TasksPage({ params, searchParams }: Props) {
     redirect(signInPath(locale, `/${locale}/tasks${query.size ? `?${query}` : ""}`));
   }
 
-  const { items: groups } = await listGroups(actor, { lang: locale });
+  // Archived ones too, for the groups manager; the links, filters and quick add use the active ones.
+  const { items: allGroups } = await listGroups(actor, { lang: locale, includeArchived: true, counts: true });
+  const groups = allGroups.filter((group) => !group.archived);
   const filters = parseFilters(
     search,
     groups.map((group) => group.id),
@@ -57,17 +61,32 @@ export default async function TasksPage({ params, searchParams }: Props) {
   ]);
   const groupLinks = groups.map((group) => ({ id: group.id, name: group.name }));
   const listNames = Object.fromEntries([...groupLinks, ...projects.items].map((item) => [item.id, item.name]));
+  const managed = allGroups.map(({ id, name, names, own, archived, openTasks }) => ({
+    id,
+    name,
+    names,
+    own,
+    archived,
+    openTasks: openTasks ?? 0,
+  }));
   // Quick add without a group filter: the API puts the task in the first active group of the user's own.
   const defaultGroupId = groups.find((group) => group.own)?.id ?? "";
 
   return (
     <div className="tasks-page">
-      <GroupSidebar locale={locale} groups={groupLinks} filters={filters} />
       <NextIntlClientProvider
         locale={tag}
-        messages={{ TaskList: messages.TaskList, TaskFields: messages.TaskFields }}
+        messages={{ TaskList: messages.TaskList, TaskFields: messages.TaskFields, TaskGroups: messages.TaskGroups }}
         timeZone={actor.timeZone}
       >
+        <div className="tasks-aside">
+          <GroupSidebar
+            locale={locale}
+            groups={groups.map((group) => ({ id: group.id, name: group.name, openTasks: group.openTasks ?? 0 }))}
+            filters={filters}
+          />
+          <GroupManager locale={locale} groups={managed} />
+        </div>
         <TaskListView
           locale={locale}
           userId={actor.userId}

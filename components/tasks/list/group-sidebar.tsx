@@ -4,8 +4,9 @@ import { listHref, type TaskFilters } from "./filters";
 
 /**
  * The user's task groups, named in the page's language: each link shows the list of one group with the other
- * filters kept. On phones it gives way to the group field of the filter form (task-list.css). Links to lists are
- * not prefetched: every list is rendered for its request, and a page would otherwise ask for all of them.
+ * filters kept, and how many open tasks the group holds (none shown for an empty one; screen readers hear it as
+ * the link's description). On phones it gives way to the group field of the filter form (task-list.css). Links to
+ * lists are not prefetched: every list is rendered for its request, and a page would otherwise ask for all of them.
  */
 export function GroupSidebar({
   locale,
@@ -13,11 +14,11 @@ export function GroupSidebar({
   filters,
 }: {
   locale: string;
-  groups: readonly { id: string; name: string }[];
+  groups: readonly { id: string; name: string; openTasks: number }[];
   filters: TaskFilters;
 }) {
   const t = useTranslations("TaskList");
-  const entries = [{ id: undefined, name: t("allTasks") }, ...groups];
+  const entries = [{ id: undefined, name: t("allTasks"), openTasks: 0 }, ...groups];
   return (
     <nav className="tasks-sidebar" aria-label={t("groupsNav")}>
       <ul>
@@ -27,10 +28,20 @@ export function GroupSidebar({
               href={listHref(locale, { ...filters, groupId: group.id })}
               prefetch={false}
               aria-current={filters.groupId === group.id ? "page" : undefined}
-              dir="auto"
+              aria-describedby={group.openTasks > 0 ? `group-open-${group.id}` : undefined}
             >
-              {group.name}
+              <span dir="auto">{group.name}</span>
+              {group.openTasks > 0 && (
+                <span className="tasks-sidebar-count" aria-hidden="true">
+                  {group.openTasks}
+                </span>
+              )}
             </Link>
+            {group.openTasks > 0 && (
+              <span id={`group-open-${group.id}`} className="visually-hidden">
+                {t("openTasks", { count: group.openTasks })}
+              </span>
+            )}
           </li>
         ))}
       </ul>
