@@ -56,6 +56,17 @@ export function ceremonyFailure(error: unknown): "cancelled" | "alreadyRegistere
   return "failed";
 }
 
+/**
+ * A WebAuthn response from @simplewebauthn/browser as the API's schema types it: its extension results are an
+ * interface there, a plain JSON object here.
+ */
+export function withExtensions<R extends { clientExtensionResults: object }>(
+  response: R,
+): Omit<R, "clientExtensionResults"> & { clientExtensionResults: Record<string, unknown> } {
+  const clientExtensionResults: Record<string, unknown> = { ...response.clientExtensionResults };
+  return { ...response, clientExtensionResults };
+}
+
 /** The localized message of each field a 400 problem names, among those the form knows (`messages`). */
 export function fieldErrors<K extends string>(body: unknown, messages: Record<K, string>): Partial<Record<K, string>> {
   const fields: Partial<Record<K, string>> = {};
