@@ -16,10 +16,13 @@
  *   check (lib/api/same-origin.ts) accepts them as the app's own pages. Built on openapi-fetch.
  */
 import createClient, { type FetchResponse, type MaybeOptionalInit } from "openapi-fetch";
-import type { paths } from "./schema";
+import type { components, paths } from "./schema";
+
+/** The document's named schemas (`Schemas["Problem"]`), for values built before a call or kept after it. */
+export type Schemas = components["schemas"];
 
 /** A problem answer of the API (RFC 9457), as the schema declares it. */
-export type Problem = import("./schema").components["schemas"]["Problem"];
+export type Problem = Schemas["Problem"];
 
 /** What the API answered: a success with its typed body, or a failure with its problem body (if any). */
 export type ApiAnswer<Body, Failure = Problem> =
