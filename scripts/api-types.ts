@@ -29,8 +29,7 @@ export async function generateApiTypes(): Promise<string> {
     loadConfig({ JWT_SECRET: "api-types-script-secret-of-32-characters", DATA_DIR: dataDir, LOG_LEVEL: "silent" });
     const { createApiApp, openApiDocument } = await import("../lib/api/app");
     const document = openApiDocument(createApiApp()) as OpenAPI3;
-    // A field with a default may be left out of a request: it is optional, as the document's `required` says.
-    const types = astToString(await openapiTS(document, { silent: true, defaultNonNullable: false }));
+    const types = astToString(await openapiTS(document, { silent: true }));
     const options = await prettier.resolveConfig(SCHEMA_FILE);
     return prettier.format(HEADER + types, { ...options, filepath: SCHEMA_FILE });
   } finally {

@@ -5032,24 +5032,24 @@ export interface components {
        * @description Every N units
        * @default 1
        */
-      interval?: number;
+      interval: number;
       /**
        * @description `scheduled` (default): each occurrence is due N units after the series' previous schedule; `completion`: due N units after the previous occurrence was done.
        * @default scheduled
        * @enum {string}
        */
-      anchor?: "scheduled" | "completion";
+      anchor: "scheduled" | "completion";
       /**
        * Format: date
        * @description No occurrence is due after this local date
        * @default null
        */
-      until?: string | null;
+      until: string | null;
       /**
        * @description At most this many occurrences
        * @default null
        */
-      count?: number | null;
+      count: number | null;
     };
     QuickAddSpan: {
       /** @description First UTF-16 code unit (as JavaScript strings count) */
@@ -5144,7 +5144,7 @@ export interface components {
        * @example a0V
        */
       position: string;
-      recurrence: components["schemas"]["Recurrence"] & (Record<string, never> | null);
+      recurrence: components["schemas"]["Recurrence"] | null;
       /**
        * Format: uuid
        * @description Shared by every occurrence of a recurring task
@@ -5197,7 +5197,7 @@ export interface components {
       /** @description Yourself, or people already assigned; others join through a collaboration request */
       assigneeIds?: string[];
       tags?: string[];
-      recurrence?: components["schemas"]["Recurrence"] & (Record<string, never> | null);
+      recurrence?: components["schemas"]["Recurrence"] | null;
     };
     Board: {
       columns: {
@@ -5254,7 +5254,7 @@ export interface components {
       /** @description Yourself, or people already assigned; others join through a collaboration request */
       assigneeIds?: string[];
       tags?: string[];
-      recurrence?: components["schemas"]["Recurrence"] & (Record<string, never> | null);
+      recurrence?: components["schemas"]["Recurrence"] | null;
     };
     MoveTaskInput: {
       /**
@@ -7465,7 +7465,7 @@ export interface components {
     /** @description `duplicate`: this delivery id was received before; nothing ran again */
     ConnectorWebhookAnswer: {
       duplicate: boolean;
-      run: components["schemas"]["ConnectorRun"] & (Record<string, never> | null);
+      run: components["schemas"]["ConnectorRun"] | null;
     };
     ReviewCardList: {
       /** @description Newest card first */
@@ -7789,33 +7789,33 @@ export interface components {
     CreateTemplateInput: {
       name: string;
       /** @default  */
-      description?: string;
+      description: string;
       tasks: components["schemas"]["TemplateTaskInput"][];
     };
     TemplateTaskInput: {
       title: string;
       /** @default  */
-      description?: string;
+      description: string;
       /**
        * @default normal
        * @enum {string}
        */
-      priority?: "low" | "normal" | "high" | "urgent";
+      priority: "low" | "normal" | "high" | "urgent";
       /**
        * @description null (the default): no due date
        * @default null
        */
-      dueAfter?: {
+      dueAfter: {
         days: number;
         hours: number;
         /** @default 0 */
-        minutes?: number;
+        minutes: number;
       } | null;
       /**
        * @description Subtask titles, in order
        * @default []
        */
-      subtasks?: string[];
+      subtasks: string[];
     };
     TemplateFromSourceInput: {
       /** @description Default: the group's or project's name */
@@ -7994,7 +7994,7 @@ export interface components {
        * @default Calendar
        * @example Phone
        */
-      name?: string;
+      name: string;
     };
     /**
      * @example {
