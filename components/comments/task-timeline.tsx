@@ -5,9 +5,8 @@ import { useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { invalidFields } from "@/components/auth/call-api";
 import { FormError } from "@/components/auth/form-field";
 import { noAnswer, useFailureMessage, type Announce } from "@/components/tasks/detail/task-api";
-import { api } from "@/lib/api-client/client";
+import { api, type Schemas } from "@/lib/api-client/client";
 import type { CommentListOutput, CommentOutput } from "@/lib/comments/schema";
-import type { Schemas } from "@/lib/api-client/client";
 import { CommentBody } from "./comment-body";
 
 /** As the API sends them: a change's `from` and `to` may be absent (a value that was not set). */
