@@ -4,7 +4,6 @@ import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { api } from "@/lib/api-client/client";
-import type { AdminUserOutput } from "@/lib/admin/schema";
 
 /*
  * Disable or enable one account from the users table of /{locale}/admin, after a confirmation that says what it

@@ -4,7 +4,7 @@ import { useFormatter, useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState } from "react";
 import { api } from "@/lib/api-client/client";
 import { signInPath } from "@/components/auth/next-path";
-import type { ChatActionOutput, ChatAnswerOutput, ChatMessageListOutput, ChatMessageOutput } from "@/lib/assistant/schema";
+import type { ChatActionOutput, ChatAnswerOutput, ChatMessageOutput } from "@/lib/assistant/schema";
 import { AnsweredByNote } from "./answered-by";
 import { ChatActionCard } from "./chat-action-card";
 import { readServerSentEvents } from "./server-sent-events";

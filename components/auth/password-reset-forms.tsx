@@ -2,7 +2,6 @@
 
 import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
-import type { AuthResultOutput } from "@/lib/accounts/schema";
 import { fieldErrors } from "./call-api";
 import { api } from "@/lib/api-client/client";
 import { FormError, TextField } from "./form-field";

@@ -2,7 +2,6 @@
 
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
-import type { EmailVerifiedOutput } from "@/lib/accounts/schema";
 import { api } from "@/lib/api-client/client";
 import { VERIFY_BANNER_COOKIE, VERIFY_BANNER_DISMISS_SECONDS } from "./verify-banner-cookie";
 

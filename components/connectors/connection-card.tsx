@@ -4,7 +4,7 @@ import { useFormatter, useTranslations } from "next-intl";
 import { useId, useState } from "react";
 import { api } from "@/lib/api-client/client";
 import { WebhookSecret } from "@/components/settings/webhook-secret";
-import type { ConnectionOutput, RunOutput, StatusOutput } from "@/lib/connectors/schema";
+import type { ConnectionOutput, RunOutput } from "@/lib/connectors/schema";
 
 /*
  * One connection on /{locale}/settings/connections: its kind, name, team, status, last sync and last error, and

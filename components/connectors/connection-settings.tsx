@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useRef, useState } from "react";
-import { type Problem } from "@/components/auth/call-api";
+import type { Problem } from "@/lib/api-client/client";
 import { api } from "@/lib/api-client/client";
 import { FormError, TextField } from "@/components/auth/form-field";
 import { WebhookSecret } from "@/components/settings/webhook-secret";

@@ -5,7 +5,6 @@ import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { fieldErrors } from "@/components/auth/call-api";
 import { api } from "@/lib/api-client/client";
-import type { GoalOutput } from "@/lib/goals/schema";
 import { GOAL_DESCRIPTION_MAX, GOAL_TITLE_MAX } from "@/lib/goals/vocabulary";
 import { failureMessage, Field, FormMessage } from "./goal-fields";
 

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { api } from "@/lib/api-client/client";
 import { useLiveEvents, type LiveState } from "@/components/realtime/use-live-events";
-import type { NotificationListOutput, NotificationOutput, UnreadCountOutput } from "@/lib/notifications/schema";
+import type { NotificationListOutput, NotificationOutput } from "@/lib/notifications/schema";
 
 /*
  * The signed-in user's notifications as the bell and the notifications page keep them: the unread count, the

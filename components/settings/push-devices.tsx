@@ -3,7 +3,7 @@
 import { useFormatter, useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
 import { api, type Schemas } from "@/lib/api-client/client";
-import type { PushResultOutput, SubscriptionListOutput, SubscriptionOutput, VapidPublicKeyOutput } from "@/lib/push/schema";
+import type { PushResultOutput, SubscriptionOutput } from "@/lib/push/schema";
 import { failureMessage } from "./notification-settings";
 
 /*

@@ -3,7 +3,7 @@
 import { useFormatter, useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
 import { api } from "@/lib/api-client/client";
-import type { DeliveryDetailOutput, DeliveryListOutput, DeliveryOutput } from "@/lib/webhooks/schema";
+import type { DeliveryOutput } from "@/lib/webhooks/schema";
 import { eventNameKey, webhookFailureMessage } from "./webhook-fields";
 
 /*

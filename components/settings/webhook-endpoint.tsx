@@ -3,7 +3,7 @@
 import { useFormatter, useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState } from "react";
 import { api } from "@/lib/api-client/client";
-import type { DeliveryDetailOutput, EndpointOutput, RotatedSecretOutput } from "@/lib/webhooks/schema";
+import type { EndpointOutput, RotatedSecretOutput } from "@/lib/webhooks/schema";
 import { WebhookDeliveries } from "./webhook-deliveries";
 import {
   eventNameKey,

@@ -6,7 +6,6 @@ import { useState } from "react";
 import { fieldErrors } from "@/components/auth/call-api";
 import { api } from "@/lib/api-client/client";
 import { Field, FormMessage } from "@/components/goals/goal-fields";
-import type { CreatedInvitationOutput } from "@/lib/invitations/schema";
 import { CIRCLES, type CircleKind, type CircleRole } from "./circle-kind";
 import { failureMessage } from "./failure";
 

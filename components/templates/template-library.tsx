@@ -4,7 +4,7 @@ import { useTranslations } from "next-intl";
 import { useId, useState } from "react";
 import { api } from "@/lib/api-client/client";
 import { Field } from "@/components/goals/goal-fields";
-import type { AppliedTemplateOutput, TemplateOutput } from "@/lib/templates/schema";
+import type { TemplateOutput } from "@/lib/templates/schema";
 
 /*
  * The templates page in the browser: every template with a preview of its tasks (due dates as "n days later at

@@ -4,7 +4,7 @@ import { useTranslations } from "next-intl";
 import { useEffect, useId, useState } from "react";
 import { api } from "@/lib/api-client/client";
 import { FormError } from "@/components/auth/form-field";
-import type { StartedTimerOutput, TaskTimeOutput, TimeEntryOutput } from "@/lib/time-tracking/schema";
+import type { TaskTimeOutput } from "@/lib/time-tracking/schema";
 import { formatDuration } from "./duration";
 
 /*

@@ -4,7 +4,7 @@ import { useFormatter, useTranslations } from "next-intl";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { invalidFields } from "@/components/auth/call-api";
 import { FormError } from "@/components/auth/form-field";
-import type { MediaItemOutput, MediaListOutput } from "@/lib/media/schema";
+import type { MediaItemOutput } from "@/lib/media/schema";
 import { noAnswer, useFailureMessage, type Announce } from "./task-api";
 import { api } from "@/lib/api-client/client";
 

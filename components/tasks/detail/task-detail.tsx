@@ -9,7 +9,7 @@ import { useLiveEvents, type LiveEvent } from "@/components/realtime/use-live-ev
 import { DueDate, PriorityBadge, StatusBadge } from "@/components/tasks/task-fields";
 import { TaskTimer } from "@/components/time-tracking/task-timer";
 import type { CommentListOutput } from "@/lib/comments/schema";
-import type { ClaimOutput, CollaborationRequestListOutput, CollaborationRequestOutput } from "@/lib/collaboration/schema";
+import type { ClaimOutput, CollaborationRequestOutput } from "@/lib/collaboration/schema";
 import type { MediaItemOutput } from "@/lib/media/schema";
 import type { PrefsOutput } from "@/lib/notifications/schema";
 import type { SubtaskOutput, TaskOutput, TaskPeopleOutput, UpdateTaskInput } from "@/lib/tasks/schema";
