@@ -9,9 +9,12 @@
  *
  * - `api.GET | POST | PUT | PATCH | DELETE(path, init)`: `path` is the document's literal path (`{id}` placeholders);
  *   `init` is openapi-fetch's: `params: { path, query }`, `body` (sent as JSON), `headers` (e.g. `If-Match`).
+ *   One of several paths: `` `/api/v1/invitations/{id}/${action}` as const `` (a union of literal paths). A page
+ *   that forwards its own address's filter passes `querySerializer: () => search` instead of `params.query`.
  * - It answers every HTTP status as an `ApiAnswer`: `ok` (2xx), `status` and `body` (the parsed JSON body; a problem
  *   answer's body is `null` when it is not JSON, and a 204's body is `undefined`). Like `fetch`, it throws only when
- *   no answer came (offline, server gone): callers that want one path write `.catch(() => null)`.
+ *   no answer came (offline, server gone): callers that want one path write `.catch(() => null)` (the task page's
+ *   parts write `.catch(noAnswer)`, components/tasks/detail/task-api.ts, which reads it as status 0).
  * - Same-origin requests with the session cookie, never cached, `Accept: application/json`; the server's origin
  *   check (lib/api/same-origin.ts) accepts them as the app's own pages. Built on openapi-fetch.
  */
