@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { FormError } from "@/components/auth/form-field";
 
 /*
@@ -23,8 +23,8 @@ export function ActivityData() {
     setBusy(true);
     setError(undefined);
     try {
-      const answer = await callApi<{ deleted: number }>("DELETE", "/api/v1/activity/records?all=true");
-      if (answer.status === 200 && answer.body) {
+      const answer = await api.DELETE("/api/v1/activity/records", { params: { query: { all: "true" } } });
+      if (answer.ok) {
         setDeleted(answer.body.deleted);
         setConfirming(false);
         router.refresh();

@@ -2,7 +2,7 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useId, useRef, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import type { DailyOutput } from "@/lib/activity/schema";
 import { AppList, CategoryBars, ColumnChart } from "./charts";
 import { useDuration, useLocalDate } from "./format";
@@ -34,9 +34,9 @@ export function DayView({ initial, today }: { initial: DailyOutput; today: strin
     if (!LOCAL_DATE.test(value) || value > today) return setState("invalid");
     setState("loading");
     try {
-      const answer = await callApi<DailyOutput>("GET", `/api/v1/activity/daily?date=${value}`);
+      const answer = await api.GET("/api/v1/activity/daily", { params: { query: { date: value } } });
       if (request !== latest.current) return;
-      if (answer.status === 200 && answer.body) {
+      if (answer.ok) {
         setDay(answer.body);
         setState("ready");
       } else {

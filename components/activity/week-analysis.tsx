@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { FormError } from "@/components/auth/form-field";
 import type { AnalysisOutput } from "@/lib/activity/schema";
 import { InsightText } from "./insight-text";
@@ -23,8 +23,8 @@ export function WeekAnalysis({ locale }: { locale: string }) {
   async function analyse() {
     setState({ kind: "busy" });
     try {
-      const answer = await callApi<AnalysisOutput>("POST", "/api/v1/activity/analysis", {});
-      if (answer.status === 200 && answer.body) return setState({ kind: "done", result: answer.body });
+      const answer = await api.POST("/api/v1/activity/analysis", { body: {} });
+      if (answer.ok) return setState({ kind: "done", result: answer.body });
       const message =
         answer.status === 503
           ? t("errorUnavailable")

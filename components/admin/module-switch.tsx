@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import type { ModuleOutput } from "@/lib/modules/schema";
 
 /*
@@ -22,12 +22,14 @@ export function ModuleSwitch({ module, nameId, name }: { module: ModuleOutput; n
     setBusy(true);
     setNotice(null);
     try {
-      const answer = await callApi<ModuleOutput>(
-        method,
-        `/api/v1/admin/modules/${module.id}`,
-        method === "PUT" ? { enabled: enable } : undefined,
-      );
-      if (answer.status === 200 && answer.body) {
+      const answer =
+        method === "PUT"
+          ? await api.PUT("/api/v1/admin/modules/{id}", {
+              params: { path: { id: module.id } },
+              body: { enabled: enable ?? true },
+            })
+          : await api.DELETE("/api/v1/admin/modules/{id}", { params: { path: { id: module.id } } });
+      if (answer.ok) {
         setEnabled(answer.body.enabled);
         const text =
           method === "DELETE"

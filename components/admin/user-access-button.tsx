@@ -3,8 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
-import type { AdminUserOutput } from "@/lib/admin/schema";
+import { api } from "@/lib/api-client/client";
 
 /*
  * Disable or enable one account from the users table of /{locale}/admin, after a confirmation that says what it
@@ -50,8 +49,10 @@ export function UserAccessButton({
   async function apply() {
     setStep("busy");
     try {
-      const answer = await callApi<AdminUserOutput>("POST", `/api/v1/admin/users/${userId}/${disabled ? "enable" : "disable"}`);
-      if (answer.status === 200 && answer.body) {
+      const answer = await api.POST(disabled ? "/api/v1/admin/users/{id}/enable" : "/api/v1/admin/users/{id}/disable", {
+        params: { path: { id: userId } },
+      });
+      if (answer.ok) {
         const nowDisabled = answer.body.disabledAt !== null;
         setDisabled(nowDisabled);
         setNotice({ kind: "status", text: nowDisabled ? t("disabledDone", { name }) : t("enabledDone", { name }) });

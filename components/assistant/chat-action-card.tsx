@@ -2,7 +2,7 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import type { ChatActionOutput } from "@/lib/assistant/schema";
 
 /*
@@ -45,11 +45,8 @@ export function ChatActionCard({ action, locale, timeZone, onDecided }: Props) {
     setError(null);
     try {
       // Confirming answers the action with the task; dismissing, the action alone.
-      const answer = await callApi<{ action: ChatActionOutput } | ChatActionOutput>(
-        "POST",
-        `/api/v1/chat/actions/${action.id}/${decision}`,
-      );
-      if (answer.status === 200 && answer.body) return onDecided("action" in answer.body ? answer.body.action : answer.body);
+      const answer = await api.POST(`/api/v1/chat/actions/{id}/${decision}` as const, { params: { path: { id: action.id } } });
+      if (answer.ok) return onDecided("action" in answer.body ? answer.body.action : answer.body);
       if (answer.status === 404) setError(t("actionGone"));
       else if (answer.status === 409) setError(t("actionDecided"));
       else if (answer.status === 400) setError(t("actionRefused"));

@@ -2,9 +2,9 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { signInPath } from "@/components/auth/next-path";
-import type { ChatActionOutput, ChatAnswerOutput, ChatMessageListOutput, ChatMessageOutput } from "@/lib/assistant/schema";
+import type { ChatActionOutput, ChatAnswerOutput, ChatMessageOutput } from "@/lib/assistant/schema";
 import { AnsweredByNote } from "./answered-by";
 import { ChatActionCard } from "./chat-action-card";
 import { readServerSentEvents } from "./server-sent-events";
@@ -171,8 +171,8 @@ export function ChatConversation({ initial, olderCursor: initialCursor, locale, 
 
   async function loadOlder() {
     if (olderCursor === null) return;
-    const answer = await callApi<ChatMessageListOutput>("GET", `/api/v1/chat/messages?limit=${PAGE}&before=${olderCursor}`);
-    if (answer.status !== 200 || !answer.body) return setError(t("errorGeneric"));
+    const answer = await api.GET("/api/v1/chat/messages", { params: { query: { limit: PAGE, before: olderCursor } } });
+    if (!answer.ok) return setError(t("errorGeneric"));
     const older = [...answer.body.items].reverse();
     keepScroll.current = true;
     setMessages((current) => [...older, ...current]);
@@ -180,9 +180,9 @@ export function ChatConversation({ initial, olderCursor: initialCursor, locale, 
   }
 
   async function clear() {
-    const answer = await callApi("DELETE", "/api/v1/chat/messages");
+    const answer = await api.DELETE("/api/v1/chat/messages");
     setConfirmingClear(false);
-    if (answer.status !== 200) return setError(t("errorGeneric"));
+    if (!answer.ok) return setError(t("errorGeneric"));
     setMessages([]);
     setOlderCursor(null);
     setStatus(t("cleared"));

@@ -2,7 +2,8 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { callApi, invalidFields } from "./call-api";
+import { invalidFields } from "./call-api";
+import { api } from "@/lib/api-client/client";
 import { FormError, TextField } from "./form-field";
 import { SecurityListItem } from "./security-list-item";
 
@@ -45,9 +46,9 @@ export function AccessTokenManager({ signInHref }: { signInHref: string }) {
 
   const load = useCallback(async () => {
     try {
-      const answer = await callApi<{ items?: AccessToken[] }>("GET", "/api/v1/tokens");
+      const answer = await api.GET("/api/v1/tokens");
       if (answer.status === 401) return window.location.assign(signInHref);
-      if (answer.status !== 200 || !Array.isArray(answer.body?.items)) return setLoadFailed(true);
+      if (!answer.ok) return setLoadFailed(true);
       setTokens(answer.body.items);
       setLoadFailed(false);
     } catch {
@@ -70,10 +71,12 @@ export function AccessTokenManager({ signInHref }: { signInHref: string }) {
     const name = String(data.get("name") ?? "").trim();
     if (!name || name.length > NAME_MAX) return setFormError({ name: t("errorName", { max: NAME_MAX }) });
     const days = Number(data.get("expiry"));
-    const answer = await callApi<AccessToken & { token: string }>("POST", "/api/v1/tokens", {
-      name,
-      scopes: data.get("scope") === "write" ? ["read", "write"] : ["read"],
-      expiresAt: days > 0 ? new Date(Date.now() + days * 86_400_000).toISOString() : null,
+    const answer = await api.POST("/api/v1/tokens", {
+      body: {
+        name,
+        scopes: data.get("scope") === "write" ? ["read", "write"] : ["read"],
+        expiresAt: days > 0 ? new Date(Date.now() + days * 86_400_000).toISOString() : null,
+      },
     });
     if (answer.status === 401) return window.location.assign(signInHref);
     if (answer.status === 400 && invalidFields(answer.body).includes("name")) {
@@ -81,7 +84,7 @@ export function AccessTokenManager({ signInHref }: { signInHref: string }) {
     }
     if (answer.status === 409) return setFormError({ form: t("tokensTooMany") });
     if (answer.status === 429) return setFormError({ form: t("errorRateLimited") });
-    if (answer.status !== 201 || !answer.body) return setFormError({ form: t("errorGeneric") });
+    if (!answer.ok) return setFormError({ form: t("errorGeneric") });
     const { token, ...made } = answer.body;
     setTokens((list) => [made, ...(list ?? [])]);
     form.reset();
@@ -94,7 +97,7 @@ export function AccessTokenManager({ signInHref }: { signInHref: string }) {
     setBusy(token.id);
     setRowError(null);
     try {
-      const answer = await callApi("DELETE", `/api/v1/tokens/${encodeURIComponent(token.id)}`);
+      const answer = await api.DELETE("/api/v1/tokens/{id}", { params: { path: { id: token.id } } });
       if (answer.status === 401) return window.location.assign(signInHref);
       if (answer.status !== 204 && answer.status !== 404) return setRowError(token.id);
       setTokens((list) => list?.filter((item) => item.id !== token.id) ?? null);

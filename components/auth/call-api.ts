@@ -1,40 +1,9 @@
-/** A problem answer of the API (RFC 9457), as far as the pages read it. */
-export interface Problem {
-  status?: number;
-  detail?: string;
-  errors?: { pointer: string; detail?: string }[];
-}
+import type { Problem } from "@/lib/api-client/client";
 
-export interface ApiAnswer<T> {
-  status: number;
-  /** The JSON body, or null when there is none or it is not JSON. */
-  body: T | null;
-}
-
-/**
- * Calls the JSON API from the browser with the session cookie. Network failures throw; every HTTP answer,
- * including 4xx and 5xx problems, is returned for the caller to turn into a localized message.
+/*
+ * What the pages make of the API's answers (they call it through lib/api-client/client.ts): the fields a 400 problem
+ * names, and why a WebAuthn ceremony failed.
  */
-export async function callApi<T = unknown>(
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
-  path: string,
-  json?: unknown,
-  headers?: Record<string, string>,
-): Promise<ApiAnswer<T>> {
-  const response = await fetch(path, {
-    method,
-    headers: {
-      Accept: "application/json",
-      ...(json === undefined ? {} : { "Content-Type": "application/json" }),
-      ...headers,
-    },
-    body: json === undefined ? undefined : JSON.stringify(json),
-    credentials: "same-origin",
-    cache: "no-store",
-  });
-  const body = response.status === 204 ? null : ((await response.json().catch(() => null)) as T | null);
-  return { status: response.status, body };
-}
 
 /** The body fields a 400 problem names (`/email` → `email`). */
 export function invalidFields(body: unknown): string[] {
@@ -54,6 +23,17 @@ export function ceremonyFailure(error: unknown): "cancelled" | "alreadyRegistere
   if (code === "ERROR_CEREMONY_ABORTED" || name === "NotAllowedError" || name === "AbortError") return "cancelled";
   if (name === "NotSupportedError") return "unsupported";
   return "failed";
+}
+
+/**
+ * A WebAuthn response from @simplewebauthn/browser as the API's schema types it: its extension results are an
+ * interface there, a plain JSON object here.
+ */
+export function withExtensions<R extends { clientExtensionResults: object }>(
+  response: R,
+): Omit<R, "clientExtensionResults"> & { clientExtensionResults: Record<string, unknown> } {
+  const clientExtensionResults: Record<string, unknown> = { ...response.clientExtensionResults };
+  return { ...response, clientExtensionResults };
 }
 
 /** The localized message of each field a 400 problem names, among those the form knows (`messages`). */

@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
-import { callApi } from "./call-api";
+import { api } from "@/lib/api-client/client";
 
 interface Provider {
   id: string;
@@ -44,10 +44,11 @@ export function ExternalProviders({ returnTo }: { returnTo: string }) {
 
   useEffect(() => {
     let live = true;
-    callApi<{ items?: unknown }>("GET", "/api/v1/auth/providers")
-      .then(({ status, body }) => {
-        if (!live || status !== 200 || !Array.isArray(body?.items)) return;
-        setProviders(body.items.map(toProvider).filter((provider): provider is Provider => provider !== null));
+    api
+      .GET("/api/v1/auth/providers")
+      .then((answer) => {
+        if (!live || !answer.ok) return;
+        setProviders(answer.body.items.map(toProvider).filter((provider): provider is Provider => provider !== null));
       })
       .catch(() => undefined);
     return () => {

@@ -3,7 +3,7 @@
 import { useFormatter, useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
 import type { IdentityListOutput, IdentityOutput, ProviderListOutput } from "@/lib/oauth/schema";
-import { callApi } from "./call-api";
+import { api } from "@/lib/api-client/client";
 
 /*
  * The external accounts linked to the signed-in user's on /{locale}/settings/security (`GET
@@ -44,14 +44,14 @@ export function LinkedAccounts({ signInHref, here, linked, linkError }: LinkedAc
 
   const load = useCallback(async () => {
     const [identities, offered] = await Promise.all([
-      callApi<IdentityListOutput>("GET", "/api/v1/auth/identities").catch(() => null),
-      callApi<ProviderListOutput>("GET", "/api/v1/auth/providers").catch(() => null),
+      api.GET("/api/v1/auth/identities").catch(() => null),
+      api.GET("/api/v1/auth/providers").catch(() => null),
     ]);
     if (identities?.status === 401) return window.location.assign(signInHref);
-    if (identities?.status !== 200 || !identities.body) return setLoadFailed(true);
+    if (!identities?.ok) return setLoadFailed(true);
     setLoadFailed(false);
     setList(identities.body);
-    setProviders(offered?.status === 200 && offered.body ? offered.body.items : []);
+    setProviders(offered?.ok ? offered.body.items : []);
   }, [signInHref]);
 
   useEffect(() => {
@@ -61,8 +61,10 @@ export function LinkedAccounts({ signInHref, here, linked, linkError }: LinkedAc
   async function link(provider: string) {
     setBusy(`link-${provider}`);
     setError("");
-    const answer = await callApi<{ url: string }>("POST", `/api/v1/auth/${provider}/link`, { returnTo: here }).catch(() => null);
-    if (answer?.status === 200 && answer.body) return window.location.assign(answer.body.url);
+    const answer = await api
+      .POST("/api/v1/auth/{provider}/link", { params: { path: { provider } }, body: { returnTo: here } })
+      .catch(() => null);
+    if (answer?.ok) return window.location.assign(answer.body.url);
     setBusy(null);
     if (answer?.status === 401) return window.location.assign(signInHref);
     setError(t("errorGeneric"));
@@ -72,9 +74,9 @@ export function LinkedAccounts({ signInHref, here, linked, linkError }: LinkedAc
     setBusy(identity.id);
     setError("");
     setStatus("");
-    const answer = await callApi("DELETE", `/api/v1/auth/identities/${identity.id}`).catch(() => null);
+    const answer = await api.DELETE("/api/v1/auth/identities/{id}", { params: { path: { id: identity.id } } }).catch(() => null);
     setBusy(null);
-    if (answer?.status === 204 || answer?.status === 404) {
+    if (answer?.ok || answer?.status === 404) {
       setStatus(t("unlinked", { provider: identity.label }));
       return void load();
     }

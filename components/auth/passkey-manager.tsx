@@ -3,7 +3,8 @@
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
 import { useFormatter, useTranslations } from "next-intl";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { callApi, ceremonyFailure, invalidFields } from "./call-api";
+import { ceremonyFailure, invalidFields, withExtensions } from "./call-api";
+import { api } from "@/lib/api-client/client";
 import { DeviceIcon } from "./device-icon";
 import { FormError, TextField } from "./form-field";
 
@@ -57,9 +58,9 @@ export function PasskeyManager({ signInHref }: { signInHref: string }) {
 
   const load = useCallback(async () => {
     try {
-      const answer = await callApi<{ items?: Device[] }>("GET", "/api/v1/webauthn/devices");
+      const answer = await api.GET("/api/v1/webauthn/devices");
       if (answer.status === 401) return sessionExpired();
-      if (answer.status !== 200 || !Array.isArray(answer.body?.items)) return setLoadFailed(true);
+      if (!answer.ok) return setLoadFailed(true);
       setDevices(answer.body.items);
       setLoadFailed(false);
     } catch {
@@ -78,13 +79,13 @@ export function PasskeyManager({ signInHref }: { signInHref: string }) {
   async function addDevice(form: HTMLFormElement) {
     const name = String(new FormData(form).get("name") ?? "").trim();
     if (name.length > NAME_MAX) return setAddError({ form: t("errorSummary"), name: t("errorName", { max: NAME_MAX }) });
-    const options = await callApi<PublicKeyCredentialCreationOptionsJSON>("POST", "/api/v1/webauthn/register/options", {});
+    const options = await api.POST("/api/v1/webauthn/register/options", { body: {} });
     if (options.status === 401) return sessionExpired();
-    if (options.status !== 200 || !options.body)
-      return setAddError({ form: options.status === 429 ? t("errorRateLimited") : t("errorGeneric") });
+    if (!options.ok) return setAddError({ form: options.status === 429 ? t("errorRateLimited") : t("errorGeneric") });
     let response;
     try {
-      response = await startRegistration({ optionsJSON: options.body });
+      // The schema types WebAuthn's enumerations as strings; @simplewebauthn/browser checks the options it is given.
+      response = await startRegistration({ optionsJSON: options.body as PublicKeyCredentialCreationOptionsJSON });
     } catch (error) {
       const failure = ceremonyFailure(error);
       return setAddError({
@@ -96,29 +97,31 @@ export function PasskeyManager({ signInHref }: { signInHref: string }) {
         }[failure],
       });
     }
-    const verified = await callApi<Device>("POST", "/api/v1/webauthn/register/verify", name ? { response, name } : { response });
+    const verified = await api.POST("/api/v1/webauthn/register/verify", {
+      body: { response: withExtensions(response), ...(name ? { name } : {}) },
+    });
     if (verified.status === 401) return sessionExpired();
     if (verified.status === 409) return setAddError({ form: t("errorAlreadyRegistered") });
     if (verified.status === 400 && invalidFields(verified.body).includes("name")) {
       return setAddError({ form: t("errorSummary"), name: t("errorName", { max: NAME_MAX }) });
     }
-    if (verified.status !== 201 && verified.status !== 200) {
+    if (!verified.ok) {
       return setAddError({ form: verified.status === 429 ? t("errorRateLimited") : t("errorFailed") });
     }
     form.reset();
     await load();
-    setStatus(t("added", { name: verified.body?.name ?? name }));
+    setStatus(t("added", { name: verified.body.name ?? name }));
   }
 
   async function rename(device: Device, form: HTMLFormElement) {
     const name = String(new FormData(form).get("name") ?? "").trim();
     if (!name || name.length > NAME_MAX) return setRowError({ id: device.id, message: t("errorName", { max: NAME_MAX }) });
-    const answer = await callApi<Device>("PATCH", `/api/v1/webauthn/devices/${encodeURIComponent(device.id)}`, { name });
+    const answer = await api.PATCH("/api/v1/webauthn/devices/{id}", { params: { path: { id: device.id } }, body: { name } });
     if (answer.status === 401) return sessionExpired();
     if (answer.status === 400) return setRowError({ id: device.id, message: t("errorName", { max: NAME_MAX }) });
     if (answer.status === 404) return gone(device);
-    if (answer.status !== 200) return setRowError({ id: device.id, message: t("errorGeneric") });
-    const renamed = answer.body?.name ?? name;
+    if (!answer.ok) return setRowError({ id: device.id, message: t("errorGeneric") });
+    const renamed = answer.body.name ?? name;
     setDevices(
       (list) => list?.map((item) => (item.id === device.id ? { ...item, ...answer.body, name: renamed } : item)) ?? null,
     );
@@ -128,10 +131,10 @@ export function PasskeyManager({ signInHref }: { signInHref: string }) {
   }
 
   async function remove(device: Device) {
-    const answer = await callApi("DELETE", `/api/v1/webauthn/devices/${encodeURIComponent(device.id)}`);
+    const answer = await api.DELETE("/api/v1/webauthn/devices/{id}", { params: { path: { id: device.id } } });
     if (answer.status === 401) return sessionExpired();
     if (answer.status === 409) return setRowError({ id: device.id, message: t("errorLastMethod", { name: device.name }) });
-    if (answer.status !== 204 && answer.status !== 200 && answer.status !== 404) {
+    if (!answer.ok && answer.status !== 404) {
       return setRowError({ id: device.id, message: t("errorGeneric") });
     }
     setDevices((list) => list?.filter((item) => item.id !== device.id) ?? null);

@@ -2,8 +2,8 @@
 
 import { useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
-import type { AuthResultOutput } from "@/lib/accounts/schema";
-import { callApi, fieldErrors } from "./call-api";
+import { fieldErrors } from "./call-api";
+import { api } from "@/lib/api-client/client";
 import { FormError, TextField } from "./form-field";
 
 /*
@@ -21,8 +21,8 @@ export function ForgotPasswordForm() {
 
   async function request(email: string) {
     if (!email) return setError({ form: t("errorSummary"), email: t("errorEmail") });
-    const answer = await callApi("POST", "/api/v1/auth/password-reset", { email });
-    if (answer.status === 202) return setSentTo(email);
+    const answer = await api.POST("/api/v1/auth/password-reset", { body: { email } });
+    if (answer.ok) return setSentTo(email);
     if (answer.status === 400) return setError({ form: t("errorSummary"), email: t("errorEmail") });
     setError({ form: answer.status === 429 ? t("errorRateLimited") : t("errorGeneric") });
   }
@@ -85,13 +85,10 @@ export function ResetPasswordForm({ locale, passwordMin }: { locale: string; pas
   async function save(password: string) {
     if (!token.current) return setLinkBroken(true);
     if (!password) return setError({ form: t("errorSummary"), password: t("errorPassword", { min: passwordMin }) });
-    const answer = await callApi<AuthResultOutput>("POST", "/api/v1/auth/password-reset/confirm", {
-      token: token.current,
-      password,
-    });
-    if (answer.status === 200) {
+    const answer = await api.POST("/api/v1/auth/password-reset/confirm", { body: { token: token.current, password } });
+    if (answer.ok) {
       setDone(true);
-      return window.location.assign(`/${answer.body?.user.locale ?? locale}/tasks`);
+      return window.location.assign(`/${answer.body.user.locale}/tasks`);
     }
     if (answer.status === 400) {
       const fields = fieldErrors(answer.body, { token: "", password: t("errorPassword", { min: passwordMin }) });

@@ -2,7 +2,7 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { callApi } from "./call-api";
+import { api } from "@/lib/api-client/client";
 import { SecurityListItem } from "./security-list-item";
 
 /*
@@ -43,9 +43,9 @@ export function SessionList({ signInHref }: { signInHref: string }) {
 
   const load = useCallback(async () => {
     try {
-      const answer = await callApi<{ items?: SessionItem[] }>("GET", "/api/v1/auth/sessions");
+      const answer = await api.GET("/api/v1/auth/sessions");
       if (answer.status === 401) return window.location.assign(signInHref);
-      if (answer.status !== 200 || !Array.isArray(answer.body?.items)) return setLoadFailed(true);
+      if (!answer.ok) return setLoadFailed(true);
       setSessions(answer.body.items);
       setLoadFailed(false);
     } catch {
@@ -68,7 +68,7 @@ export function SessionList({ signInHref }: { signInHref: string }) {
     setBusy(session.id);
     setRowError(null);
     try {
-      const answer = await callApi("DELETE", `/api/v1/auth/sessions/${encodeURIComponent(session.id)}`);
+      const answer = await api.DELETE("/api/v1/auth/sessions/{id}", { params: { path: { id: session.id } } });
       if (answer.status === 401 || (session.current && (answer.status === 204 || answer.status === 404))) {
         return window.location.assign(signInHref);
       }

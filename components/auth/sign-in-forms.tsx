@@ -8,7 +8,9 @@ import {
 import { useTranslations } from "next-intl";
 import { useRef, useState } from "react";
 import type { AuthResultOutput } from "@/lib/accounts/schema";
-import { callApi, ceremonyFailure, fieldErrors, invalidFields } from "./call-api";
+import { isLocale, type Locale } from "@/lib/i18n/locales";
+import { ceremonyFailure, fieldErrors, invalidFields, withExtensions } from "./call-api";
+import { api } from "@/lib/api-client/client";
 import { FingerprintIcon } from "./device-icon";
 import { FormError, TextField } from "./form-field";
 
@@ -66,8 +68,8 @@ export function SignInForm({ locale, next }: Props) {
         },
       });
     }
-    const login = await callApi<AuthResultOutput>("POST", "/api/v1/auth/login", { email, password });
-    if (login.status === 200) return succeed(login.body);
+    const login = await api.POST("/api/v1/auth/login", { body: { email, password } });
+    if (login.ok) return succeed(login.body);
     if (login.status === 400 || login.status === 401) return setErrors({ form: t("errorWrongCredentials"), fields: {} });
     setErrors({ form: refusalOr(login, t("errorGeneric")), fields: {} });
   }
@@ -79,12 +81,13 @@ export function SignInForm({ locale, next }: Props) {
       return emailInput.current?.focus();
     }
     if (!browserSupportsWebAuthn()) return setErrors({ form: t("errorPasskeyUnsupported"), fields: {} });
-    const options = await callApi<PublicKeyCredentialRequestOptionsJSON>("POST", "/api/v1/webauthn/auth/options", { email });
+    const options = await api.POST("/api/v1/webauthn/auth/options", { body: { email } });
     if (options.status === 400) return setErrors({ form: t("errorSummary"), fields: { email: t("errorEmail") } });
-    if (options.status !== 200 || !options.body) return setErrors({ form: refusalOr(options, t("errorGeneric")), fields: {} });
+    if (!options.ok) return setErrors({ form: refusalOr(options, t("errorGeneric")), fields: {} });
     let response;
     try {
-      response = await startAuthentication({ optionsJSON: options.body });
+      // The schema types WebAuthn's enumerations as strings; @simplewebauthn/browser checks the options it is given.
+      response = await startAuthentication({ optionsJSON: options.body as PublicKeyCredentialRequestOptionsJSON });
     } catch (error) {
       const failure = ceremonyFailure(error);
       const message =
@@ -95,8 +98,8 @@ export function SignInForm({ locale, next }: Props) {
             : t("errorPasskeyFailed");
       return setErrors({ form: message, fields: {} });
     }
-    const verified = await callApi<AuthResultOutput>("POST", "/api/v1/webauthn/auth/verify", { email, response });
-    if (verified.status === 200) return succeed(verified.body);
+    const verified = await api.POST("/api/v1/webauthn/auth/verify", { body: { email, response: withExtensions(response) } });
+    if (verified.ok) return succeed(verified.body);
     if (verified.status === 400 || verified.status === 401 || verified.status === 404)
       return setErrors({ form: t("errorPasskeyRefused"), fields: {} });
     setErrors({ form: refusalOr(verified, t("errorGeneric")), fields: {} });
@@ -188,23 +191,23 @@ export function RegisterForm({ locale, next, passwordMin }: Props & { passwordMi
   const [registered, setRegistered] = useState(false);
 
   async function register(data: FormData) {
-    const json: Record<string, string> = {
+    const json: { name: string; email: string; password: string; locale?: Locale; timeZone?: string } = {
       name: String(data.get("name") ?? ""),
       email: String(data.get("email") ?? ""),
       password: String(data.get("password") ?? ""),
-      locale,
+      ...(isLocale(locale) ? { locale } : {}),
     };
     const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (timeZone) json.timeZone = timeZone;
-    let answer = await callApi<AuthResultOutput>("POST", "/api/v1/auth/register", json);
+    let answer = await api.POST("/api/v1/auth/register", { body: json });
     // A time zone the server does not know is no reason to refuse the account: it then keeps its default.
     if (answer.status === 400 && invalidFields(answer.body).every((field) => field === "timeZone") && json.timeZone) {
       delete json.timeZone;
-      answer = await callApi<AuthResultOutput>("POST", "/api/v1/auth/register", json);
+      answer = await api.POST("/api/v1/auth/register", { body: json });
     }
-    if (answer.status === 201 || answer.status === 200) {
+    if (answer.ok) {
       setRegistered(true);
-      return enter(next, answer.body?.user.locale ?? locale);
+      return enter(next, answer.body.user.locale);
     }
     if (answer.status === 409) return setErrors({ form: t("errorEmailTaken"), fields: {} });
     if (answer.status === 400) {

@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { callApi } from "./call-api";
+import { api } from "@/lib/api-client/client";
 
 /**
  * Signs out on this browser (`POST /api/v1/auth/logout` clears the session cookie) and loads `destination` with a
@@ -18,8 +18,8 @@ export function SignOutButton({ destination }: { destination: string }) {
     setBusy(true);
     setError(undefined);
     try {
-      const answer = await callApi("POST", "/api/v1/auth/logout");
-      if (answer.status === 204 || answer.status === 200 || answer.status === 401) return window.location.assign(destination);
+      const answer = await api.POST("/api/v1/auth/logout");
+      if (answer.ok || answer.status === 401) return window.location.assign(destination);
       setError(t("errorSignOut"));
     } catch {
       setError(t("errorSignOut"));

@@ -2,8 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
-import type { EmailVerifiedOutput } from "@/lib/accounts/schema";
-import { callApi } from "./call-api";
+import { api } from "@/lib/api-client/client";
 import { VERIFY_BANNER_COOKIE, VERIFY_BANNER_DISMISS_SECONDS } from "./verify-banner-cookie";
 
 /*
@@ -26,9 +25,10 @@ export function VerifyEmailStatus({ locale }: { locale: string }) {
     const token = new URLSearchParams(window.location.hash.slice(1)).get("token");
     window.history.replaceState(null, "", window.location.pathname);
     if (!token) return setState({ kind: "failed", message: t("errorLink") });
-    callApi<EmailVerifiedOutput>("POST", "/api/v1/auth/verify-email", { token })
+    api
+      .POST("/api/v1/auth/verify-email", { body: { token } })
       .then((answer) => {
-        if (answer.status === 200 && answer.body) {
+        if (answer.ok) {
           window.dispatchEvent(new Event(VERIFIED_EVENT));
           return setState({ kind: "verified", email: answer.body.email });
         }
@@ -74,8 +74,8 @@ export function VerifyEmailBanner({ email }: { email: string }) {
     setBusy(true);
     setOutcome(null);
     try {
-      const answer = await callApi("POST", "/api/v1/auth/verify-email/resend");
-      if (answer.status === 202) setOutcome({ ok: true, message: t("sent", { email }) });
+      const answer = await api.POST("/api/v1/auth/verify-email/resend");
+      if (answer.ok) setOutcome({ ok: true, message: t("sent", { email }) });
       // Verified meanwhile (in another tab): nothing left to ask for.
       else if (answer.status === 409) setHidden(true);
       else setOutcome({ ok: false, message: answer.status === 429 ? t("resendRateLimited") : t("resendFailed") });

@@ -20,7 +20,7 @@ import {
 import { sortableKeyboardCoordinates } from "@dnd-kit/sortable";
 import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { Link } from "@/i18n/navigation";
 import { useLiveEvents } from "@/components/realtime/use-live-events";
 import type { TaskOutput } from "@/lib/tasks/schema";
@@ -112,8 +112,10 @@ export function KanbanBoard({ initial, filter, clock }: Props) {
     try {
       // As many cards per column as are shown now, so that a reload does not take back what was scrolled into view.
       const shown = Math.max(BOARD_PAGE_SIZE, ...boardRef.current.map((column) => column.tasks.length));
-      const answer = await callApi<{ columns: Board }>("GET", boardAddress({ limit: String(Math.min(shown, 500)) }));
-      if (answer.status !== 200 || !answer.body) return setError(t("reloadFailed"));
+      const answer = await api.GET("/api/v1/board", {
+        querySerializer: () => boardQuery({ limit: String(Math.min(shown, 500)) }),
+      });
+      if (!answer.ok) return setError(t("reloadFailed"));
       const fresh = answer.body.columns;
       if (busy()) reload.current.wanted = true;
       else apply(() => fresh);
@@ -122,11 +124,11 @@ export function KanbanBoard({ initial, filter, clock }: Props) {
     }
   }
 
-  /** The address of GET /board with the page's filter and these parameters. */
-  function boardAddress(parameters: Record<string, string>): string {
+  /** The query of GET /board: the page's filter (as in its address) and these parameters. */
+  function boardQuery(parameters: Record<string, string>): string {
     const search = new URLSearchParams(boardSearch(filter));
     for (const [name, value] of Object.entries(parameters)) search.set(name, value);
-    return `/api/v1/board?${search}`;
+    return search.toString();
   }
 
   /** Loads a column's next cards (its end scrolled into view, or "Show more"). */
@@ -141,9 +143,11 @@ export function KanbanBoard({ initial, filter, clock }: Props) {
       };
       mark(true);
       try {
-        const answer = await callApi<{ columns: Board }>("GET", boardAddress({ status, cursor, limit: String(BOARD_PAGE_SIZE) }));
-        const more = answer.body?.columns[0];
-        if (answer.status !== 200 || !more) setError(t("loadMoreFailed"));
+        const answer = await api.GET("/api/v1/board", {
+          querySerializer: () => boardQuery({ status, cursor, limit: String(BOARD_PAGE_SIZE) }),
+        });
+        const more = answer.ok ? answer.body.columns[0] : undefined;
+        if (!more) setError(t("loadMoreFailed"));
         // A reload meanwhile has its own cursor: this answer continues the old one.
         else if (boardRef.current.find((column) => column.status === status)?.nextCursor === cursor) {
           const change: Change = (current) => appendCards(current, more);
@@ -191,10 +195,11 @@ export function KanbanBoard({ initial, filter, clock }: Props) {
     pendingMoves.current++;
     setError("");
     try {
-      const answer = await callApi<TaskOutput>("POST", `/api/v1/tasks/${before.id}/move`, input);
-      const moved = answer.body;
-      if (answer.status === 200 && moved) apply((current) => replaceTask(current, moved));
-      else refuse(before, answer.status);
+      const answer = await api.POST("/api/v1/tasks/{id}/move", { params: { path: { id: before.id } }, body: input });
+      if (answer.ok) {
+        const moved = answer.body;
+        apply((current) => replaceTask(current, moved));
+      } else refuse(before, answer.status);
     } catch {
       refuse(before, 0);
     } finally {

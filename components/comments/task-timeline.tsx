@@ -5,10 +5,14 @@ import { useCallback, useId, useMemo, useRef, useState, type KeyboardEvent } fro
 import { invalidFields } from "@/components/auth/call-api";
 import { FormError } from "@/components/auth/form-field";
 import { useLiveEvents, type LiveEvent } from "@/components/realtime/use-live-events";
-import { request, useFailureMessage, type Announce } from "@/components/tasks/detail/task-api";
-import type { CommentListOutput, CommentOutput, MentioneeListOutput } from "@/lib/comments/schema";
-import type { HistoryEntry, HistoryOutput } from "@/lib/task-history/schema";
+import { noAnswer, useFailureMessage, type Announce } from "@/components/tasks/detail/task-api";
+import { api, type Schemas } from "@/lib/api-client/client";
+import type { CommentListOutput, CommentOutput } from "@/lib/comments/schema";
 import { CommentBody } from "./comment-body";
+
+/** As the API sends them: a change's `from` and `to` may be absent (a value that was not set). */
+type HistoryOutput = Schemas["TaskHistory"];
+type HistoryEntry = Schemas["TaskHistoryEntry"];
 
 /*
  * The task's conversation and history as one timeline, oldest first: comments (GET /tasks/{id}/comments) mixed with
@@ -72,11 +76,10 @@ export function TaskTimeline(props: TaskTimelineProps) {
 
   async function moreComments() {
     if (!commentCursor) return;
-    const answer = await request<CommentListOutput>(
-      "GET",
-      `/api/v1/tasks/${props.taskId}/comments?cursor=${encodeURIComponent(commentCursor)}`,
-    );
-    if (answer.status !== 200 || !answer.body) return props.announce(failure(answer.status));
+    const answer = await api
+      .GET("/api/v1/tasks/{id}/comments", { params: { path: { id: props.taskId }, query: { cursor: commentCursor } } })
+      .catch(noAnswer);
+    if (!answer.ok) return props.announce(failure(answer.status));
     const page = answer.body;
     setComments((current) => [...current, ...page.items.filter((item) => !current.some((other) => other.id === item.id))]);
     setCommentCursor(page.nextCursor);
@@ -84,11 +87,10 @@ export function TaskTimeline(props: TaskTimelineProps) {
 
   async function olderHistory() {
     if (!historyCursor) return;
-    const answer = await request<HistoryOutput>(
-      "GET",
-      `/api/v1/tasks/${props.taskId}/activity?cursor=${encodeURIComponent(historyCursor)}`,
-    );
-    if (answer.status !== 200 || !answer.body) return props.announce(failure(answer.status));
+    const answer = await api
+      .GET("/api/v1/tasks/{id}/activity", { params: { path: { id: props.taskId }, query: { cursor: historyCursor } } })
+      .catch(noAnswer);
+    if (!answer.ok) return props.announce(failure(answer.status));
     const page = answer.body;
     setHistory((current) => [...current, ...page.items]);
     setHistoryCursor(page.nextCursor);
@@ -107,24 +109,24 @@ export function TaskTimeline(props: TaskTimelineProps) {
 
   /** The newest history again, merged with what is shown (older pages stay). */
   const readNewestHistory = useCallback(async () => {
-    const answer = await request<HistoryOutput>("GET", `/api/v1/tasks/${props.taskId}/activity`);
-    if (answer.status !== 200 || !answer.body) return;
+    const answer = await api.GET("/api/v1/tasks/{id}/activity", { params: { path: { id: props.taskId } } }).catch(noAnswer);
+    if (!answer.ok) return;
     const newest = answer.body.items;
     setHistory((current) => [...newest, ...current.filter((entry) => !newest.some((other) => other.id === entry.id))]);
   }, [props.taskId]);
 
   /** The first page of comments again, as after a reload (what was deleted meanwhile goes too). */
   const readComments = useCallback(async () => {
-    const answer = await request<CommentListOutput>("GET", `/api/v1/tasks/${props.taskId}/comments`);
-    if (answer.status !== 200 || !answer.body) return;
+    const answer = await api.GET("/api/v1/tasks/{id}/comments", { params: { path: { id: props.taskId } } }).catch(noAnswer);
+    if (!answer.ok) return;
     setComments(answer.body.items);
     setCommentCursor(answer.body.nextCursor);
   }, [props.taskId]);
 
   /** Who may be mentioned, again: the task may have moved to another team, project or group, or gained people. */
   const readMentionees = useCallback(async () => {
-    const answer = await request<MentioneeListOutput>("GET", `/api/v1/tasks/${props.taskId}/mentionees`);
-    if (answer.status === 200 && answer.body) setPeople(answer.body.items);
+    const answer = await api.GET("/api/v1/tasks/{id}/mentionees", { params: { path: { id: props.taskId } } }).catch(noAnswer);
+    if (answer.ok) setPeople(answer.body.items);
   }, [props.taskId]);
 
   useLiveEvents({
@@ -147,8 +149,8 @@ export function TaskTimeline(props: TaskTimelineProps) {
   });
 
   async function remove(comment: CommentOutput) {
-    const answer = await request("DELETE", `/api/v1/comments/${comment.id}`);
-    if (answer.status !== 204 && answer.status !== 404) return props.announce(failure(answer.status));
+    const answer = await api.DELETE("/api/v1/comments/{id}", { params: { path: { id: comment.id } } }).catch(noAnswer);
+    if (!answer.ok && answer.status !== 404) return props.announce(failure(answer.status));
     setComments((current) => current.filter((other) => other.id !== comment.id));
     props.announce(t("deleted"));
   }
@@ -456,12 +458,14 @@ function CommentForm(props: { taskId: string; people: Person[]; onPosted: (comme
     if (!text.trim()) return setError(t("errorEmpty"));
     setBusy(true);
     setError(undefined);
-    const answer = await request<CommentOutput>("POST", `/api/v1/tasks/${props.taskId}/comments`, {
-      body: text,
-      mentions: mentionedIn(text, props.people),
-    });
+    const answer = await api
+      .POST("/api/v1/tasks/{id}/comments", {
+        params: { path: { id: props.taskId } },
+        body: { body: text, mentions: mentionedIn(text, props.people) },
+      })
+      .catch(noAnswer);
     setBusy(false);
-    if (answer.status === 201 && answer.body) {
+    if (answer.ok) {
       setText("");
       props.onPosted(answer.body);
     } else {
@@ -515,11 +519,13 @@ function CommentEditor(props: {
 
   async function save() {
     if (!text.trim()) return setError(t("errorEmpty"));
-    const answer = await request<CommentOutput>("PATCH", `/api/v1/comments/${props.comment.id}`, {
-      body: text,
-      mentions: mentionedIn(text, known),
-    });
-    if (answer.status === 200 && answer.body) props.onSaved(answer.body);
+    const answer = await api
+      .PATCH("/api/v1/comments/{id}", {
+        params: { path: { id: props.comment.id } },
+        body: { body: text, mentions: mentionedIn(text, known) },
+      })
+      .catch(noAnswer);
+    if (answer.ok) props.onSaved(answer.body);
     else setError(problem(answer.status, answer.body));
   }
 

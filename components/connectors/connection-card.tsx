@@ -2,9 +2,9 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useId, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { WebhookSecret } from "@/components/settings/webhook-secret";
-import type { ConnectionOutput, RunOutput, StatusOutput } from "@/lib/connectors/schema";
+import type { ConnectionOutput, RunOutput } from "@/lib/connectors/schema";
 
 /*
  * One connection on /{locale}/settings/connections: its kind, name, team, status, last sync and last error, and
@@ -71,7 +71,7 @@ export function ConnectionCard({
   const [runs, setRuns] = useState<RunOutput[] | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const base = `/api/v1/connectors/${connection.id}`;
+  const byId = { params: { path: { id: connection.id } } };
 
   const failure = (status: number) =>
     status === 409
@@ -89,8 +89,8 @@ export function ConnectionCard({
     setNotice(null);
     try {
       setNotice(await work());
-      const fresh = await callApi<ConnectionOutput>("GET", base);
-      if (fresh.status === 200 && fresh.body) onChange(fresh.body);
+      const fresh = await api.GET("/api/v1/connectors/{id}", byId);
+      if (fresh.ok) onChange(fresh.body);
     } catch {
       setNotice({ kind: "error", text: t("errorGeneric") });
     } finally {
@@ -100,8 +100,8 @@ export function ConnectionCard({
 
   const check = () =>
     act(async () => {
-      const answer = await callApi<StatusOutput>("POST", `${base}/check`);
-      if (answer.status !== 200 || !answer.body) return { kind: "error", text: failure(answer.status) };
+      const answer = await api.POST("/api/v1/connectors/{id}/check", byId);
+      if (!answer.ok) return { kind: "error", text: failure(answer.status) };
       const report = answer.body;
       const flavour = typeof report.details.apiFlavour === "string" ? report.details.apiFlavour : null;
       if (report.reachable && report.authenticated) {
@@ -115,10 +115,11 @@ export function ConnectionCard({
 
   const runNow = (operation: "import" | "export") =>
     act(async () => {
-      const answer = await callApi<RunOutput>("POST", `${base}/${operation}`);
-      if (answer.status !== 200 || !answer.body) return { kind: "error", text: failure(answer.status) };
-      setLastRun(answer.body);
-      if (runs) setRuns((list) => [answer.body!, ...(list ?? [])]);
+      const answer = await api.POST(`/api/v1/connectors/{id}/${operation}` as const, byId);
+      if (!answer.ok) return { kind: "error", text: failure(answer.status) };
+      const run = answer.body;
+      setLastRun(run);
+      if (runs) setRuns((list) => [run, ...(list ?? [])]);
       return {
         kind: answer.body.status === "failed" ? "error" : "status",
         text: `${t(`operation_${operation}`)}: ${t(`run_${answer.body.status}`)}`,
@@ -127,24 +128,24 @@ export function ConnectionCard({
 
   const loadRuns = () =>
     act(async () => {
-      const answer = await callApi<{ items: RunOutput[] }>("GET", `${base}/runs`);
-      if (answer.status !== 200 || !answer.body) return { kind: "error", text: failure(answer.status) };
+      const answer = await api.GET("/api/v1/connectors/{id}/runs", byId);
+      if (!answer.ok) return { kind: "error", text: failure(answer.status) };
       setRuns(answer.body.items);
       return null;
     });
 
   const rotate = () =>
     act(async () => {
-      const answer = await callApi<{ webhookSecret: string }>("POST", `${base}/webhook-secret`);
-      if (answer.status !== 200 || !answer.body) return { kind: "error", text: failure(answer.status) };
+      const answer = await api.POST("/api/v1/connectors/{id}/webhook-secret", byId);
+      if (!answer.ok) return { kind: "error", text: failure(answer.status) };
       setSecret(answer.body.webhookSecret);
       return null;
     });
 
   const remove = () =>
     act(async () => {
-      const answer = await callApi("DELETE", base);
-      if (answer.status === 204 || answer.status === 404) {
+      const answer = await api.DELETE("/api/v1/connectors/{id}", byId);
+      if (answer.ok || answer.status === 404) {
         onDelete(connection.id);
         return null;
       }

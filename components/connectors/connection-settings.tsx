@@ -2,7 +2,8 @@
 
 import { useTranslations } from "next-intl";
 import { useRef, useState } from "react";
-import { callApi, type Problem } from "@/components/auth/call-api";
+import type { Problem } from "@/lib/api-client/client";
+import { api } from "@/lib/api-client/client";
 import { FormError, TextField } from "@/components/auth/form-field";
 import { WebhookSecret } from "@/components/settings/webhook-secret";
 import type { ConnectionOutput } from "@/lib/connectors/schema";
@@ -130,14 +131,16 @@ export function ConnectionSettings({
     if (!definition) return;
     const data = new FormData(form);
     const teamId = String(data.get("teamId") ?? "");
-    const answer = await callApi<CreatedConnection>("POST", "/api/v1/connectors", {
-      kind: definition.kind,
-      name: String(data.get("name") ?? ""),
-      baseUrl: String(data.get("baseUrl") ?? ""),
-      ...readKindValues(definition, data),
-      ...(teamId && { teamId }),
+    const answer = await api.POST("/api/v1/connectors", {
+      body: {
+        kind: definition.kind,
+        name: String(data.get("name") ?? ""),
+        baseUrl: String(data.get("baseUrl") ?? ""),
+        ...readKindValues(definition, data),
+        ...(teamId && { teamId }),
+      },
     });
-    if (answer.status === 201 && answer.body) {
+    if (answer.ok) {
       const { webhookSecret: _secret, ...connection } = answer.body;
       setConnections((list) => [connection, ...list]);
       setCreated(answer.body);

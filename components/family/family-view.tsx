@@ -3,10 +3,11 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { callApi, fieldErrors } from "@/components/auth/call-api";
+import { fieldErrors } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
+import { isLocale } from "@/lib/i18n/locales";
 import { Field, FormMessage } from "@/components/goals/goal-fields";
 import type { FamilyOutput } from "@/lib/family/schema";
-import type { CreatedInvitationOutput } from "@/lib/invitations/schema";
 
 /*
  * The family workspace page's interactive parts. Without a workspace: a form to create one (its creator is a
@@ -18,7 +19,7 @@ import type { CreatedInvitationOutput } from "@/lib/invitations/schema";
 
 type Family = FamilyOutput;
 type Role = "parent" | "child";
-const API = "/api/v1/family";
+const API = "/api/v1/family" as const;
 
 function useFailure() {
   const t = useTranslations("Family");
@@ -51,9 +52,11 @@ export function CreateFamilyForm({ lang, nameMax }: { lang: string; nameMax: num
         setNameError(undefined);
         if (!name) return setNameError(t("errorName", { max: nameMax }));
         setBusy(true);
-        const answer = await callApi("POST", `${API}?lang=${lang}`, { name }).catch(() => null);
+        const answer = await api
+          .POST(API, { params: { query: { lang: isLocale(lang) ? lang : undefined } }, body: { name } })
+          .catch(() => null);
         setBusy(false);
-        if (answer?.status === 201) return router.refresh();
+        if (answer?.ok) return router.refresh();
         if (answer?.status === 400 && fieldErrors(answer.body, { name: "" }).name !== undefined) {
           return setNameError(t("errorName", { max: nameMax }));
         }
@@ -80,9 +83,9 @@ function useAction() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
   const [status, setStatus] = useState<string>();
-  async function run(
-    request: () => Promise<{ status: number; body: unknown }>,
-    success: (answer: { status: number; body: unknown }) => string | undefined,
+  async function run<Answer extends { status: number }>(
+    request: () => Promise<Answer>,
+    success: (answer: Answer) => string | undefined,
   ) {
     setBusy(true);
     setError(undefined);
@@ -141,7 +144,11 @@ export function FamilyMembers({ family, userId }: { family: Family; userId: stri
                               onChange={(event) => {
                                 const next = event.currentTarget.value as Role;
                                 void run(
-                                  () => callApi("PATCH", `${API}/members/${member.userId}`, { role: next }),
+                                  () =>
+                                    api.PATCH(`${API}/members/{userId}`, {
+                                      params: { path: { userId: member.userId } },
+                                      body: { role: next },
+                                    }),
                                   (answer) => {
                                     if (answer.status !== 200) return undefined;
                                     router.refresh();
@@ -164,7 +171,7 @@ export function FamilyMembers({ family, userId }: { family: Family; userId: stri
                             disabled={busy}
                             onClick={() =>
                               void run(
-                                () => callApi("POST", `${API}/leave`),
+                                () => api.POST(`${API}/leave`),
                                 (answer) => {
                                   if (answer.status !== 204) return undefined;
                                   router.refresh();
@@ -184,7 +191,7 @@ export function FamilyMembers({ family, userId }: { family: Family; userId: stri
                               aria-label={t("removeLabel", { name: member.name })}
                               onClick={() =>
                                 void run(
-                                  () => callApi("DELETE", `${API}/members/${member.userId}`),
+                                  () => api.DELETE(`${API}/members/{userId}`, { params: { path: { userId: member.userId } } }),
                                   (answer) => {
                                     if (answer.status !== 204) return undefined;
                                     router.refresh();
@@ -227,11 +234,12 @@ export function FamilyInvite({ familyId }: { familyId: string }) {
           event.preventDefault();
           const data = new FormData(event.currentTarget);
           const email = String(data.get("email") ?? "").trim();
-          const role = String(data.get("role") ?? "child");
+          // One of the roles the select offers (the server refuses any other).
+          const role = String(data.get("role") ?? "child") as Role;
           setEmailError(undefined);
           if (!email) return setEmailError(t("errorEmail"));
           void run(
-            () => callApi("POST", `${API}/members`, { email, role }),
+            () => api.POST(`${API}/members`, { body: { email, role } }),
             (answer) => {
               if (answer.status === 202) return t("invited", { email });
               if (answer.status !== 409 && answer.status !== 400) return undefined;
@@ -263,12 +271,12 @@ export function FamilyInvite({ familyId }: { familyId: string }) {
             className="button"
             disabled={busy}
             onClick={(event) => {
-              const role = String(new FormData(event.currentTarget.form ?? undefined).get("role") ?? "child");
+              const role = String(new FormData(event.currentTarget.form ?? undefined).get("role") ?? "child") as Role;
               void run(
-                () => callApi<CreatedInvitationOutput>("POST", "/api/v1/invitations", { familyId, familyRole: role }),
+                () => api.POST("/api/v1/invitations", { body: { familyId, familyRole: role } }),
                 (answer) => {
-                  if (answer.status !== 201) return undefined;
-                  setLink((answer.body as CreatedInvitationOutput).url);
+                  if (!answer.ok) return undefined;
+                  setLink(answer.body.url);
                   return "";
                 },
               );
@@ -331,7 +339,7 @@ export function SharedGroups({
                   aria-label={t("unshareLabel", { name: group.name })}
                   onClick={() =>
                     void run(
-                      () => callApi("DELETE", `${API}/groups/${group.id}`),
+                      () => api.DELETE(`${API}/groups/{groupId}`, { params: { path: { groupId: group.id } } }),
                       (answer) => {
                         if (answer.status !== 204) return undefined;
                         router.refresh();
@@ -356,7 +364,10 @@ export function SharedGroups({
             const groupId = String(new FormData(event.currentTarget).get("group") ?? "");
             const name = shareable.find((group) => group.id === groupId)?.name ?? "";
             void run(
-              () => callApi("PUT", `${API}/groups/${groupId}?lang=${lang}`),
+              () =>
+                api.PUT(`${API}/groups/{groupId}`, {
+                  params: { path: { groupId }, query: { lang: isLocale(lang) ? lang : undefined } },
+                }),
               (answer) => {
                 if (answer.status !== 200) return undefined;
                 router.refresh();
@@ -408,7 +419,7 @@ export function FamilySettings({ family, nameMax }: { family: Family; nameMax: n
           setNameError(undefined);
           if (!name) return setNameError(t("errorName", { max: nameMax }));
           void run(
-            () => callApi("PATCH", API, { name }),
+            () => api.PATCH(API, { body: { name } }),
             (answer) => {
               if (answer.status === 400) {
                 setNameError(t("errorName", { max: nameMax }));
@@ -456,7 +467,7 @@ export function FamilySettings({ family, nameMax }: { family: Family; nameMax: n
                 disabled={busy}
                 onClick={() =>
                   void run(
-                    () => callApi("DELETE", API),
+                    () => api.DELETE(API),
                     (answer) => {
                       if (answer.status !== 204) return undefined;
                       setConfirming(false);

@@ -2,7 +2,7 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useId, useRef, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import type { LeaderboardOutput } from "@/lib/gamification/schema";
 
 type Period = LeaderboardOutput["period"];
@@ -50,12 +50,11 @@ export function Leaderboard({
   async function load(nextBoard: string, nextPeriod: Period) {
     const request = ++latest.current;
     setError(null);
-    const answer = await callApi<LeaderboardOutput>(
-      "GET",
-      `/api/v1/gamification/leaderboard?${queryOf(nextBoard, nextPeriod)}`,
-    ).catch(() => null);
+    const answer = await api
+      .GET("/api/v1/gamification/leaderboard", { querySerializer: () => queryOf(nextBoard, nextPeriod) })
+      .catch(() => null);
     if (request !== latest.current) return;
-    if (answer?.status === 200 && answer.body) setData(answer.body);
+    if (answer?.ok) setData(answer.body);
     else {
       setData(null);
       setError(answer?.status === 404 && nextBoard === "family" ? t("noFamily") : t("boardError"));
@@ -67,9 +66,9 @@ export function Leaderboard({
     setOptedIn(checked);
     setBusy(true);
     setStatus(null);
-    const answer = await callApi("PATCH", "/api/v1/gamification/me", { leaderboardOptIn: checked }).catch(() => null);
+    const answer = await api.PATCH("/api/v1/gamification/me", { body: { leaderboardOptIn: checked } }).catch(() => null);
     setBusy(false);
-    if (answer?.status !== 200) {
+    if (!answer?.ok) {
       setOptedIn(!checked);
       setStatus(t("saveError"));
       return;

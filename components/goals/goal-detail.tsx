@@ -2,7 +2,7 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useEffect, useRef, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { useLiveEvents } from "@/components/realtime/use-live-events";
 import type { GoalOutput, ReportOutput, StudyPlanOutput } from "@/lib/goals/schema";
 import { GoalEditor } from "./goal-editor";
@@ -43,8 +43,8 @@ export function GoalDetail(props: Props) {
 
   /** Reads the goal again: its progress follows its linked tasks, or (measured by hand) its newest report. */
   async function reloadGoal() {
-    const answer = await callApi<GoalOutput>("GET", `/api/v1/goals/${goal.id}`).catch(() => null);
-    if (answer?.status === 200 && answer.body) setGoal(answer.body);
+    const answer = await api.GET("/api/v1/goals/{id}", { params: { path: { id: goal.id } } }).catch(() => null);
+    if (answer?.ok) setGoal(answer.body);
   }
 
   /** Reads the goal again, once for a burst of events (applying a plan announces every task it made). */

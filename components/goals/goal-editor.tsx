@@ -3,7 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { callApi, fieldErrors } from "@/components/auth/call-api";
+import { fieldErrors } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { useFormSave } from "@/components/auth/use-form-save";
 import type { GoalOutput } from "@/lib/goals/schema";
 import { GOAL_DESCRIPTION_MAX, GOAL_STATUSES, GOAL_TITLE_MAX } from "@/lib/goals/vocabulary";
@@ -45,14 +46,18 @@ export function GoalEditor({ locale, goal, onSaved }: Props) {
       fields.progress = messages.progress;
     }
     if (Object.keys(fields).length) return setErrors({ form: t("errorSummary"), fields });
-    const answer = await callApi<GoalOutput>("PATCH", `/api/v1/goals/${goal.id}`, {
-      title,
-      description: String(data.get("description") ?? ""),
-      targetDate: String(data.get("targetDate") ?? "") || null,
-      status: String(data.get("status")),
-      ...(progress === undefined ? {} : { progress }),
+    const answer = await api.PATCH("/api/v1/goals/{id}", {
+      params: { path: { id: goal.id } },
+      body: {
+        title,
+        description: String(data.get("description") ?? ""),
+        targetDate: String(data.get("targetDate") ?? "") || null,
+        // One of the statuses the select offers (the server refuses any other).
+        status: String(data.get("status")) as GoalOutput["status"],
+        ...(progress === undefined ? {} : { progress }),
+      },
     });
-    if (answer.status === 200 && answer.body) {
+    if (answer.ok) {
       onSaved(answer.body);
       return setSaved(true);
     }
@@ -66,8 +71,8 @@ export function GoalEditor({ locale, goal, onSaved }: Props) {
 
   async function remove() {
     setBusy(true);
-    const answer = await callApi("DELETE", `/api/v1/goals/${goal.id}`).catch(() => null);
-    if (answer?.status === 204) return router.push(`/${locale}/goals`);
+    const answer = await api.DELETE("/api/v1/goals/{id}", { params: { path: { id: goal.id } } }).catch(() => null);
+    if (answer?.ok) return router.push(`/${locale}/goals`);
     setBusy(false);
     setConfirming(false);
     setErrors({ form: answer ? failureMessage(t, answer.status) : t("errorGeneric"), fields: {} });

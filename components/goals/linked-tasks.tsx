@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { DueDate, StatusBadge } from "@/components/tasks/task-fields";
 import type { GoalOutput } from "@/lib/goals/schema";
 import type { TaskOutput } from "@/lib/tasks/schema";
@@ -34,8 +34,11 @@ export function LinkedTasks({ locale, goal, onChange, now, timeZone }: Props) {
     setBusy(taskId);
     setError(undefined);
     try {
-      const answer = await callApi<GoalOutput>(method, `/api/v1/goals/${goal.id}/tasks/${taskId}`);
-      if (answer.status === 200 && answer.body) onChange(answer.body);
+      const answer =
+        method === "PUT"
+          ? await api.PUT("/api/v1/goals/{id}/tasks/{taskId}", { params: { path: { id: goal.id, taskId } } })
+          : await api.DELETE("/api/v1/goals/{id}/tasks/{taskId}", { params: { path: { id: goal.id, taskId } } });
+      if (answer.ok) onChange(answer.body);
       else setError(answer.status === 409 ? t("errorLimit") : failureMessage(t, answer.status));
     } catch {
       setError(t("errorGeneric"));
@@ -49,11 +52,8 @@ export function LinkedTasks({ locale, goal, onChange, now, timeZone }: Props) {
     if (!query) return setResults(null);
     setBusy("search");
     try {
-      const answer = await callApi<{ items: TaskOutput[] }>(
-        "GET",
-        `/api/v1/tasks?${new URLSearchParams({ q: query, limit: String(SEARCH_LIMIT) })}`,
-      );
-      if (answer.status === 200 && answer.body) setResults(answer.body.items);
+      const answer = await api.GET("/api/v1/tasks", { params: { query: { q: query, limit: SEARCH_LIMIT } } });
+      if (answer.ok) setResults(answer.body.items);
       else setError(failureMessage(t, answer.status));
     } catch {
       setError(t("errorGeneric"));

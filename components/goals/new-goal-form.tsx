@@ -3,8 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { callApi, fieldErrors } from "@/components/auth/call-api";
-import type { GoalOutput } from "@/lib/goals/schema";
+import { fieldErrors } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { GOAL_DESCRIPTION_MAX, GOAL_TITLE_MAX } from "@/lib/goals/vocabulary";
 import { failureMessage, Field, FormMessage } from "./goal-fields";
 
@@ -30,12 +30,10 @@ export function NewGoalForm({ locale }: { locale: string }) {
       return false;
     }
     const targetDate = String(data.get("targetDate") ?? "");
-    const answer = await callApi<GoalOutput>("POST", "/api/v1/goals", {
-      title,
-      description: String(data.get("description") ?? ""),
-      ...(targetDate ? { targetDate } : {}),
+    const answer = await api.POST("/api/v1/goals", {
+      body: { title, description: String(data.get("description") ?? ""), ...(targetDate ? { targetDate } : {}) },
     });
-    if (answer.status === 201 && answer.body) {
+    if (answer.ok) {
       router.push(`/${locale}/goals/${answer.body.id}`);
       return true;
     }

@@ -2,7 +2,8 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
-import { callApi, fieldErrors } from "@/components/auth/call-api";
+import { fieldErrors } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import type { GoalOutput, ReportOutput } from "@/lib/goals/schema";
 import { REPORT_NOTE_MAX } from "@/lib/goals/vocabulary";
 import { failureMessage, Field, FormMessage, useLocalDate } from "./goal-fields";
@@ -47,8 +48,8 @@ export function ProgressReports({ goalId, reports, onChange, today, progress, pr
     if (String(data.get("value") ?? "") === "" || !Number.isInteger(json.value) || json.value < 0 || json.value > 100)
       fields.value = messages.value;
     if (Object.keys(fields).length) return setErrors({ form: t("errorSummary"), fields });
-    const answer = await callApi<ReportOutput>("POST", `/api/v1/goals/${goalId}/reports`, json);
-    if (answer.status === 201 && answer.body) {
+    const answer = await api.POST("/api/v1/goals/{id}/reports", { params: { path: { id: goalId } }, body: json });
+    if (answer.ok) {
       onChange([...reports, answer.body].sort(byDate));
       form.reset();
       return setAdded(true);
@@ -65,8 +66,10 @@ export function ProgressReports({ goalId, reports, onChange, today, progress, pr
     setAdded(false);
     setErrors({ fields: {} });
     try {
-      const answer = await callApi("DELETE", `/api/v1/goals/${goalId}/reports/${report.id}`);
-      if (answer.status === 204 || answer.status === 404) onChange(reports.filter((other) => other.id !== report.id));
+      const answer = await api.DELETE("/api/v1/goals/{id}/reports/{reportId}", {
+        params: { path: { id: goalId, reportId: report.id } },
+      });
+      if (answer.ok || answer.status === 404) onChange(reports.filter((other) => other.id !== report.id));
       else setErrors({ form: failureMessage(t, answer.status), fields: {} });
     } catch {
       setErrors({ form: t("errorGeneric"), fields: {} });

@@ -2,7 +2,7 @@
 
 import { useFormatter, useLocale, useTranslations } from "next-intl";
 import { useMemo, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import type { AppliedStudyPlanOutput, StudyPlanOutput } from "@/lib/goals/schema";
 import { failureMessage, FormMessage, useLocalDate } from "./goal-fields";
 
@@ -60,12 +60,15 @@ export function StudyPlanView({ goalId, plan, onPlan, onApplied, aiConfigured }:
 
   const generate = (assistant?: "built-in") =>
     run("generate", async () => {
-      const answer = await callApi<StudyPlanOutput>("POST", `/api/v1/goals/${goalId}/study-plan`, {
-        ...(assistant ? { assistant } : {}),
-        ...(weekdays.length ? { weekdays } : {}),
-        ...(skipHolidays ? {} : { holidayCountry: null }),
+      const answer = await api.POST("/api/v1/goals/{id}/study-plan", {
+        params: { path: { id: goalId } },
+        body: {
+          ...(assistant ? { assistant } : {}),
+          ...(weekdays.length ? { weekdays } : {}),
+          ...(skipHolidays ? {} : { holidayCountry: null }),
+        },
       });
-      if (answer.status === 201 && answer.body) {
+      if (answer.ok) {
         onPlan(answer.body);
         return setNotice(t("generated"));
       }
@@ -80,16 +83,15 @@ export function StudyPlanView({ goalId, plan, onPlan, onApplied, aiConfigured }:
 
   const apply = (replaceManualProgress = false) =>
     run("apply", async () => {
-      const answer = await callApi<AppliedStudyPlanOutput | { code?: string }>(
-        "POST",
-        `/api/v1/goals/${goalId}/study-plan/apply`,
-        replaceManualProgress ? { replaceManualProgress } : {},
-      );
-      if (answer.status === 201 && answer.body && "taskIds" in answer.body) {
+      const answer = await api.POST("/api/v1/goals/{id}/study-plan/apply", {
+        params: { path: { id: goalId } },
+        body: replaceManualProgress ? { replaceManualProgress } : {},
+      });
+      if (answer.ok) {
         onApplied(answer.body);
         return setNotice(t("appliedNow", { count: answer.body.taskIds.length }));
       }
-      if (answer.status === 409 && answer.body && "code" in answer.body && answer.body.code === "progress_set_by_hand") {
+      if (answer.status === 409 && answer.body?.code === "progress_set_by_hand") {
         return setProblem({ message: t("applyReplacesProgress"), offerBuiltIn: false, offerReplace: true });
       }
       setProblem({ message: answer.status === 409 ? t("errorApply") : failureMessage(t, answer.status), offerBuiltIn: false });

@@ -2,7 +2,7 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { Link } from "@/i18n/navigation";
 import type { NotificationOutput } from "@/lib/notifications/schema";
 
@@ -50,9 +50,11 @@ export function NotificationItem({ notification, timeZone, onRead, onAnnounce, o
     if (!requestId) return;
     setBusy(action);
     setError(undefined);
-    const answer = await callApi("POST", `/api/v1/collaboration-requests/${requestId}/${action}`).catch(() => null);
+    const answer = await api
+      .POST(`/api/v1/collaboration-requests/{id}/${action}` as const, { params: { path: { id: requestId } } })
+      .catch(() => null);
     setBusy(null);
-    if (answer?.status === 200) {
+    if (answer?.ok) {
       setDecision(action === "accept" ? "accepted" : "rejected");
       onAnnounce(t(action === "accept" ? "acceptedAnnouncement" : "rejectedAnnouncement", { title: notification.title }));
       if (!notification.read) onRead(notification);

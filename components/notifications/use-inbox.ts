@@ -1,9 +1,9 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { useLiveEvents, type LiveState } from "@/components/realtime/use-live-events";
-import type { NotificationListOutput, NotificationOutput, UnreadCountOutput } from "@/lib/notifications/schema";
+import type { NotificationListOutput, NotificationOutput } from "@/lib/notifications/schema";
 
 /*
  * The signed-in user's notifications as the bell and the notifications page keep them: the unread count, the
@@ -37,8 +37,8 @@ export function useInbox(initial: { unread: number; page?: NotificationListOutpu
   const pageSize = initial.pageSize;
 
   const load = useCallback(async () => {
-    const answer = await callApi<NotificationListOutput>("GET", `/api/v1/notifications?limit=${pageSize}`).catch(() => null);
-    if (answer?.status !== 200 || !answer.body) return setLoadFailed(true);
+    const answer = await api.GET("/api/v1/notifications", { params: { query: { limit: pageSize } } }).catch(() => null);
+    if (!answer?.ok) return setLoadFailed(true);
     loaded.current = true;
     setLoadFailed(false);
     setItems(answer.body.items);
@@ -47,19 +47,18 @@ export function useInbox(initial: { unread: number; page?: NotificationListOutpu
 
   const loadMore = useCallback(async () => {
     if (!nextCursor) return;
-    const answer = await callApi<NotificationListOutput>(
-      "GET",
-      `/api/v1/notifications?limit=${pageSize}&cursor=${encodeURIComponent(nextCursor)}`,
-    ).catch(() => null);
-    if (answer?.status !== 200 || !answer.body) return setLoadFailed(true);
+    const answer = await api
+      .GET("/api/v1/notifications", { params: { query: { limit: pageSize, cursor: nextCursor } } })
+      .catch(() => null);
+    if (!answer?.ok) return setLoadFailed(true);
     const more = answer.body.items;
     setItems((current) => [...(current ?? []), ...more.filter((item) => !current?.some((known) => known.id === item.id))]);
     setNextCursor(answer.body.nextCursor);
   }, [nextCursor, pageSize]);
 
   const refreshCount = useCallback(async () => {
-    const answer = await callApi<UnreadCountOutput>("GET", "/api/v1/notifications/unread-count").catch(() => null);
-    if (answer?.status === 200 && answer.body) setUnread(answer.body.unread);
+    const answer = await api.GET("/api/v1/notifications/unread-count").catch(() => null);
+    if (answer?.ok) setUnread(answer.body.unread);
   }, []);
 
   const live = useLiveEvents({
@@ -99,8 +98,10 @@ export function useInbox(initial: { unread: number; page?: NotificationListOutpu
 
   const markRead = useCallback(
     async (notification: NotificationOutput) => {
-      const answer = await callApi<NotificationOutput>("POST", `/api/v1/notifications/${notification.id}/read`).catch(() => null);
-      if (answer?.status !== 200 || !answer.body) return false;
+      const answer = await api
+        .POST("/api/v1/notifications/{id}/read", { params: { path: { id: notification.id } } })
+        .catch(() => null);
+      if (!answer?.ok) return false;
       const read = answer.body;
       setItems((current) => current?.map((item) => (item.id === read.id ? read : item)) ?? null);
       // The count from the server, not one less: the socket's notification.read may have brought it already.
@@ -111,8 +112,8 @@ export function useInbox(initial: { unread: number; page?: NotificationListOutpu
   );
 
   const markAllRead = useCallback(async () => {
-    const answer = await callApi("POST", "/api/v1/notifications/read-all").catch(() => null);
-    if (answer?.status !== 200) return false;
+    const answer = await api.POST("/api/v1/notifications/read-all").catch(() => null);
+    if (!answer?.ok) return false;
     const now = new Date().toISOString();
     setItems((current) => current?.map((item) => (item.read ? item : { ...item, read: true, readAt: now })) ?? null);
     setUnread(0);

@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import type { JoinedOutput, ReceivedInvitationOutput } from "@/lib/invitations/schema";
 
 /*
@@ -42,9 +42,9 @@ export function InvitationItem({ invitation, onAnswered }: InvitationItemProps) 
     setBusy(true);
     setError(undefined);
     try {
-      const response = await callApi<JoinedOutput>("POST", `/api/v1/invitations/${encodeURIComponent(invitation.id)}/${action}`);
-      if (response.status === 200 && response.body) return onAnswered(invitation, { joined: response.body });
-      if (response.status === 204) return onAnswered(invitation, "declined");
+      const response = await api.POST(`/api/v1/invitations/{id}/${action}` as const, { params: { path: { id: invitation.id } } });
+      // Accepted: where the user joined; declined: no body.
+      if (response.ok) return onAnswered(invitation, response.body ? { joined: response.body } : "declined");
       if (response.status === 404 || response.status === 410) return onAnswered(invitation, null);
       if (response.status === 409) return setError(t("invitationConflict"));
       setError(response.status === 401 ? t("errorSignedOut") : t("errorGeneric"));

@@ -2,7 +2,7 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useId, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { DueDate } from "@/components/tasks/task-fields";
 import type { CollaborationRequestOutput } from "@/lib/collaboration/schema";
 import { boxOf } from "./request-lists";
@@ -42,12 +42,11 @@ export function RequestItem({ request, meId, taskHref, now, timeZone, onChanged 
   async function act(action: Action) {
     setBusy(action);
     setError(undefined);
-    const answer = await callApi<CollaborationRequestOutput>(
-      "POST",
-      `/api/v1/collaboration-requests/${request.id}/${action}`,
-    ).catch(() => null);
+    const answer = await api
+      .POST(`/api/v1/collaboration-requests/{id}/${action}` as const, { params: { path: { id: request.id } } })
+      .catch(() => null);
     setBusy(null);
-    if (answer?.status === 200 && answer.body) return onChanged(answer.body);
+    if (answer?.ok) return onChanged(answer.body);
     if (answer?.status === 404 || answer?.status === 409) {
       setError(t("errorNoLongerPending"));
       return onChanged(null);

@@ -2,11 +2,11 @@
 
 import { useTranslations } from "next-intl";
 import { useCallback, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { FormError } from "@/components/auth/form-field";
 import { useLiveEvents } from "@/components/realtime/use-live-events";
-import type { CollaborationRequestListOutput, CollaborationRequestOutput } from "@/lib/collaboration/schema";
-import type { JoinedOutput, ReceivedInvitationListOutput, ReceivedInvitationOutput } from "@/lib/invitations/schema";
+import type { CollaborationRequestOutput } from "@/lib/collaboration/schema";
+import type { JoinedOutput, ReceivedInvitationOutput } from "@/lib/invitations/schema";
 import { InvitationItem, invitationTargetName } from "./invitation-item";
 import { RequestItem } from "./request-item";
 import { boxOf, pendingFirst, REQUEST_LIST_LIMIT, type Box } from "./request-lists";
@@ -39,8 +39,8 @@ export function RequestsInbox(props: RequestsInboxProps) {
   const [announcement, setAnnouncement] = useState("");
 
   const reloadInvitations = useCallback(async () => {
-    const answer = await callApi<ReceivedInvitationListOutput>("GET", "/api/v1/invitations/received").catch(() => null);
-    if (answer?.status === 200 && answer.body) setInvitations(answer.body.items);
+    const answer = await api.GET("/api/v1/invitations/received").catch(() => null);
+    if (answer?.ok) setInvitations(answer.body.items);
   }, []);
 
   function answered(invitation: ReceivedInvitationOutput, outcome: { joined: JoinedOutput } | "declined" | null) {
@@ -53,13 +53,10 @@ export function RequestsInbox(props: RequestsInboxProps) {
   const reload = useCallback(async () => {
     const answers = await Promise.all(
       (["incoming", "outgoing"] as const).map((box) =>
-        callApi<CollaborationRequestListOutput>(
-          "GET",
-          `/api/v1/collaboration-requests?box=${box}&limit=${REQUEST_LIST_LIMIT}`,
-        ).catch(() => null),
+        api.GET("/api/v1/collaboration-requests", { params: { query: { box, limit: REQUEST_LIST_LIMIT } } }).catch(() => null),
       ),
     );
-    const [incoming, outgoing] = answers.map((answer) => (answer?.status === 200 ? answer.body?.items : undefined));
+    const [incoming, outgoing] = answers.map((answer) => (answer?.ok ? answer.body.items : undefined));
     if (!incoming || !outgoing)
       return setError(answers.some((answer) => answer?.status === 401) ? t("errorSignedOut") : t("errorReload"));
     setError(undefined);

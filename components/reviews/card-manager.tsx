@@ -2,7 +2,8 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
-import { callApi, fieldErrors } from "@/components/auth/call-api";
+import { fieldErrors } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { useFormSave } from "@/components/auth/use-form-save";
 import { Field, FormMessage } from "@/components/goals/goal-fields";
 import type { CardOutput } from "@/lib/reviews/schema";
@@ -54,9 +55,9 @@ function CardForm(props: {
     const goalId = String(data.get("goalId") ?? "");
     const body = { front, back, deck: deck || null, goalId: goalId || null };
     const answer = card
-      ? await callApi<CardOutput>("PATCH", `/api/v1/review-cards/${card.id}`, body)
-      : await callApi<CardOutput>("POST", "/api/v1/review-cards", body);
-    if ((answer.status === 200 || answer.status === 201) && answer.body) {
+      ? await api.PATCH("/api/v1/review-cards/{id}", { params: { path: { id: card.id } }, body })
+      : await api.POST("/api/v1/review-cards", { body });
+    if (answer.ok) {
       if (!card) form.reset();
       setStatus(card ? t("cardSaved") : t("cardAdded"));
       props.onSaved(answer.body);
@@ -157,8 +158,8 @@ export function CardList(props: {
   async function remove(card: CardOutput) {
     setMessage(undefined);
     try {
-      const answer = await callApi("DELETE", `/api/v1/review-cards/${card.id}`);
-      if (answer.status === 204 || answer.status === 404) {
+      const answer = await api.DELETE("/api/v1/review-cards/{id}", { params: { path: { id: card.id } } });
+      if (answer.ok || answer.status === 404) {
         props.onDeleted(card.id);
         setMessage({ kind: "status", text: t("cardDeleted") });
       } else setMessage({ kind: "error", text: t("errorGeneric") });

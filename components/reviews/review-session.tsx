@@ -2,7 +2,7 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import type { CardOutput, ReviewOutput } from "@/lib/reviews/schema";
 import { REVIEW_GRADES, type ReviewGrade } from "@/lib/reviews/vocabulary";
 
@@ -42,11 +42,11 @@ export function ReviewSession({
       setBusy(true);
       reviewId.current ??= crypto.randomUUID();
       try {
-        const answer = await callApi<ReviewOutput>("POST", `/api/v1/review-cards/${card.id}/reviews`, {
-          grade: value,
-          reviewId: reviewId.current,
+        const answer = await api.POST("/api/v1/review-cards/{id}/reviews", {
+          params: { path: { id: card.id } },
+          body: { grade: value, reviewId: reviewId.current },
         });
-        if ((answer.status === 201 || answer.status === 200) && answer.body) {
+        if (answer.ok) {
           reviewId.current = null;
           setRevealed(false);
           setMessage({

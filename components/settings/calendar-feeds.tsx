@@ -2,7 +2,8 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useState } from "react";
-import { callApi, invalidFields } from "@/components/auth/call-api";
+import { invalidFields } from "@/components/auth/call-api";
+import { api, type Schemas } from "@/lib/api-client/client";
 import { FormError } from "@/components/auth/form-field";
 import type { CalendarFeedOutput, CreatedCalendarFeedOutput } from "@/lib/calendar-feeds/schema";
 import { ShownOnce } from "./shown-once";
@@ -46,8 +47,12 @@ export function CalendarFeeds({ initial }: { initial: CalendarFeedOutput[] }) {
     setBusy(true);
     setError({});
     try {
-      const answer = await callApi<CreatedCalendarFeedOutput>("POST", "/api/v1/calendar-feeds", name.trim() ? { name } : {});
-      if (answer.status === 201 && answer.body) {
+      const answer = await api.POST("/api/v1/calendar-feeds", {
+        // Left out, the name is the server's default ("Calendar"); the generated type marks a field with a default
+        // as required (it always is in answers).
+        body: (name.trim() ? { name } : {}) as Schemas["CreateCalendarFeed"],
+      });
+      if (answer.ok) {
         const { url: _url, ...feed } = answer.body;
         setFeeds((list) => [feed, ...list]);
         setCreated(answer.body);
@@ -68,8 +73,8 @@ export function CalendarFeeds({ initial }: { initial: CalendarFeedOutput[] }) {
   async function revoke(feed: CalendarFeedOutput) {
     if (!window.confirm(t("revokeConfirm", { name: feed.name }))) return;
     try {
-      const answer = await callApi("DELETE", `/api/v1/calendar-feeds/${feed.id}`);
-      if (answer.status !== 204 && answer.status !== 404) return setStatus(t("errorGeneric"));
+      const answer = await api.DELETE("/api/v1/calendar-feeds/{id}", { params: { path: { id: feed.id } } });
+      if (!answer.ok && answer.status !== 404) return setStatus(t("errorGeneric"));
       setFeeds((list) => list.filter((item) => item.id !== feed.id));
       if (created?.id === feed.id) setCreated(null);
       setStatus(t("revoked", { name: feed.name }));

@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useRef, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { FormError } from "@/components/auth/form-field";
 import { failureMessage } from "./profile-forms";
 import { SettingsTextField } from "./settings-field";
@@ -26,8 +26,8 @@ export function DeleteAccountForm({ locale, freshMinutes }: { locale: string; fr
     setStep("busy");
     setErrors({});
     try {
-      const answer = await callApi("DELETE", "/api/v1/delete-account", password ? { password } : {});
-      if (answer.status === 204) {
+      const answer = await api.DELETE("/api/v1/delete-account", { body: password ? { password } : {} });
+      if (answer.ok) {
         setStep("deleted");
         return window.location.assign(`/${locale}`);
       }

@@ -2,7 +2,8 @@
 
 import { useTranslations } from "next-intl";
 import { useId, useState } from "react";
-import { callApi, fieldErrors } from "@/components/auth/call-api";
+import { fieldErrors } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { FormError } from "@/components/auth/form-field";
 import { useFormSave } from "@/components/auth/use-form-save";
 import type { SettingsOutput } from "@/lib/notifications/schema";
@@ -54,8 +55,8 @@ export function NotificationSettingsForm({ initial }: { initial: SummarySettings
     if (!noDaily && !/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) {
       return setErrors({ form: t("errorSummary"), fields: { dailySummaryTime: t("errorTime") } });
     }
-    const answer = await callApi("PUT", "/api/v1/notification-settings", json);
-    if (answer.status === 200) return setSaved(true);
+    const answer = await api.PUT("/api/v1/notification-settings", { body: json });
+    if (answer.ok) return setSaved(true);
     if (answer.status === 400) {
       const messages: Record<Field, string> = {
         dailySummaryTime: t("errorTime"),

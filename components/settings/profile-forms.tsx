@@ -1,7 +1,9 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { callApi, fieldErrors } from "@/components/auth/call-api";
+import { fieldErrors } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
+import type { Locale } from "@/lib/i18n/locales";
 import { FormError } from "@/components/auth/form-field";
 import { useFormSave } from "@/components/auth/use-form-save";
 import { SettingsSelectField, SettingsTextField } from "./settings-field";
@@ -38,12 +40,13 @@ export function ProfileForm({ locale, user, languages, timeZones }: ProfileProps
   async function save(data: FormData) {
     const json = {
       name: String(data.get("name") ?? ""),
-      locale: String(data.get("locale") ?? ""),
+      // One of the options the select offers, all of them Spolu's locales (the server refuses any other).
+      locale: String(data.get("locale") ?? "") as Locale,
       timeZone: String(data.get("timeZone") ?? ""),
     };
     if (!json.name.trim()) return setErrors({ form: t("errorSummary"), fields: { name: t("errorName") } });
-    const answer = await callApi("PATCH", "/api/v1/auth/profile", json);
-    if (answer.status === 200) {
+    const answer = await api.PATCH("/api/v1/auth/profile", { body: json });
+    if (answer.ok) {
       if (json.locale !== locale) return window.location.assign(`/${json.locale}/settings/profile`);
       return setSaved(true);
     }
@@ -130,8 +133,8 @@ export function PasswordForm({ passwordMin }: { passwordMin: number }) {
         },
       });
     }
-    const answer = await callApi("POST", "/api/v1/auth/change-password", json);
-    if (answer.status === 200) {
+    const answer = await api.POST("/api/v1/auth/change-password", { body: json });
+    if (answer.ok) {
       form.reset();
       return setChanged(true);
     }

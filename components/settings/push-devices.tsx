@@ -2,8 +2,8 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
-import type { PushResultOutput, SubscriptionListOutput, SubscriptionOutput, VapidPublicKeyOutput } from "@/lib/push/schema";
+import { api, type Schemas } from "@/lib/api-client/client";
+import type { PushResultOutput, SubscriptionOutput } from "@/lib/push/schema";
 import { failureMessage } from "./notification-settings";
 
 /*
@@ -16,6 +16,12 @@ import { failureMessage } from "./notification-settings";
 type Support = "checking" | "unsupported" | "ready" | "failed";
 const OUTCOMES = { delivered: "outcomeDelivered", removed: "outcomeRemoved", failed: "outcomeFailed" } as const;
 type Notice = { kind: "status" | "error"; text: string } | null;
+
+/** \`PushSubscription.toJSON()\` as the API takes it (a subscription the browser made has its endpoint and both keys). */
+function subscriptionBody(subscription: PushSubscription): Schemas["PushSubscriptionInput"] {
+  const { endpoint = "", expirationTime, keys = {} } = subscription.toJSON();
+  return { endpoint, expirationTime, keys: { p256dh: keys.p256dh ?? "", auth: keys.auth ?? "" } };
+}
 
 /** The bytes of a base64url text, as `applicationServerKey` takes them. */
 function base64UrlBytes(value: string): Uint8Array<ArrayBuffer> {
@@ -46,8 +52,8 @@ export function PushDevices() {
   const loadDevices = useCallback(async () => {
     setLoadFailed(false);
     try {
-      const answer = await callApi<SubscriptionListOutput>("GET", "/api/v1/push/subscriptions");
-      if (answer.status === 200 && answer.body) return setDevices(answer.body.items);
+      const answer = await api.GET("/api/v1/push/subscriptions");
+      if (answer.ok) return setDevices(answer.body.items);
     } catch {
       // shown below
     }
@@ -61,11 +67,11 @@ export function PushDevices() {
       try {
         const worker = await navigator.serviceWorker.register("/sw.js");
         const current = await worker.pushManager.getSubscription();
-        const key = await callApi<VapidPublicKeyOutput>("GET", "/api/v1/push/vapid-public-key");
+        const key = await api.GET("/api/v1/push/vapid-public-key");
         if (cancelled) return;
         setRegistration(worker);
         setSubscription(current);
-        if (key.status === 200 && key.body?.publicKey) {
+        if (key.ok && key.body.publicKey) {
           setVapidKey(key.body.publicKey);
           setSupport("ready");
         } else {
@@ -114,8 +120,8 @@ export function PushDevices() {
         const name = error instanceof Error ? error.name : "";
         return { kind: "error", text: name === "NotAllowedError" ? t("pushDenied") : t("pushUnreachable") };
       }
-      const answer = await callApi("POST", "/api/v1/push/subscriptions", created.toJSON());
-      if (answer.status !== 200 && answer.status !== 201) {
+      const answer = await api.POST("/api/v1/push/subscriptions", { body: subscriptionBody(created) });
+      if (!answer.ok) {
         await created.unsubscribe().catch(() => false);
         return { kind: "error", text: answer.status === 400 ? t("pushSetupFailed") : failureMessage(t, answer.status) };
       }
@@ -130,7 +136,7 @@ export function PushDevices() {
       const endpoint = subscription.endpoint;
       await subscription.unsubscribe().catch(() => false);
       setSubscription(null);
-      const answer = await callApi("POST", "/api/v1/push/unsubscribe", { endpoint });
+      const answer = await api.POST("/api/v1/push/unsubscribe", { body: { endpoint } });
       await loadDevices();
       if (answer.status >= 400 && answer.status !== 404) return { kind: "error", text: failureMessage(t, answer.status) };
       return { kind: "status", text: t("turnedOff") };
@@ -138,8 +144,8 @@ export function PushDevices() {
 
   const sendTest = () =>
     act(async () => {
-      const answer = await callApi<PushResultOutput>("POST", "/api/v1/push/test");
-      if (answer.status !== 200 || !answer.body) return { kind: "error", text: failureMessage(t, answer.status) };
+      const answer = await api.POST("/api/v1/push/test");
+      if (!answer.ok) return { kind: "error", text: failureMessage(t, answer.status) };
       setTestResult(answer.body);
       await loadDevices();
       const text =
@@ -149,9 +155,8 @@ export function PushDevices() {
 
   const remove = (device: SubscriptionOutput) =>
     act(async () => {
-      const answer = await callApi("DELETE", `/api/v1/push/subscriptions/${device.id}`);
-      if (answer.status !== 204 && answer.status !== 200 && answer.status !== 404)
-        return { kind: "error", text: failureMessage(t, answer.status) };
+      const answer = await api.DELETE("/api/v1/push/subscriptions/{id}", { params: { path: { id: device.id } } });
+      if (!answer.ok && answer.status !== 404) return { kind: "error", text: failureMessage(t, answer.status) };
       if (subscription?.endpoint === device.endpoint) {
         await subscription.unsubscribe().catch(() => false);
         setSubscription(null);

@@ -2,8 +2,8 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useCallback, useEffect, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
-import type { DeliveryDetailOutput, DeliveryListOutput, DeliveryOutput } from "@/lib/webhooks/schema";
+import { api } from "@/lib/api-client/client";
+import type { DeliveryOutput } from "@/lib/webhooks/schema";
 import { eventNameKey, webhookFailureMessage } from "./webhook-fields";
 
 /*
@@ -29,10 +29,11 @@ export function WebhookDeliveries({ endpointId, enabled, version }: { endpointId
   const load = useCallback(
     async (cursor?: string) => {
       setError(null);
-      const query = new URLSearchParams({ limit: String(PAGE_SIZE), ...(cursor && { cursor }) });
       try {
-        const answer = await callApi<DeliveryListOutput>("GET", `/api/v1/webhooks/${endpointId}/deliveries?${query}`);
-        if (answer.status !== 200 || !answer.body) return setError(webhookFailureMessage(t, answer.status));
+        const answer = await api.GET("/api/v1/webhooks/{id}/deliveries", {
+          params: { path: { id: endpointId }, query: { limit: PAGE_SIZE, ...(cursor && { cursor }) } },
+        });
+        if (!answer.ok) return setError(webhookFailureMessage(t, answer.status));
         const page = answer.body;
         setItems((shown) => (cursor ? [...(shown ?? []), ...page.items] : page.items));
         setNextCursor(page.nextCursor);
@@ -51,11 +52,10 @@ export function WebhookDeliveries({ endpointId, enabled, version }: { endpointId
     setBusy(true);
     setStatus("");
     try {
-      const answer = await callApi<DeliveryDetailOutput>(
-        "POST",
-        `/api/v1/webhooks/${endpointId}/deliveries/${delivery.id}/replay`,
-      );
-      if (answer.status !== 201 || !answer.body) {
+      const answer = await api.POST("/api/v1/webhooks/{id}/deliveries/{deliveryId}/replay", {
+        params: { path: { id: endpointId, deliveryId: delivery.id } },
+      });
+      if (!answer.ok) {
         setError(answer.status === 409 ? t("errorReplay") : webhookFailureMessage(t, answer.status));
       } else {
         setStatus(answer.body.status === "succeeded" ? t("replaySucceeded") : t("replayFailed"));

@@ -2,8 +2,8 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
-import type { DeliveryDetailOutput, EndpointOutput, RotatedSecretOutput } from "@/lib/webhooks/schema";
+import { api } from "@/lib/api-client/client";
+import type { EndpointOutput, RotatedSecretOutput } from "@/lib/webhooks/schema";
 import { WebhookDeliveries } from "./webhook-deliveries";
 import {
   eventNameKey,
@@ -86,13 +86,16 @@ export function WebhookEndpointCard({
   const save = () =>
     act(async () => {
       if (!form.current) return null;
-      const values = readWebhookValues(form.current);
-      if (values.events === null) {
+      const { events, ...values } = readWebhookValues(form.current);
+      if (events === null) {
         setErrors({ events: t("errorNoEvents") });
         return { kind: "error", text: t("errorSummary") };
       }
-      const answer = await callApi<EndpointOutput>("PATCH", `/api/v1/webhooks/${endpoint.id}`, values);
-      if (answer.status === 200 && answer.body) {
+      const answer = await api.PATCH("/api/v1/webhooks/{id}", {
+        params: { path: { id: endpoint.id } },
+        body: { ...values, events },
+      });
+      if (answer.ok) {
         onChange(answer.body);
         show("view");
         return { kind: "status", text: t("saved") };
@@ -107,18 +110,18 @@ export function WebhookEndpointCard({
 
   const setEnabled = (enabled: boolean) =>
     act(async () => {
-      const answer = await callApi<EndpointOutput>("PATCH", `/api/v1/webhooks/${endpoint.id}`, { enabled });
-      if (answer.status !== 200 || !answer.body) return { kind: "error", text: webhookFailureMessage(t, answer.status) };
+      const answer = await api.PATCH("/api/v1/webhooks/{id}", { params: { path: { id: endpoint.id } }, body: { enabled } });
+      if (!answer.ok) return { kind: "error", text: webhookFailureMessage(t, answer.status) };
       onChange(answer.body);
       return { kind: "status", text: enabled ? t("resumed") : t("paused") };
     });
 
   const sendTest = () =>
     act(async () => {
-      const answer = await callApi<DeliveryDetailOutput>("POST", `/api/v1/webhooks/${endpoint.id}/test`);
+      const answer = await api.POST("/api/v1/webhooks/{id}/test", { params: { path: { id: endpoint.id } } });
       setDeliveriesVersion((version) => version + 1);
       if (answer.status === 409) return { kind: "error", text: t("errorTestPaused") };
-      if (answer.status !== 201 || !answer.body) return { kind: "error", text: webhookFailureMessage(t, answer.status) };
+      if (!answer.ok) return { kind: "error", text: webhookFailureMessage(t, answer.status) };
       const attempt = answer.body.attempts.at(-1);
       if (answer.body.status === "succeeded")
         return { kind: "status", text: t("testSucceeded", { code: attempt?.statusCode ?? 200 }) };
@@ -128,9 +131,9 @@ export function WebhookEndpointCard({
 
   const rotate = () =>
     act(async () => {
-      const answer = await callApi<RotatedSecretOutput>("POST", `/api/v1/webhooks/${endpoint.id}/rotate-secret`);
+      const answer = await api.POST("/api/v1/webhooks/{id}/rotate-secret", { params: { path: { id: endpoint.id } } });
       setMode("view");
-      if (answer.status !== 200 || !answer.body) return { kind: "error", text: webhookFailureMessage(t, answer.status) };
+      if (!answer.ok) return { kind: "error", text: webhookFailureMessage(t, answer.status) };
       setSecret(answer.body);
       onChange({ ...endpoint, previousSecretExpiresAt: answer.body.previousSecretExpiresAt });
       return null;
@@ -138,8 +141,8 @@ export function WebhookEndpointCard({
 
   const remove = () =>
     act(async () => {
-      const answer = await callApi("DELETE", `/api/v1/webhooks/${endpoint.id}`);
-      if (answer.status === 204 || answer.status === 404) {
+      const answer = await api.DELETE("/api/v1/webhooks/{id}", { params: { path: { id: endpoint.id } } });
+      if (answer.ok || answer.status === 404) {
         onDelete(endpoint.id);
         return null;
       }

@@ -3,6 +3,7 @@
 import { useTranslations } from "next-intl";
 import { useId, useState } from "react";
 import { invalidFields } from "@/components/auth/call-api";
+import type { DomainEventType } from "@/lib/events/types";
 
 /*
  * The fields of a webhook endpoint, for adding one and for changing one on /{locale}/settings/webhooks: its URL,
@@ -148,9 +149,10 @@ export function WebhookFields({
 }
 
 /** The values of a form holding `WebhookFields`; `events` null when "only these" has none ticked. */
-export function readWebhookValues(form: HTMLFormElement): Omit<WebhookValues, "events"> & { events: string[] | null } {
+export function readWebhookValues(form: HTMLFormElement): Omit<WebhookValues, "events"> & { events: DomainEventType[] | null } {
   const data = new FormData(form);
-  const events = data.get("eventsMode") === "chosen" ? data.getAll("events").map(String) : [];
+  // The boxes are the event types this page lists (the server refuses any other).
+  const events = data.get("eventsMode") === "chosen" ? (data.getAll("events").map(String) as DomainEventType[]) : [];
   return {
     url: String(data.get("url") ?? "").trim(),
     description: String(data.get("description") ?? "").trim(),

@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useRef, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { FormError } from "@/components/auth/form-field";
 import type { CreatedEndpointOutput, EndpointOutput } from "@/lib/webhooks/schema";
 import { WebhookEndpointCard } from "./webhook-endpoint";
@@ -47,16 +47,21 @@ export function WebhookSettings({
     const values = readWebhookValues(form);
     const active = new FormData(form).get("active") === "on";
     if (values.events === null) return setErrors({ form: t("errorSummary"), fields: { events: t("errorNoEvents") } });
-    const answer = await callApi<CreatedEndpointOutput>("POST", "/api/v1/webhooks", {
-      url: values.url,
-      events: values.events,
-      ...(values.description && { description: values.description }),
+    const answer = await api.POST("/api/v1/webhooks", {
+      body: {
+        url: values.url,
+        events: values.events,
+        ...(values.description && { description: values.description }),
+      },
     });
-    if (answer.status === 201 && answer.body) {
+    if (answer.ok) {
       let endpoint: EndpointOutput = answer.body;
       if (!active) {
-        const paused = await callApi<EndpointOutput>("PATCH", `/api/v1/webhooks/${endpoint.id}`, { enabled: false });
-        if (paused.status === 200 && paused.body) endpoint = paused.body;
+        const paused = await api.PATCH("/api/v1/webhooks/{id}", {
+          params: { path: { id: endpoint.id } },
+          body: { enabled: false },
+        });
+        if (paused.ok) endpoint = paused.body;
       }
       setEndpoints((list) => [...list, endpoint]);
       setCreated(answer.body);

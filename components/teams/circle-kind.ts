@@ -11,7 +11,7 @@ export type CircleRole = "owner" | "admin" | "member" | "viewer";
 export interface CircleConfig {
   kind: CircleKind;
   /** The API's collection path. */
-  api: string;
+  api: "/api/v1/user-groups" | "/api/v1/projects";
   /** The pages' path under the locale. */
   path: string;
   /** The roles, strongest first. */

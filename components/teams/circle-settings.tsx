@@ -3,7 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState } from "react";
-import { callApi, fieldErrors } from "@/components/auth/call-api";
+import { fieldErrors } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { Field, FormMessage } from "@/components/goals/goal-fields";
 import { CIRCLES, type CircleKind } from "./circle-kind";
 import { failureMessage } from "./failure";
@@ -34,11 +35,11 @@ export function RenameCircle({ kind, id, name, description, limits }: Props) {
   async function save(data: FormData) {
     const newName = String(data.get("name") ?? "").trim();
     if (!newName) return setErrors({ form: t("errorSummary"), fields: { name: messages.name } });
-    const answer = await callApi("PATCH", `${CIRCLES[kind].api}/${id}`, {
-      name: newName,
-      description: String(data.get("description") ?? ""),
+    const answer = await api.PATCH(`${CIRCLES[kind].api}/{id}` as const, {
+      params: { path: { id } },
+      body: { name: newName, description: String(data.get("description") ?? "") },
     });
-    if (answer.status === 200) {
+    if (answer.ok) {
       setStatus(t("saved"));
       return router.refresh();
     }
@@ -125,8 +126,8 @@ export function DeleteCircle({ kind, locale, id, name }: Pick<Props, "kind" | "l
 
   async function remove() {
     setBusy(true);
-    const answer = await callApi("DELETE", `${CIRCLES[kind].api}/${id}`).catch(() => null);
-    if (answer?.status === 204) return router.push(`/${locale}/${CIRCLES[kind].path}`);
+    const answer = await api.DELETE(`${CIRCLES[kind].api}/{id}` as const, { params: { path: { id } } }).catch(() => null);
+    if (answer?.ok) return router.push(`/${locale}/${CIRCLES[kind].path}`);
     setBusy(false);
     setError(answer ? failureMessage(t, answer.status) : t("errorGeneric"));
   }

@@ -3,9 +3,9 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { callApi, fieldErrors } from "@/components/auth/call-api";
+import { fieldErrors } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { Field, FormMessage } from "@/components/goals/goal-fields";
-import type { CreatedInvitationOutput } from "@/lib/invitations/schema";
 import { CIRCLES, type CircleKind, type CircleRole } from "./circle-kind";
 import { failureMessage } from "./failure";
 
@@ -41,7 +41,7 @@ export function InviteForm({ kind, id }: { kind: CircleKind; id: string }) {
     const email = String(data.get("email") ?? "").trim();
     const role = String(data.get("role") ?? "member") as CircleRole;
     if (!email) return setEmailError(t("errorEmail"));
-    const answer = await callApi<{ name?: string }>("POST", `${config.api}/${id}/members`, { email, role });
+    const answer = await api.POST(`${config.api}/{id}/members` as const, { params: { path: { id } }, body: { email, role } });
     if (answer.status === 201) {
       setStatus(t("added", { email }));
       return router.refresh();
@@ -54,11 +54,14 @@ export function InviteForm({ kind, id }: { kind: CircleKind; id: string }) {
   }
 
   async function inviteByLink(role: CircleRole) {
-    const answer = await callApi<CreatedInvitationOutput>("POST", "/api/v1/invitations", {
-      [config.invitationFields.id]: id,
-      [config.invitationFields.role]: role,
+    const answer = await api.POST("/api/v1/invitations", {
+      // `role` is one of the kind's inviteRoles (circle-kind.ts): never the owner, and no viewer in a team.
+      body:
+        kind === "team"
+          ? { teamId: id, teamRole: role as "admin" | "member" }
+          : { projectId: id, projectRole: role as "admin" | "member" | "viewer" },
     });
-    if (answer.status === 201 && answer.body) return setLink(answer.body.url);
+    if (answer.ok) return setLink(answer.body.url);
     setError(failureMessage(t, answer.status));
   }
 

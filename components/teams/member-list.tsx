@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { FormMessage } from "@/components/goals/goal-fields";
 import { canChangeMember, CIRCLES, grantableRoles, type CircleKind, type CircleRole } from "./circle-kind";
 import { failureMessage } from "./failure";
@@ -53,7 +53,11 @@ export function MemberList({ kind, locale, id, userId, myRole, members }: Props)
   const changeRole = (member: CircleMember, role: CircleRole) =>
     act(
       member.userId,
-      () => callApi("PATCH", `${config.api}/${id}/members/${member.userId}`, { role }),
+      () =>
+        api.PATCH(`${config.api}/{id}/members/{userId}` as const, {
+          params: { path: { id, userId: member.userId } },
+          body: { role },
+        }),
       (answer) => {
         if (answer !== 200) return undefined;
         router.refresh();
@@ -64,7 +68,7 @@ export function MemberList({ kind, locale, id, userId, myRole, members }: Props)
   const remove = (member: CircleMember) =>
     act(
       member.userId,
-      () => callApi("DELETE", `${config.api}/${id}/members/${member.userId}`),
+      () => api.DELETE(`${config.api}/{id}/members/{userId}` as const, { params: { path: { id, userId: member.userId } } }),
       (answer) => {
         if (answer !== 204) return undefined;
         router.refresh();
@@ -75,7 +79,7 @@ export function MemberList({ kind, locale, id, userId, myRole, members }: Props)
   const leave = () =>
     act(
       userId,
-      () => callApi("POST", `${config.api}/${id}/leave`),
+      () => api.POST(`${config.api}/{id}/leave` as const, { params: { path: { id } } }),
       (answer) => {
         if (answer !== 204) return undefined;
         router.push(`/${locale}/${config.path}`);

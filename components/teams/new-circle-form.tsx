@@ -3,7 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { callApi, fieldErrors } from "@/components/auth/call-api";
+import { fieldErrors } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { Field, FormMessage } from "@/components/goals/goal-fields";
 import { CIRCLES, type CircleKind } from "./circle-kind";
 import { failureMessage } from "./failure";
@@ -36,11 +37,8 @@ export function NewCircleForm({
       setErrors({ form: t("errorSummary"), fields: { name: messages.name } });
       return false;
     }
-    const answer = await callApi<{ id: string }>("POST", config.api, {
-      name,
-      description: String(data.get("description") ?? ""),
-    });
-    if (answer.status === 201 && answer.body) {
+    const answer = await api.POST(config.api, { body: { name, description: String(data.get("description") ?? "") } });
+    if (answer.ok) {
       router.push(`/${locale}/${config.path}/${answer.body.id}`);
       return true;
     }

@@ -2,9 +2,9 @@
 
 import { useTranslations } from "next-intl";
 import { useId, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { Field } from "@/components/goals/goal-fields";
-import type { AppliedTemplateOutput, TemplateOutput } from "@/lib/templates/schema";
+import type { TemplateOutput } from "@/lib/templates/schema";
 
 /*
  * The templates page in the browser: every template with a preview of its tasks (due dates as "n days later at
@@ -38,11 +38,11 @@ export function TemplateLibrary(props: { templates: TemplateOutput[]; groups: Ch
   const apply = (template: TemplateOutput, data: FormData) =>
     run(async () => {
       const startDate = String(data.get("startDate") ?? "");
-      const answer = await callApi<AppliedTemplateOutput>("POST", `/api/v1/templates/${template.id}/apply`, {
-        groupId: String(data.get("groupId")),
-        ...(startDate ? { startDate } : {}),
+      const answer = await api.POST("/api/v1/templates/{id}/apply", {
+        params: { path: { id: template.id } },
+        body: { groupId: String(data.get("groupId")), ...(startDate ? { startDate } : {}) },
       });
-      if (answer.status === 201 && answer.body) {
+      if (answer.ok) {
         return {
           kind: "status",
           text: t("applied", { count: answer.body.tasks.length, name: template.name }),
@@ -55,12 +55,11 @@ export function TemplateLibrary(props: { templates: TemplateOutput[]; groups: Ch
   const saveGroup = (data: FormData) =>
     run(async () => {
       const name = String(data.get("name") ?? "").trim();
-      const answer = await callApi<TemplateOutput>(
-        "POST",
-        `/api/v1/templates/from-group/${String(data.get("groupId"))}`,
-        name ? { name } : {},
-      );
-      if (answer.status === 201 && answer.body) {
+      const answer = await api.POST("/api/v1/templates/from-group/{id}", {
+        params: { path: { id: String(data.get("groupId")) } },
+        body: name ? { name } : {},
+      });
+      if (answer.ok) {
         const made = answer.body;
         setTemplates((current) => [...current, made]);
         return { kind: "status", text: t("saved", { name: made.name }) };
@@ -71,8 +70,8 @@ export function TemplateLibrary(props: { templates: TemplateOutput[]; groups: Ch
 
   const remove = (template: TemplateOutput) =>
     run(async () => {
-      const answer = await callApi("DELETE", `/api/v1/templates/${template.id}`);
-      if (answer.status !== 204) return { kind: "error", text: t("errorGeneric") };
+      const answer = await api.DELETE("/api/v1/templates/{id}", { params: { path: { id: template.id } } });
+      if (!answer.ok) return { kind: "error", text: t("errorGeneric") };
       setTemplates((current) => current.filter((item) => item.id !== template.id));
       return { kind: "status", text: t("deleted", { name: template.name }) };
     });

@@ -2,9 +2,9 @@
 
 import { useTranslations } from "next-intl";
 import { useEffect, useId, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { FormError } from "@/components/auth/form-field";
-import type { StartedTimerOutput, TaskTimeOutput, TimeEntryOutput } from "@/lib/time-tracking/schema";
+import type { TaskTimeOutput } from "@/lib/time-tracking/schema";
 import { formatDuration } from "./duration";
 
 /*
@@ -42,8 +42,8 @@ export function TaskTimer({
   const since = running ? Math.max(0, elapsed - running.durationSeconds) : 0;
 
   async function refresh() {
-    const answer = await callApi<TaskTimeOutput>("GET", `/api/v1/tasks/${taskId}/time`).catch(() => null);
-    if (answer?.status === 200 && answer.body) setTime(answer.body);
+    const answer = await api.GET("/api/v1/tasks/{id}/time", { params: { path: { id: taskId } } }).catch(() => null);
+    if (answer?.ok) setTime(answer.body);
     setNow(Date.now());
   }
 
@@ -51,11 +51,11 @@ export function TaskTimer({
     setBusy(true);
     setError(undefined);
     const answer = running
-      ? await callApi<TimeEntryOutput>("POST", "/api/v1/timer/stop").catch(() => null)
-      : await callApi<StartedTimerOutput>("POST", `/api/v1/tasks/${taskId}/timer/start`, {}).catch(() => null);
-    if (answer?.status === 200) {
+      ? await api.POST("/api/v1/timer/stop").catch(() => null)
+      : await api.POST("/api/v1/tasks/{id}/timer/start", { params: { path: { id: taskId } }, body: {} }).catch(() => null);
+    if (answer?.ok) {
       await refresh();
-      const stoppedOther = !running && (answer.body as StartedTimerOutput | null)?.stopped;
+      const stoppedOther = !running && answer.body && "stopped" in answer.body && answer.body.stopped;
       announce(
         running ? t("timerStopped") : stoppedOther ? t("timerSwitched", { task: stoppedOther.taskTitle }) : t("timerStarted"),
       );

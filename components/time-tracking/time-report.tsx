@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { Field, FormMessage } from "@/components/goals/goal-fields";
 import type { ReportOutput } from "@/lib/time-tracking/schema";
 import { formatDuration } from "./duration";
@@ -25,11 +25,17 @@ export function TimeReport({ initial }: { initial: ReportOutput }) {
   const column = { task: t("columnTask"), user: t("columnUser"), day: t("columnDay") }[report.by];
 
   async function show(data: FormData) {
-    const query = new URLSearchParams({ from: String(data.get("from")), to: String(data.get("to")), by: String(data.get("by")) });
     setBusy(true);
-    const answer = await callApi<ReportOutput>("GET", `/api/v1/time-entries/report?${query}`).catch(() => null);
+    const answer = await api
+      .GET("/api/v1/time-entries/report", {
+        // `by` is one of the options the select offers (the server refuses any other).
+        params: {
+          query: { from: String(data.get("from")), to: String(data.get("to")), by: String(data.get("by")) as ReportOutput["by"] },
+        },
+      })
+      .catch(() => null);
     setBusy(false);
-    if (answer?.status === 200 && answer.body) {
+    if (answer?.ok) {
       setReport(answer.body);
       setError(undefined);
     } else setError(answer?.status === 400 ? t("errorRange") : t("errorGeneric"));

@@ -124,6 +124,20 @@ function methodTable(routes: readonly { method: string; path: string }[]): (path
   };
 }
 
+/**
+ * The document /openapi.json serves, built from the app's routes without a request or a database (scripts/api-types.ts
+ * generates the web app's typed client from it).
+ */
+export function openApiDocument(app: OpenAPIHono<ApiEnv>) {
+  return completeDocument(
+    app.getOpenAPI31Document({
+      openapi: "3.1.0",
+      info: { title: "Spolu API", version: "1.0.0", description: API_DESCRIPTION.trim() },
+      servers: [{ url: "/", description: "This server" }],
+    }),
+  );
+}
+
 /** Builds the API: shared middleware, every domain's routes under /api/v1, the OpenAPI document. */
 export function createApiApp() {
   const app = new OpenAPIHono<ApiEnv>();
@@ -233,19 +247,7 @@ export function createApiApp() {
   // The document (637 KB) is built once, and each compressed form of it is made once (lib/api/compression.ts).
   let document: PrecompressedBody | undefined;
   app.get(`${API_PREFIX}/openapi.json`, async (c) => {
-    document ??= new PrecompressedBody(
-      Buffer.from(
-        JSON.stringify(
-          completeDocument(
-            app.getOpenAPI31Document({
-              openapi: "3.1.0",
-              info: { title: "Spolu API", version: "1.0.0", description: API_DESCRIPTION.trim() },
-              servers: [{ url: "/", description: "This server" }],
-            }),
-          ),
-        ),
-      ),
-    );
+    document ??= new PrecompressedBody(Buffer.from(JSON.stringify(openApiDocument(app))));
     const sent = await document.for(c.req.header("accept-encoding"));
     const headers: Record<string, string> = {
       "Content-Type": "application/json; charset=utf-8",

@@ -2,7 +2,9 @@
  * What /openapi.json adds to the document the routes generate, by one rule for every operation, so that a route added
  * later is covered without writing any of it: an example for each JSON request body and success answer (composed from
  * the examples its schemas declare with `.openapi({ example })`, else from each field's type and format), and a
- * description for each path parameter that names a resource's id (`/tasks/{id}` → "The task's id").
+ * description for each path parameter that names a resource's id (`/tasks/{id}` → "The task's id"), and a nullable
+ * reference that accepts null (the generator writes `recurrence: Recurrence.nullable()` as `allOf: [Recurrence,
+ * { type: [object, null] }]`, which null cannot satisfy: it becomes `anyOf: [Recurrence, { type: null }]`).
  * tests/integration/openapi-completeness.test.ts checks the result and names what the rule could not supply.
  */
 
@@ -187,8 +189,26 @@ function resourceOf(path: string, name: string): string | undefined {
   return words.join(" ");
 }
 
+/** Rewrites each `allOf: [{ $ref }, { type: [object, null] }]` under `node` as `anyOf: [{ $ref }, { type: null }]`. */
+function nullableReferences(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(nullableReferences);
+  if (!node || typeof node !== "object") return;
+  const schema = node as Schema;
+  const [reference, nullable, ...others] = schema.allOf ?? [];
+  const type = nullable?.type;
+  if (reference?.$ref && others.length === 0 && Object.keys(nullable).length === 1 && Array.isArray(type)) {
+    if (type.length === 2 && type.includes("object") && type.includes("null")) {
+      delete schema.allOf;
+      schema.anyOf = [reference, { type: "null" }];
+    }
+  }
+  Object.values(schema).forEach(nullableReferences);
+}
+
 /** Completes the generated document in place (see the comment at the top) and returns it. */
 export function completeDocument<T extends Document>(document: T): T {
+  nullableReferences(document.paths);
+  nullableReferences(document.components);
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const operation of Object.values(item ?? {})) {
       for (const parameter of operation.parameters ?? []) {

@@ -4,8 +4,9 @@ import { useFormatter, useTranslations } from "next-intl";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { invalidFields } from "@/components/auth/call-api";
 import { FormError } from "@/components/auth/form-field";
-import type { MediaItemOutput, MediaListOutput } from "@/lib/media/schema";
-import { request, useFailureMessage, type Announce } from "./task-api";
+import type { MediaItemOutput } from "@/lib/media/schema";
+import { noAnswer, useFailureMessage, type Announce } from "./task-api";
+import { api } from "@/lib/api-client/client";
 
 /*
  * The task's attachments (lib/media): a list with each item's kind, size, transcription and download link, a delete
@@ -71,8 +72,8 @@ export function AttachmentsPanel({ taskId, meId, taskOwnerId, canUpload, initial
   const [error, setError] = useState<string>();
 
   const readItems = useCallback(async () => {
-    const answer = await request<MediaListOutput>("GET", `/api/v1/tasks/${taskId}/media`);
-    if (answer.status === 200 && answer.body) setItems(answer.body.items);
+    const answer = await api.GET("/api/v1/tasks/{id}/media", { params: { path: { id: taskId } } }).catch(noAnswer);
+    if (answer.ok) setItems(answer.body.items);
   }, [taskId]);
 
   const pending = items.some((item) => item.transcription.status === "pending");
@@ -98,13 +99,13 @@ export function AttachmentsPanel({ taskId, meId, taskOwnerId, canUpload, initial
     setBusy(true);
     setError(undefined);
     try {
-      const answer = await request<MediaItemOutput>("POST", `/api/v1/tasks/${taskId}/media`, {
-        kind,
-        filename: file.name,
-        contentType: file.type || undefined,
-        data: await readBase64(file),
-      });
-      if (answer.status === 201 && answer.body) {
+      const answer = await api
+        .POST("/api/v1/tasks/{id}/media", {
+          params: { path: { id: taskId } },
+          body: { kind, filename: file.name, contentType: file.type || undefined, data: await readBase64(file) },
+        })
+        .catch(noAnswer);
+      if (answer.ok) {
         const added = answer.body;
         setItems((current) => [...current.filter((item) => item.id !== added.id), added]);
         if (fileInput.current) fileInput.current.value = "";
@@ -120,8 +121,8 @@ export function AttachmentsPanel({ taskId, meId, taskOwnerId, canUpload, initial
   }
 
   async function remove(item: MediaItemOutput) {
-    const answer = await request("DELETE", `/api/v1/media/${item.id}`);
-    if (answer.status === 204 || answer.status === 404) {
+    const answer = await api.DELETE("/api/v1/media/{id}", { params: { path: { id: item.id } } }).catch(noAnswer);
+    if (answer.ok || answer.status === 404) {
       setItems((current) => current.filter((other) => other.id !== item.id));
       announce(t("deleted", { name: item.filename }));
     } else {

@@ -6,8 +6,9 @@ import { fieldErrors } from "@/components/auth/call-api";
 import { FormError } from "@/components/auth/form-field";
 import { RequestItem } from "@/components/requests/request-item";
 import { pendingFirst } from "@/components/requests/request-lists";
-import type { CollaborationRequestOutput } from "@/lib/collaboration/schema";
-import { request, useFailureMessage, type Announce, type TaskAbilities } from "./task-api";
+import type { CollaborationRequestOutput, CreateRequestInput } from "@/lib/collaboration/schema";
+import { noAnswer, useFailureMessage, type Announce, type TaskAbilities } from "./task-api";
+import { api } from "@/lib/api-client/client";
 
 /*
  * Asking someone by email to take part in the task (`POST /tasks/{id}/collaboration-requests`; to assign or to
@@ -60,13 +61,16 @@ export function CollaborationPanel({
     const message = String(data.get("message") ?? "").trim();
     if (!email) return setErrors({ email: t("errorRecipient") });
     setBusy(true);
-    const answer = await request<CollaborationRequestOutput>("POST", `/api/v1/tasks/${taskId}/collaboration-requests`, {
-      kind: data.get("kind"),
-      email,
-      ...(message ? { message } : {}),
-    });
+    const answer = await api
+      .POST("/api/v1/tasks/{id}/collaboration-requests", {
+        params: { path: { id: taskId } },
+        // One of the kinds the radio buttons offer (the server refuses any other).
+        body: { kind: String(data.get("kind")) as CreateRequestInput["kind"], email, ...(message ? { message } : {}) },
+      })
+      .catch(noAnswer);
     setBusy(false);
-    if (answer.status === 201 && answer.body) {
+    // 201: the request to a user; 202 (asked by email): an invitation to that address.
+    if (answer.ok && "recipient" in answer.body) {
       setErrors({});
       setFormError(undefined);
       form.current?.reset();

@@ -3,7 +3,8 @@
 import { useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState } from "react";
 import { FormError } from "@/components/auth/form-field";
-import { request, useFailureMessage } from "./task-api";
+import { noAnswer, useFailureMessage } from "./task-api";
+import { api } from "@/lib/api-client/client";
 
 /*
  * Deleting the task with its subtasks, after a confirmation that names it. Focus moves into the confirmation
@@ -36,8 +37,8 @@ export function DeleteTask({ taskId, title, onDeleted }: DeleteTaskProps) {
 
   async function remove() {
     setBusy(true);
-    const answer = await request("DELETE", `/api/v1/tasks/${taskId}`);
-    if (answer.status === 204) return onDeleted();
+    const answer = await api.DELETE("/api/v1/tasks/{id}", { params: { path: { id: taskId } } }).catch(noAnswer);
+    if (answer.ok) return onDeleted();
     setBusy(false);
     setError(failure(answer.status));
   }

@@ -6,7 +6,8 @@ import { fieldErrors } from "@/components/auth/call-api";
 import { FormError } from "@/components/auth/form-field";
 import type { CreatedInvitationOutput } from "@/lib/invitations/schema";
 import { CopyIcon } from "./detail-icons";
-import { request, useFailureMessage } from "./task-api";
+import { noAnswer, useFailureMessage } from "./task-api";
+import { api } from "@/lib/api-client/client";
 
 /*
  * Inviting someone who has no account yet (`POST /invitations` with this task): the answer carries the link
@@ -39,14 +40,13 @@ export function InvitePanel({ taskId }: { taskId: string }) {
       return value ? { [name]: value } : {};
     };
     setBusy(true);
-    const answer = await request<CreatedInvitationOutput>("POST", "/api/v1/invitations", {
-      taskId,
-      ...optional("name"),
-      ...optional("email"),
-      ...optional("phone"),
-    });
+    const answer = await api
+      .POST("/api/v1/invitations", {
+        body: { taskId, ...optional("name"), ...optional("email"), ...optional("phone") },
+      })
+      .catch(noAnswer);
     setBusy(false);
-    if (answer.status === 201 && answer.body) {
+    if (answer.ok) {
       setErrors({});
       setFormError(undefined);
       setCopied("");

@@ -5,7 +5,8 @@ import { useId, useState } from "react";
 import { fieldErrors } from "@/components/auth/call-api";
 import { FormError } from "@/components/auth/form-field";
 import type { PrefsOutput } from "@/lib/notifications/schema";
-import { request, useFailureMessage, type Announce } from "./task-api";
+import { noAnswer, useFailureMessage, type Announce } from "./task-api";
+import { api } from "@/lib/api-client/client";
 
 /*
  * The signed-in user's own reminders for this task (`/notification-prefs/{taskId}`, snake_case as the interface
@@ -48,9 +49,11 @@ export function NotificationPrefs({ taskId, initial, announce }: { taskId: strin
       channels: CHANNELS.map((channel) => channel.value).filter((channel) => data.getAll("channels").includes(channel)),
     };
     setBusy(true);
-    const answer = await request<PrefsOutput>("PUT", `/api/v1/notification-prefs/${taskId}`, json);
+    const answer = await api
+      .PUT("/api/v1/notification-prefs/{taskId}", { params: { path: { taskId } }, body: json })
+      .catch(noAnswer);
     setBusy(false);
-    if (answer.status === 200 && answer.body) {
+    if (answer.ok) {
       setPrefs(answer.body);
       setErrors({});
       setFormError(undefined);

@@ -6,7 +6,8 @@ import { FormError } from "@/components/auth/form-field";
 import type { ClaimOutput } from "@/lib/collaboration/schema";
 import type { TaskOutput, TaskPeopleOutput } from "@/lib/tasks/schema";
 import { CloseIcon } from "./detail-icons";
-import { request, useFailureMessage, type Announce, type SaveTask, type TaskAbilities } from "./task-api";
+import { noAnswer, useFailureMessage, type Announce, type SaveTask, type TaskAbilities } from "./task-api";
+import { api } from "@/lib/api-client/client";
 
 /*
  * Who takes part in the task, by name (`GET /tasks/{id}/people`): its owner, assignees, collaborators and the
@@ -52,8 +53,8 @@ export function PeoplePanel({ task, people, meId, can, saveTask, onChanged, onCl
 
   const claim = () =>
     run(async () => {
-      const answer = await request<ClaimOutput>("POST", `/api/v1/tasks/${task.id}/claim`);
-      if (answer.status === 200 && answer.body) {
+      const answer = await api.POST("/api/v1/tasks/{id}/claim", { params: { path: { id: task.id } } }).catch(noAnswer);
+      if (answer.ok) {
         onClaimed(answer.body);
         announce(t("claimed"));
         return null;
@@ -63,8 +64,10 @@ export function PeoplePanel({ task, people, meId, can, saveTask, onChanged, onCl
 
   const removeCollaborator = (person: Person) =>
     run(async () => {
-      const answer = await request("DELETE", `/api/v1/tasks/${task.id}/collaborators/${person.id}`);
-      if (answer.status !== 204) return failure(answer.status);
+      const answer = await api
+        .DELETE("/api/v1/tasks/{id}/collaborators/{userId}", { params: { path: { id: task.id, userId: person.id } } })
+        .catch(noAnswer);
+      if (!answer.ok) return failure(answer.status);
       announce(person.id === meId ? t("leftTask") : t("collaboratorRemoved", { name: person.name }));
       await onChanged();
       return null;

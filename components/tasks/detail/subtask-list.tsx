@@ -24,7 +24,8 @@ import { useEffect, useId, useRef, useState } from "react";
 import { FormError } from "@/components/auth/form-field";
 import type { SubtaskOutput } from "@/lib/tasks/schema";
 import { ArrowDownIcon, ArrowUpIcon, GripIcon, TrashIcon } from "./detail-icons";
-import { request, useFailureMessage, type Announce } from "./task-api";
+import { noAnswer, useFailureMessage, type Announce } from "./task-api";
+import { api } from "@/lib/api-client/client";
 
 /*
  * The task's checklist: add, rename (saved when the field is left), tick off, delete and reorder its subtasks.
@@ -55,7 +56,6 @@ export function SubtaskList({ taskId, subtasks, setSubtasks, canEdit, onChanged,
   /** After a move with the buttons, the button to give focus back to (the row moved in the DOM). */
   const [refocus, setRefocus] = useState<{ id: string; direction: "up" | "down" } | null>(null);
   const list = useRef<HTMLOListElement>(null);
-  const base = `/api/v1/tasks/${taskId}/subtasks`;
   const done = subtasks.filter((subtask) => subtask.done).length;
 
   const sensors = useSensors(
@@ -96,8 +96,10 @@ export function SubtaskList({ taskId, subtasks, setSubtasks, canEdit, onChanged,
     const title = newTitle.trim();
     if (!title) return setTitleError(t("errorSubtaskTitle"));
     setTitleError(undefined);
-    const answer = await request<SubtaskOutput>("POST", base, { title });
-    if (answer.status === 201 && answer.body) {
+    const answer = await api
+      .POST("/api/v1/tasks/{id}/subtasks", { params: { path: { id: taskId } }, body: { title } })
+      .catch(noAnswer);
+    if (answer.ok) {
       const added = answer.body;
       setSubtasks((current) => [...current.filter((subtask) => subtask.id !== added.id), added]);
       setNewTitle("");
@@ -116,8 +118,10 @@ export function SubtaskList({ taskId, subtasks, setSubtasks, canEdit, onChanged,
       setSubtasks((current) => current.map((other) => (other.id === next.id ? next : other)));
     // A ticked box shows ticked at once; it goes back if the API refuses.
     if (patch.done !== undefined) replace({ ...subtask, done: patch.done });
-    const answer = await request<SubtaskOutput>("PATCH", `${base}/${subtask.id}`, patch);
-    if (answer.status !== 200 || !answer.body) {
+    const answer = await api
+      .PATCH("/api/v1/tasks/{id}/subtasks/{subtaskId}", { params: { path: { id: taskId, subtaskId: subtask.id } }, body: patch })
+      .catch(noAnswer);
+    if (!answer.ok) {
       if (patch.done !== undefined) replace(subtask);
       setError(answer.status === 400 ? t("errorSubtaskTitle") : failure(answer.status));
       return false;
@@ -132,8 +136,10 @@ export function SubtaskList({ taskId, subtasks, setSubtasks, canEdit, onChanged,
   }
 
   async function remove(subtask: SubtaskOutput) {
-    const answer = await request("DELETE", `${base}/${subtask.id}`);
-    if (answer.status !== 204) return setError(failure(answer.status));
+    const answer = await api
+      .DELETE("/api/v1/tasks/{id}/subtasks/{subtaskId}", { params: { path: { id: taskId, subtaskId: subtask.id } } })
+      .catch(noAnswer);
+    if (!answer.ok) return setError(failure(answer.status));
     setSubtasks((current) => current.filter((other) => other.id !== subtask.id));
     setError(undefined);
     announce(t("subtaskDeleted", { title: subtask.title }));
@@ -145,8 +151,13 @@ export function SubtaskList({ taskId, subtasks, setSubtasks, canEdit, onChanged,
     const before = subtasks;
     const reordered = arrayMove(subtasks, from, to);
     setSubtasks(reordered);
-    const answer = await request<SubtaskOutput[]>("PUT", `${base}/order`, { ids: reordered.map((subtask) => subtask.id) });
-    if (answer.status !== 200 || !answer.body) {
+    const answer = await api
+      .PUT("/api/v1/tasks/{id}/subtasks/order", {
+        params: { path: { id: taskId } },
+        body: { ids: reordered.map((subtask) => subtask.id) },
+      })
+      .catch(noAnswer);
+    if (!answer.ok) {
       setSubtasks(before);
       // 400: the list changed meanwhile (someone added or deleted one); show it as it is now.
       setError(answer.status === 400 ? t("errorSubtasksChanged") : failure(answer.status));

@@ -1,5 +1,4 @@
 import { useTranslations } from "next-intl";
-import { callApi, type ApiAnswer } from "@/components/auth/call-api";
 import type { UpdateTaskInput } from "@/lib/tasks/schema";
 
 /*
@@ -31,16 +30,11 @@ export type SaveTask = (patch: UpdateTaskInput) => Promise<SaveResult>;
 export type Announce = (message: string) => void;
 
 /** Status 0: the request never got an answer (offline, server gone). */
-const NO_ANSWER: ApiAnswer<never> = { status: 0, body: null };
+const NO_ANSWER = { ok: false, status: 0, body: null } as const;
 
-/** `callApi` that answers status 0 instead of throwing when the network fails, so that every caller has one path. */
-export function request<T>(
-  method: Parameters<typeof callApi>[0],
-  path: string,
-  json?: unknown,
-  headers?: Record<string, string>,
-): Promise<ApiAnswer<T>> {
-  return callApi<T>(method, path, json, headers).catch(() => NO_ANSWER);
+/** For `api.X(…).catch(noAnswer)`: no answer at all reads as status 0, so that every caller has one path. */
+export function noAnswer(): typeof NO_ANSWER {
+  return NO_ANSWER;
 }
 
 /** The message for an answer that is neither a success nor a validation problem, in the page's language. */

@@ -9,7 +9,7 @@ import { useLiveEvents, type LiveEvent } from "@/components/realtime/use-live-ev
 import { DueDate, PriorityBadge, StatusBadge } from "@/components/tasks/task-fields";
 import { TaskTimer } from "@/components/time-tracking/task-timer";
 import type { CommentListOutput, MentioneeListOutput } from "@/lib/comments/schema";
-import type { ClaimOutput, CollaborationRequestListOutput, CollaborationRequestOutput } from "@/lib/collaboration/schema";
+import type { ClaimOutput, CollaborationRequestOutput } from "@/lib/collaboration/schema";
 import type { MediaItemOutput } from "@/lib/media/schema";
 import type { PrefsOutput } from "@/lib/notifications/schema";
 import type { SubtaskOutput, TaskOutput, TaskPeopleOutput, UpdateTaskInput } from "@/lib/tasks/schema";
@@ -25,7 +25,8 @@ import { NotificationPrefs } from "./notification-prefs";
 import { PeoplePanel } from "./people-panel";
 import { RecurrenceEditor } from "./recurrence-editor";
 import { SubtaskList } from "./subtask-list";
-import { request, type SaveResult, type TaskAbilities } from "./task-api";
+import { noAnswer, type SaveResult, type TaskAbilities } from "./task-api";
+import { api } from "@/lib/api-client/client";
 import { TaskEditor, type TaskChoices } from "./task-editor";
 
 /*
@@ -98,29 +99,30 @@ export function TaskDetail(props: TaskDetailProps) {
   }, []);
 
   const readTask = useCallback(async () => {
-    const answer = await request<TaskOutput>("GET", `/api/v1/tasks/${taskId}`);
-    if (answer.status === 200 && answer.body) showTask(answer.body);
+    const answer = await api.GET("/api/v1/tasks/{id}", { params: { path: { id: taskId } } }).catch(noAnswer);
+    if (answer.ok) showTask(answer.body);
     else if (answer.status === 404) setGone("unshared");
   }, [taskId, showTask]);
 
   const readSubtasks = useCallback(async () => {
-    const answer = await request<SubtaskOutput[]>("GET", `/api/v1/tasks/${taskId}/subtasks`);
-    if (answer.status === 200 && answer.body) setSubtasks(answer.body);
+    const answer = await api.GET("/api/v1/tasks/{id}/subtasks", { params: { path: { id: taskId } } }).catch(noAnswer);
+    if (answer.ok) setSubtasks(answer.body);
   }, [taskId]);
 
   const readPeople = useCallback(async () => {
-    const answer = await request<TaskPeopleOutput>("GET", `/api/v1/tasks/${taskId}/people`);
-    if (answer.status === 200 && answer.body) setPeople(answer.body);
+    const answer = await api.GET("/api/v1/tasks/{id}/people", { params: { path: { id: taskId } } }).catch(noAnswer);
+    if (answer.ok) setPeople(answer.body);
   }, [taskId]);
 
   const readRequests = useCallback(async () => {
     const boxes = await Promise.all(
       (["incoming", "outgoing"] as const).map((box) =>
-        request<CollaborationRequestListOutput>("GET", `/api/v1/collaboration-requests?box=${box}&limit=${REQUEST_LIST_LIMIT}`),
+        api.GET("/api/v1/collaboration-requests", { params: { query: { box, limit: REQUEST_LIST_LIMIT } } }).catch(noAnswer),
       ),
     );
-    if (boxes.some((answer) => answer.status !== 200 || !answer.body)) return;
-    setRequests(requestsOfTask(taskId, ...boxes.map((answer) => answer.body!.items)));
+    const [incoming, outgoing] = boxes;
+    if (!incoming?.ok || !outgoing?.ok) return;
+    setRequests(requestsOfTask(taskId, incoming.body.items, outgoing.body.items));
   }, [taskId]);
 
   // The names follow the ids: whenever the task's people change (here or elsewhere), read them again.
@@ -169,8 +171,14 @@ export function TaskDetail(props: TaskDetailProps) {
         // Web Crypto (a plain-http address other than localhost) the tag cannot be computed and the change is sent
         // as is.
         const etag = await etagOf(shown.current).catch(() => undefined);
-        const answer = await request<TaskOutput>("PATCH", `/api/v1/tasks/${taskId}`, patch, etag ? { "If-Match": etag } : {});
-        if (answer.status === 200 && answer.body) {
+        const answer = await api
+          .PATCH("/api/v1/tasks/{id}", {
+            params: { path: { id: taskId } },
+            body: patch,
+            headers: etag ? { "If-Match": etag } : {},
+          })
+          .catch(noAnswer);
+        if (answer.ok) {
           if (answer.body.updatedAt >= shown.current.updatedAt) shown.current = answer.body;
           showTask(answer.body);
           announce(t("saved"));

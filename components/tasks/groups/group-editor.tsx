@@ -2,9 +2,9 @@
 
 import { useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState } from "react";
-import { callApi } from "@/components/auth/call-api";
+import { api } from "@/lib/api-client/client";
 import { LOCALE_NAMES, LOCALES, languageTag, type Locale } from "@/lib/i18n/locales";
-import { failureMessage, GROUPS_API, type ManagedGroup, type Outcome } from "./managed-group";
+import { failureMessage, type ManagedGroup, type Outcome } from "./managed-group";
 
 interface Props {
   locale: Locale;
@@ -55,8 +55,10 @@ export function GroupEditor({ locale, group, others, run, busy, onDeleted }: Pro
     if (!Object.values(names).some((name) => typeof name === "string")) return setNamesError(t("errorNames"));
     setNamesError("");
     return run(async () => {
-      const answer = await callApi("PATCH", `${GROUPS_API}/${group.id}?lang=${locale}`, { names }).catch(() => null);
-      if (answer?.status === 200) return { status: t("namesSaved") };
+      const answer = await api
+        .PATCH("/api/v1/groups/{id}", { params: { path: { id: group.id }, query: { lang: locale } }, body: { names } })
+        .catch(() => null);
+      if (answer?.ok) return { status: t("namesSaved") };
       if (answer?.status === 400) {
         setNamesError(t("errorNames"));
         return { error: t("errorNames") };
@@ -67,18 +69,20 @@ export function GroupEditor({ locale, group, others, run, busy, onDeleted }: Pro
 
   const setArchived = (archived: boolean) =>
     run(async () => {
-      const answer = await callApi("PATCH", `${GROUPS_API}/${group.id}?lang=${locale}`, { archived }).catch(() => null);
-      if (answer?.status !== 200) return { error: failureMessage(t, answer) };
+      const answer = await api
+        .PATCH("/api/v1/groups/{id}", { params: { path: { id: group.id }, query: { lang: locale } }, body: { archived } })
+        .catch(() => null);
+      if (!answer?.ok) return { error: failureMessage(t, answer) };
       return { status: t(archived ? "archivedDone" : "restoredDone", { name: group.name }) };
     });
 
   const targetGroup = others.find((other) => other.id === target);
   const remove = () =>
     run(async () => {
-      const query = targetGroup ? `moveTo=${targetGroup.id}` : "deleteTasks=true";
-      const answer = await callApi("DELETE", `${GROUPS_API}/${group.id}?${query}`).catch(() => null);
+      const query = targetGroup ? { moveTo: targetGroup.id } : { deleteTasks: true };
+      const answer = await api.DELETE("/api/v1/groups/{id}", { params: { path: { id: group.id }, query } }).catch(() => null);
       setConfirming(false);
-      if (answer?.status !== 204) return { error: failureMessage(t, answer) };
+      if (!answer?.ok) return { error: failureMessage(t, answer) };
       onDeleted();
       return { status: t("deleted", { name: group.name }) };
     });

@@ -22,11 +22,11 @@ import { CSS } from "@dnd-kit/utilities";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useEffect, useId, useMemo, useRef, useState, useTransition, type ReactNode, type RefObject } from "react";
-import { callApi } from "@/components/auth/call-api";
 import { GripIcon } from "@/components/board/board-icons";
+import { api } from "@/lib/api-client/client";
 import type { Locale } from "@/lib/i18n/locales";
 import { GroupEditor } from "./group-editor";
-import { failureMessage, GROUPS_API, type ManagedGroup, type Outcome } from "./managed-group";
+import { failureMessage, type ManagedGroup, type Outcome } from "./managed-group";
 
 interface Props {
   locale: Locale;
@@ -86,8 +86,10 @@ export function GroupManager({ locale, groups }: Props) {
     const ids = arrayMove(order, from, to);
     setPendingOrder(ids);
     void run(async () => {
-      const answer = await callApi("PUT", `${GROUPS_API}/order?lang=${locale}`, { ids }).catch(() => null);
-      if (answer?.status === 200) return { status: t("orderSaved") };
+      const answer = await api
+        .PUT("/api/v1/groups/order", { params: { query: { lang: locale } }, body: { ids } })
+        .catch(() => null);
+      if (answer?.ok) return { status: t("orderSaved") };
       setPendingOrder(null);
       return { error: failureMessage(t, answer) };
     });
@@ -237,8 +239,10 @@ function NewGroupForm({
     if (!name) return setError(t("errorNewName"));
     setError("");
     return run(async () => {
-      const answer = await callApi("POST", `${GROUPS_API}?lang=${locale}`, { names: { [locale]: name } }).catch(() => null);
-      if (answer?.status === 201) {
+      const answer = await api
+        .POST("/api/v1/groups", { params: { query: { lang: locale } }, body: { names: { [locale]: name } } })
+        .catch(() => null);
+      if (answer?.ok) {
         form.reset();
         input.current?.focus();
         return { status: t("added", { name }) };

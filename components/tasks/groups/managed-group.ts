@@ -1,5 +1,5 @@
 import type { useTranslations } from "next-intl";
-import type { ApiAnswer } from "@/components/auth/call-api";
+import type { ApiAnswer } from "@/lib/api-client/client";
 import type { Locale } from "@/lib/i18n/locales";
 
 /** A group as the sidebar's manager shows it (from `GET /groups?includeArchived=true&counts=true`). */
@@ -12,13 +12,14 @@ export interface ManagedGroup {
   openTasks: number;
 }
 
-export const GROUPS_API = "/api/v1/groups";
-
 /** What a change of the manager ends with: a message for the status region, or one for the alert. */
 export type Outcome = { status: string } | { error: string };
 
 /** The message for an answer that no form handles itself (or no answer at all: the network failed). */
-export function failureMessage(t: ReturnType<typeof useTranslations<"TaskGroups">>, answer: ApiAnswer<unknown> | null): string {
+export function failureMessage(
+  t: ReturnType<typeof useTranslations<"TaskGroups">>,
+  answer: ApiAnswer<unknown, unknown> | null,
+): string {
   if (!answer) return t("errorOffline");
   if (answer.status === 401) return t("errorSignedOut");
   if (answer.status === 404) return t("errorNotFound");

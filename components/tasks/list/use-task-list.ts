@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { callApi, type ApiAnswer } from "@/components/auth/call-api";
+import { api, type ApiAnswer } from "@/lib/api-client/client";
 import { useLiveEvents, type LiveEvent, type LiveState } from "@/components/realtime/use-live-events";
 import type { TaskOutput } from "@/lib/tasks/schema";
 import type { TaskStatus } from "@/lib/tasks/vocabulary";
@@ -20,7 +20,7 @@ import type { TaskStatus } from "@/lib/tasks/vocabulary";
  *   would briefly undo the optimistic change or show a new task twice.
  */
 
-const API = "/api/v1/tasks";
+const API = "/api/v1/tasks" as const;
 /** Events of one burst (a subtask ticked off completing its task...) lead to one refetch. */
 const REFETCH_DELAY_MS = 250;
 /** The API's largest page (LIST_LIMIT_MAX): a refetch covers at most this many rows. */
@@ -59,7 +59,7 @@ export interface ListRow {
   draft: boolean;
 }
 
-export type WriteResult = { ok: true } | { ok: false; answer: ApiAnswer<unknown> | null };
+export type WriteResult = { ok: true } | { ok: false; answer: ApiAnswer<unknown, unknown> | null };
 
 /** What quick add creates: the fields `POST /tasks` takes (without a group: the user's first). */
 export type NewListTask = Pick<ListTask, "title" | "tags"> &
@@ -173,8 +173,8 @@ export function useTaskList({ initial, queryString, renderedAt, userId, defaultG
     }
     const { queryString: query, state: shown } = latest.current;
     const limit = Math.min(REFETCH_MAX, Math.max(Number(new URLSearchParams(query).get("limit")), shown.items.length));
-    const answer = await callApi<TaskPage>("GET", `${API}?${withLimit(query, limit)}`).catch(() => null);
-    if (answer?.status !== 200 || !answer.body || latest.current.queryString !== query) return;
+    const answer = await api.GET(API, { querySerializer: () => withLimit(query, limit) }).catch(() => null);
+    if (!answer?.ok || latest.current.queryString !== query) return;
     if (writes.current > 0) {
       refetchWanted.current = true;
       return;
@@ -252,8 +252,8 @@ export function useTaskList({ initial, queryString, renderedAt, userId, defaultG
     setLoadingMore(true);
     try {
       const limit = Number(new URLSearchParams(query).get("limit"));
-      const answer = await callApi<TaskPage>("GET", `${API}?${withLimit(query, limit, cursor)}`).catch(() => null);
-      if (answer?.status !== 200 || !answer.body) return false;
+      const answer = await api.GET(API, { querySerializer: () => withLimit(query, limit, cursor) }).catch(() => null);
+      if (!answer?.ok) return false;
       const page = answer.body;
       setState((current) => {
         // A refetch replaced the rows meanwhile: this page no longer follows them.
@@ -278,8 +278,8 @@ export function useTaskList({ initial, queryString, renderedAt, userId, defaultG
         ...current,
         added: [draftTask(draftId, task, task.groupId ?? defaultGroupId, userId), ...current.added],
       }));
-      const answer = await write(() => callApi<TaskOutput>("POST", API, task));
-      if (answer?.status === 201 && answer.body) {
+      const answer = await write(() => api.POST(API, { body: task }));
+      if (answer?.ok) {
         const task = answer.body;
         setState((current) => ({ ...current, added: current.added.map((item) => (item.id === draftId ? task : item)) }));
         return { ok: true };
@@ -295,15 +295,15 @@ export function useTaskList({ initial, queryString, renderedAt, userId, defaultG
       const token = (tokens.current += 1);
       const patch: Partial<ListTask> = { status, completedAt: status === "done" ? new Date().toISOString() : null };
       setState((current) => ({ ...current, overrides: { ...current.overrides, [task.id]: { token, patch } } }));
-      const answer = await write(() => callApi<TaskOutput>("PATCH", `${API}/${task.id}`, { status }));
+      const answer = await write(() => api.PATCH(`${API}/{id}`, { params: { path: { id: task.id } }, body: { status } }));
       setState((current) => {
         const overrides = { ...current.overrides };
         if (overrides[task.id]?.token === token) delete overrides[task.id];
         const next = { ...current, overrides };
-        if (answer?.status === 200 && answer.body) return withTask(next, answer.body);
+        if (answer?.ok) return withTask(next, answer.body);
         return answer?.status === 404 ? withoutTask(next, task.id) : next;
       });
-      return answer?.status === 200 ? { ok: true } : { ok: false, answer };
+      return answer?.ok ? { ok: true } : { ok: false, answer };
     },
     [write],
   );
