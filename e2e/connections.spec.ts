@@ -3,6 +3,9 @@ import { expect, test, type Page } from "./fixtures";
 import { ODOO_ADMIN, ODOO_DATABASE, startOdooServer, type OdooServer } from "../tests/integration/odoo-server";
 import { expectAccessible } from "./axe";
 
+// A long flow (several pages, axe runs, a local partner): more than the default 30 s on a busy machine.
+test.describe.configure({ timeout: 90_000 });
+
 /*
  * /{locale}/settings/connections against a local Odoo 17 (tests/integration/odoo-server.ts; the e2e server allows
  * private addresses): reached from the settings home; a connection is added (its webhook secret shown once),

@@ -3,6 +3,9 @@ import { expect, test, type Page } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { GoalsPage } from "./pages/goals-page";
 
+// A long flow (several pages, axe runs, a local partner): more than the default 30 s on a busy machine.
+test.describe.configure({ timeout: 90_000 });
+
 /*
  * The goal pages: signed out, /en/goals sends the visitor to sign in. Signed in, a goal is created on the list
  * page, two progress reports draw the chart on the goal's page, the built-in planner (no AI is configured here)

@@ -77,6 +77,10 @@ test("projects: create, a task in it, invite a viewer who accepts, change role, 
   expect(task.status()).toBe(201);
   await piaPage.reload();
   await expect(projects.tasks.getByRole("listitem")).toHaveText([/Order the tiles/]);
+  await expect(projects.tasks.getByRole("link", { name: "Show as a board" })).toHaveAttribute(
+    "href",
+    `/en/board?projectId=${projectId}`,
+  );
   // The workload: Pia has one task to do, and it is overdue.
   await expect(projects.workloadRow("Pia Planner").getByRole("cell")).toHaveText(["0", "1", "0", "1"]);
 

@@ -102,6 +102,14 @@ test("teams: create, invite by e-mail and accept, tasks and workload, change rol
 
   await annPage.reload();
   await expect(teams.tasks.getByRole("listitem")).toHaveText([/Buy seeds/, /Mow the lawn/]);
+  // The team's tasks as a board: each in its status's column, Ann's own errand not on it; the filter names the team.
+  await teams.tasks.getByRole("link", { name: "Show as a board" }).click();
+  await expect(annPage).toHaveURL(new RegExp(`/en/board\\?userGroupId=${teamId}$`));
+  await expect(annPage.locator('[data-status="todo"]')).toContainText("Buy seeds");
+  await expect(annPage.locator('[data-status="in_progress"]')).toContainText("Mow the lawn");
+  await expect(annPage.getByText("Private errand")).toHaveCount(0);
+  await expect(annPage.getByLabel("Team", { exact: true })).toHaveValue(teamId);
+  await annPage.goto(`/en/teams/${teamId}`);
   await expect(teams.members.getByRole("listitem")).toHaveCount(2);
   // In progress, to do, done, overdue.
   await expect(teams.workloadRow("Ann Owner").getByRole("cell")).toHaveText(["1", "1", "0", "0"]);

@@ -11,7 +11,7 @@ export interface FilterChoice {
 }
 
 /**
- * The group and project filters. A choice goes into the URL (`?groupId=…`), so that a filtered board can be
+ * The group, project and team filters. A choice goes into the URL (`?groupId=…`), so that a filtered board can be
  * reloaded, bookmarked and shared; the server renders the board for it. Without JavaScript the form is
  * submitted with its button instead.
  */
@@ -19,10 +19,12 @@ export function BoardFilters({
   filter,
   groups,
   projects,
+  teams,
 }: {
   filter: BoardFilter;
   groups: FilterChoice[];
   projects: FilterChoice[];
+  teams: FilterChoice[];
 }) {
   const t = useTranslations("Board");
   const id = useId();
@@ -63,6 +65,24 @@ export function BoardFilters({
             {projects.map((project) => (
               <option key={project.id} value={project.id}>
                 {project.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {teams.length > 0 && (
+        <div className="board-filter">
+          <label htmlFor={`${id}-team`}>{t("teamLabel")}</label>
+          <select
+            id={`${id}-team`}
+            name="userGroupId"
+            defaultValue={filter.userGroupId ?? ""}
+            onChange={(event) => choose({ userGroupId: event.currentTarget.value || undefined })}
+          >
+            <option value="">{t("allTeams")}</option>
+            {teams.map((team) => (
+              <option key={team.id} value={team.id}>
+                {team.name}
               </option>
             ))}
           </select>

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { useTranslations } from "next-intl";
 import type { TaskPage } from "@/components/tasks/list/use-task-list";
 import { canManage, CIRCLES, type CircleKind, type CircleRole } from "./circle-kind";
@@ -48,7 +49,12 @@ export function CircleDetail({ kind, locale, userId, timeZone, now, circle, memb
         </p>
       </header>
       <section className="circle-section" aria-labelledby="circle-tasks-title">
-        <h2 id="circle-tasks-title">{t("tasksTitle")}</h2>
+        <div className="circle-section-head">
+          <h2 id="circle-tasks-title">{t("tasksTitle")}</h2>
+          <Link className="button" href={`/${locale}/board?${kind === "team" ? "userGroupId" : "projectId"}=${circle.id}`}>
+            {t("openBoard")}
+          </Link>
+        </div>
         <CircleTasks
           locale={locale}
           userId={userId}

@@ -14619,6 +14619,8 @@ export interface operations {
         groupId?: string;
         /** @description Only the tasks of this project */
         projectId?: string;
+        /** @description Only the tasks assigned to this user group (team) as a whole: the team's board */
+        userGroupId?: string;
         /** @description Cards per column (default 50: the first screen; it was 200 before columns were paged) */
         limit?: number;
         /** @description Only this column: to load more of it, with `cursor` */

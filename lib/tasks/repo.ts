@@ -282,7 +282,7 @@ export const BOARD_ORDER: SortKey = { column: tasks.position, descending: false,
 export async function boardColumn(
   userId: string,
   status: TaskRow["status"],
-  filter: Pick<ListFilter, "groupId" | "projectId">,
+  filter: Pick<ListFilter, "groupId" | "projectId" | "userGroupId">,
   limit: number,
   after: Keyset | null,
 ): Promise<{ tasks: string[]; more: boolean; total: number }> {

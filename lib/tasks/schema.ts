@@ -212,6 +212,10 @@ export type MoveTaskInput = z.infer<typeof moveTaskInput>;
 export const boardQuery = z.strictObject({
   groupId: z.uuid().optional().openapi({ description: "Only the tasks of this group" }),
   projectId: z.uuid().optional().openapi({ description: "Only the tasks of this project" }),
+  userGroupId: z
+    .uuid()
+    .optional()
+    .openapi({ description: "Only the tasks assigned to this user group (team) as a whole: the team's board" }),
   limit: z.coerce
     .number()
     .int()

@@ -502,6 +502,8 @@ export async function listAllVisibleTasks(actor: Actor, batch = 1000): Promise<T
 export interface BoardRequest {
   groupId?: string;
   projectId?: string;
+  /** A team's board. */
+  userGroupId?: string;
   /** Cards per column. */
   limit: number;
   /** Only this column (to load more of it, with `cursor`). */
@@ -519,7 +521,7 @@ async function boardColumns(actor: Actor, request: BoardRequest) {
   if (request.cursor && !request.status)
     throw invalidField("query", "/status", "is required with cursor: a cursor continues one column");
   const after = request.cursor ? decodeCursor(request.cursor, "position") : null;
-  const filter = { groupId: request.groupId, projectId: request.projectId };
+  const filter = { groupId: request.groupId, projectId: request.projectId, userGroupId: request.userGroupId };
   return Promise.all(
     (request.status ? [request.status] : TASK_STATUSES).map(async (status) => {
       const column = await boardColumn(actor.userId, status, filter, request.limit, after);

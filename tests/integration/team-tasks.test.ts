@@ -198,4 +198,36 @@ describe("a task assigned to a user group", () => {
     expect(titles(await list(teamOwner.token, `?userGroupId=${other}`))).toEqual([]);
     expectProblem(await server.request("/tasks?userGroupId=not-a-team", { token: worker.token }), 400, "validation_failed");
   });
+
+  test("GET /board?userGroupId= – the team's board: only its tasks, for every member; another team's board shows nothing of it", async () => {
+    const [teamOwner, worker, outsider] = [await registerUser(server), await registerUser(server), await registerUser(server)];
+    const id = await team(teamOwner, [worker]);
+    const other = await team(outsider, []);
+    const started = await createTask(server, teamOwner.token, { title: "Team, started", userGroupId: id });
+    await server.request(`/tasks/${started.id}`, { method: "PATCH", token: teamOwner.token, json: { status: "in_progress" } });
+    await createTask(server, teamOwner.token, { title: "Team, to do", userGroupId: id });
+    await createTask(server, teamOwner.token, { title: "Just mine" });
+    await createTask(server, outsider.token, { title: "Outsider's team task", userGroupId: other });
+
+    const board = async (token: string, query: string) => {
+      const response = await server.request(`/api/v1/board${query}`, { token });
+      expect(response.status).toBe(200);
+      const { columns } = response.body as { columns: { status: string; total: number; tasks: { title: string }[] }[] };
+      return Object.fromEntries(columns.map((column) => [column.status, column.tasks.map((task) => task.title)]));
+    };
+    for (const who of [worker, teamOwner]) {
+      expect(await board(who.token, `?userGroupId=${id}`)).toEqual({
+        todo: ["Team, to do"],
+        in_progress: ["Team, started"],
+        done: [],
+        cancelled: [],
+      });
+    }
+    expect(await board(teamOwner.token, `?userGroupId=${other}`)).toEqual({ todo: [], in_progress: [], done: [], cancelled: [] });
+    expectProblem(
+      await server.request("/api/v1/board?userGroupId=not-a-team", { token: worker.token }),
+      400,
+      "validation_failed",
+    );
+  });
 });

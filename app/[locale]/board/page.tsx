@@ -13,12 +13,13 @@ import { nowDate } from "@/lib/clock";
 import { localeOfTag, tagOfSegment } from "@/lib/i18n/locales";
 import { isModuleEnabled } from "@/lib/modules/registry";
 import { listProjects } from "@/lib/projects/service";
+import { listUserGroups } from "@/lib/teams/service";
 import { getBoard } from "@/lib/tasks/service";
 import "@/components/board/board.css";
 
 /**
- * /{locale}/board: the kanban board, one column per status, cards in board order, optionally for one group
- * and one project (`?groupId=…&projectId=…`). The first paint shows each column's first 50 cards (the rest load as
+ * /{locale}/board: the kanban board, one column per status, cards in board order, optionally for one group,
+ * one project and one team (`?groupId=…&projectId=…&userGroupId=…`: the project and team pages link here). The first paint shows each column's first 50 cards (the rest load as
  * the column is scrolled to its end); it comes from the server (the tasks service, called
  * directly); the board then takes over in the browser. Signed-in only: anyone else goes to the sign-in page,
  * which brings them back here with the same filter.
@@ -47,10 +48,12 @@ export default async function BoardPage({ params, searchParams }: Props) {
   const groups = await listGroups(actor, { lang: localeOfTag(tag) ?? undefined });
   // While the projects module is off there is no project filter (and a `projectId` in the address is ignored).
   const projects = isModuleEnabled("projects") ? await listProjects(actor, false) : { items: [] };
+  const teams = await listUserGroups(actor);
   const filter = usableFilter(
     requested,
     groups.items.map((group) => group.id),
     projects.items.map((project) => project.id),
+    teams.items.map((team) => team.id),
   );
   const board = await getBoard(actor, { ...filter, limit: BOARD_PAGE_SIZE });
   const t = await getTranslations({ locale: tag, namespace: "Board" });
@@ -72,6 +75,7 @@ export default async function BoardPage({ params, searchParams }: Props) {
             filter={filter}
             groups={groups.items.map(({ id, name }) => ({ id, name }))}
             projects={projects.items.map(({ id, name }) => ({ id, name }))}
+            teams={teams.items.map(({ id, name }) => ({ id, name }))}
           />
         </header>
         <KanbanBoard
