@@ -78,7 +78,7 @@ describe("server.ts", () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 180_000);
 
   test.runIf(process.env.DATABASE_URL)(
     "PostgreSQL: two processes starting together apply each migration once and both serve",
@@ -105,7 +105,7 @@ describe("server.ts", () => {
         await withAdminClient(base, (client) => client.query(`drop database if exists ${name} with (force)`));
       }
     },
-    90_000,
+    180_000,
   );
 
   test.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)(
@@ -216,7 +216,7 @@ describe("server.ts", () => {
         await withAdminClient(base, (client) => client.query(`drop database if exists ${name} with (force)`));
       }
     },
-    90_000,
+    180_000,
   );
 
   test.runIf(process.env.DATABASE_URL)("PostgreSQL without JWT_SECRET refuses to start, naming it", async () => {
