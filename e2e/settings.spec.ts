@@ -97,6 +97,8 @@ test("settings: profile, language, export and deleting the account", async ({ pa
 });
 
 test("every settings page passes axe, in English and in Hebrew", async ({ page }) => {
+  // Axe on every settings page twice: more than the default 30 s on a busy machine.
+  test.setTimeout(90_000);
   const account = { name: "Axe Settings", email: `axe-settings-${randomUUID()}@example.com`, password: `pw-${randomUUID()}` };
   const registered = await page.request.post("/api/v1/auth/register", {
     data: { ...account, locale: "en", timeZone: "Europe/Prague" },
