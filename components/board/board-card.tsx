@@ -7,6 +7,7 @@ import { Link } from "@/i18n/navigation";
 import { DueDate, PriorityBadge } from "@/components/tasks/task-fields";
 import type { TaskOutput } from "@/lib/tasks/schema";
 import { GripIcon } from "./board-icons";
+import { DragHandle } from "./drag-handle";
 import type { Spot } from "./board-state";
 import { MoveMenu, type MoveTarget } from "./move-menu";
 
@@ -30,10 +31,8 @@ interface CardProps {
  */
 export function SortableTaskCard({ task, spot, clock, onMove }: CardProps) {
   const t = useTranslations("Board");
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
-    id: task.id,
-    attributes: { roleDescription: t("cardRole") },
-  });
+  const sortable = useSortable({ id: task.id, attributes: { roleDescription: t("cardRole") } });
+  const { setNodeRef, transform, transition, isDragging } = sortable;
   return (
     <li
       ref={setNodeRef}
@@ -42,16 +41,7 @@ export function SortableTaskCard({ task, spot, clock, onMove }: CardProps) {
       style={{ transform: CSS.Translate.toString(transform), transition }}
     >
       <div className="board-card-head">
-        <button
-          ref={setActivatorNodeRef}
-          type="button"
-          className="board-handle"
-          aria-label={t("dragHandle", { title: task.title })}
-          {...attributes}
-          {...listeners}
-        >
-          <GripIcon />
-        </button>
+        <DragHandle sortable={sortable} className="board-handle" label={t("dragHandle", { title: task.title })} />
         <Link className="board-card-title" href={`/tasks/${task.id}`} prefetch={false}>
           {task.title}
         </Link>
@@ -67,7 +57,7 @@ export function DraggedTaskCard({ task, clock }: { task: TaskOutput; clock: Cloc
   return (
     <div className="board-card board-card-dragged" aria-hidden="true">
       <div className="board-card-head">
-        <span className="board-handle">
+        <span className="drag-handle board-handle">
           <GripIcon />
         </span>
         <span className="board-card-title">{task.title}</span>

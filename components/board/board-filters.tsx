@@ -36,57 +36,36 @@ export function BoardFilters({
 
   return (
     <form className="board-filters" method="get" aria-label={t("filtersLabel")} aria-busy={pending || undefined}>
-      <div className="board-filter">
-        <label htmlFor={`${id}-group`}>{t("groupLabel")}</label>
-        <select
-          id={`${id}-group`}
-          name="groupId"
-          defaultValue={filter.groupId ?? ""}
-          onChange={(event) => choose({ groupId: event.currentTarget.value || undefined })}
-        >
-          <option value="">{t("allGroups")}</option>
-          {groups.map((group) => (
-            <option key={group.id} value={group.id}>
-              {group.name}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        id={`${id}-group`}
+        name="groupId"
+        label={t("groupLabel")}
+        all={t("allGroups")}
+        value={filter.groupId}
+        choices={groups}
+        onChoose={(groupId) => choose({ groupId })}
+      />
       {projects.length > 0 && (
-        <div className="board-filter">
-          <label htmlFor={`${id}-project`}>{t("projectLabel")}</label>
-          <select
-            id={`${id}-project`}
-            name="projectId"
-            defaultValue={filter.projectId ?? ""}
-            onChange={(event) => choose({ projectId: event.currentTarget.value || undefined })}
-          >
-            <option value="">{t("allProjects")}</option>
-            {projects.map((project) => (
-              <option key={project.id} value={project.id}>
-                {project.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id={`${id}-project`}
+          name="projectId"
+          label={t("projectLabel")}
+          all={t("allProjects")}
+          value={filter.projectId}
+          choices={projects}
+          onChoose={(projectId) => choose({ projectId })}
+        />
       )}
       {teams.length > 0 && (
-        <div className="board-filter">
-          <label htmlFor={`${id}-team`}>{t("teamLabel")}</label>
-          <select
-            id={`${id}-team`}
-            name="userGroupId"
-            defaultValue={filter.userGroupId ?? ""}
-            onChange={(event) => choose({ userGroupId: event.currentTarget.value || undefined })}
-          >
-            <option value="">{t("allTeams")}</option>
-            {teams.map((team) => (
-              <option key={team.id} value={team.id}>
-                {team.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id={`${id}-team`}
+          name="userGroupId"
+          label={t("teamLabel")}
+          all={t("allTeams")}
+          value={filter.userGroupId}
+          choices={teams}
+          onChoose={(userGroupId) => choose({ userGroupId })}
+        />
       )}
       <noscript>
         <button type="submit" className="button">
@@ -94,5 +73,43 @@ export function BoardFilters({
         </button>
       </noscript>
     </form>
+  );
+}
+
+/** One filter: "all" first, then the choices; a choice goes to the URL at once. */
+function FilterSelect({
+  id,
+  name,
+  label,
+  all,
+  value,
+  choices,
+  onChoose,
+}: {
+  id: string;
+  name: keyof BoardFilter;
+  label: string;
+  all: string;
+  value: string | undefined;
+  choices: FilterChoice[];
+  onChoose(id: string | undefined): void;
+}) {
+  return (
+    <div className="board-filter">
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        name={name}
+        defaultValue={value ?? ""}
+        onChange={(event) => onChoose(event.currentTarget.value || undefined)}
+      >
+        <option value="">{all}</option>
+        {choices.map((choice) => (
+          <option key={choice.id} value={choice.id}>
+            {choice.name}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }

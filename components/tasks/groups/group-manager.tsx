@@ -22,7 +22,7 @@ import { CSS } from "@dnd-kit/utilities";
 import { useRouter } from "next/navigation";
 import { useTranslations } from "next-intl";
 import { useEffect, useId, useMemo, useRef, useState, useTransition, type ReactNode, type RefObject } from "react";
-import { GripIcon } from "@/components/board/board-icons";
+import { DragHandle } from "@/components/board/drag-handle";
 import { api } from "@/lib/api-client/client";
 import type { Locale } from "@/lib/i18n/locales";
 import { GroupEditor } from "./group-editor";
@@ -177,11 +177,8 @@ function SortableGroup({
 }) {
   const t = useTranslations("TaskGroups");
   const id = useId();
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
-    id: group.id,
-    disabled,
-    attributes: { roleDescription: t("handleRole") },
-  });
+  const sortable = useSortable({ id: group.id, disabled, attributes: { roleDescription: t("handleRole") } });
+  const { setNodeRef, transform, transition, isDragging } = sortable;
   return (
     <li
       ref={setNodeRef}
@@ -190,16 +187,7 @@ function SortableGroup({
       style={{ transform: CSS.Translate.toString(transform), transition }}
     >
       <div className="group-manager-row">
-        <button
-          ref={setActivatorNodeRef}
-          type="button"
-          className="group-handle"
-          aria-label={t("dragHandle", { name: group.name })}
-          {...attributes}
-          {...listeners}
-        >
-          <GripIcon />
-        </button>
+        <DragHandle sortable={sortable} className="group-handle" label={t("dragHandle", { name: group.name })} />
         <span className="group-manager-name" dir="auto">
           {group.name}
         </span>
