@@ -196,6 +196,17 @@ test.describe("on a phone", () => {
     expect(await memberPage.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
     await accessibleInBothThemes(memberPage);
 
+    // A member opens the team's board (in Hebrew, on a phone): the team's task is on it, the filter names the team.
+    expect(
+      (await ownerPage.request.post("/api/v1/tasks", { data: { title: "לתקן את האינטרקום", userGroupId: teamId } })).status(),
+    ).toBe(201);
+    await memberView.tasks.getByRole("link", { name: "הצגה כלוח" }).click();
+    await expect(memberPage).toHaveURL(new RegExp(`/he/board\\?userGroupId=${teamId}$`));
+    await expect(memberPage.locator('[data-status="todo"]')).toContainText("לתקן את האינטרקום");
+    await expect(memberPage.getByLabel("צוות", { exact: true })).toHaveValue(teamId);
+    await accessibleInBothThemes(memberPage);
+    await memberView.goto("he", teamId);
+
     await memberView.member("Noa Cohen").getByRole("button", { name: "עזיבת הצוות" }).click();
     await expect(memberPage).toHaveURL(/\/he\/teams$/);
     await expect(memberPage.getByText("אין עדיין צוותים.", { exact: false })).toBeVisible();

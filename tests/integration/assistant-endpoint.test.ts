@@ -73,11 +73,12 @@ async function addGoal(user: User, title: string, progress: number, targetDate: 
   return goal!.id;
 }
 
-async function seededUser() {
+/** A user with two tasks and a goal (`goalTitle`: a title no other test's user has, to find this user's prompt). */
+async function seededUser(goalTitle = "Learn Czech") {
   const user = await registerUser(server, { timeZone: PRAGUE });
   const rent = await createTask(server, user.token, { title: "Pay the rent", dueAt: "2026-02-12T14:00:00Z", priority: "high" });
   await createTask(server, user.token, { title: "Call Jana", dueAt: "2026-02-11T08:00:00Z" });
-  await addGoal(user, "Learn Czech", 40, "2026-06-01");
+  await addGoal(user, goalTitle, 40, "2026-06-01");
   return { user, rent: rent.id };
 }
 
@@ -278,7 +279,8 @@ describe("GET /briefing through the endpoint", () => {
 
 describe("the weekly report through the endpoint", () => {
   test("its narrative comes from the endpoint; when the endpoint is down, the built-in one, and the report is made all the same", async () => {
-    const { user } = await seededUser();
+    // The weekly job writes every user's report: this user's prompt is the one naming their own goal.
+    const { user } = await seededUser("Learn Czech in Brno");
     ai.reply = (request) =>
       request.messages[0]!.content.includes("Learn Czech") ? "A good week: keep learning Czech." : "A week.";
     setClock("2026-02-16T07:00:00Z"); // Monday 08:00 in Prague
@@ -289,7 +291,7 @@ describe("the weekly report through the endpoint", () => {
       answeredBy: { provider: "openai-compatible", model: "tiny-model" },
       fallbackReason: null,
     });
-    const mine = ai.requests.find((request) => request.messages[0]!.content.includes("Learn Czech"))!;
+    const mine = ai.requests.find((request) => request.messages[0]!.content.includes("Learn Czech in Brno"))!;
     expect(mine.messages[0]!.content).toContain('"openNow":2');
     expect(JSON.stringify(mine.messages)).not.toContain("Zebra");
 
@@ -302,6 +304,6 @@ describe("the weekly report through the endpoint", () => {
       fallbackReason: expect.stringMatching(/503.*maintenance/),
     });
     expect(next.narrative!.text).toContain("From Monday, February 16 to Sunday, February 22 you completed no tasks");
-    expect(next.goals).toEqual([expect.objectContaining({ title: "Learn Czech", progress: 40, progressAtStart: null })]);
+    expect(next.goals).toEqual([expect.objectContaining({ title: "Learn Czech in Brno", progress: 40, progressAtStart: null })]);
   });
 });
