@@ -51,7 +51,7 @@ export interface StartOptions {
   dev?: boolean;
   /** An already open PGlite (tests start each file from a migrated copy). */
   pglite?: PGlite;
-  /** Run the background jobs (default: RUN_JOBS). The event consumers run where RUN_JOBS is on, whatever this says. */
+  /** Run the background jobs (default: RUN_JOBS). The event consumers follow RUN_EVENT_CONSUMERS. */
   jobs?: boolean;
 }
 
@@ -181,7 +181,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   countSocketsWith(() => socket.io.of("/").sockets.size);
   const stopEventHandlers = registerEventHandlers(socket.io);
   // The durable consumers of the event log (notifications, awards, webhooks, socket pushes), one process at a time.
-  const consumers = settings.RUN_JOBS ? startEventConsumers() : null;
+  const consumers = settings.RUN_EVENT_CONSUMERS ? startEventConsumers() : null;
   const runner = !(options.jobs ?? settings.RUN_JOBS) ? null : startJobRunner(backgroundJobs(), databaseJobSchedule);
 
   await new Promise<void>((resolve, reject) => {

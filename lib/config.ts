@@ -149,7 +149,10 @@ export const configSchema = z
     SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
     SERVE_PAGES: flag.default(true),
     RUN_JOBS: flag.default(true),
-    // The event consumers (lib/events/consumers.ts), which run where RUN_JOBS is on: how often the one holding
+    RUN_EVENT_CONSUMERS: flag.default(true),
+    // The event consumers (lib/events/consumers.ts): notifications, awards, webhooks, socket pushes. On by default in
+    // every process, whatever RUN_JOBS says (a process without jobs still has its changes' side effects); each
+    // consumer runs in one process at a time. How often the one holding
     // their lease looks for events other processes committed, and how long a lease outlives a process that died.
     EVENT_CONSUMER_POLL_MS: positiveInt.min(50).max(60_000).default(500),
     EVENT_CONSUMER_LEASE_MS: positiveInt.min(1000).max(600_000).default(10_000),

@@ -32,8 +32,8 @@ import type { StoredDomainEvent } from "./types";
  * pool ends idle transactions). PgQ (Skype's queue in PostgreSQL) cuts its batches the same way, by transaction
  * snapshots; xid8 and pg_current_snapshot() exist on PostgreSQL 13 and later and on PGlite.
  *
- * Where. Every process with RUN_JOBS registers the consumers and competes for their leases; one process holds
- * each consumer at a time and renews it while alive. It is woken right after this process commits events (low
+ * Where. Every process with RUN_EVENT_CONSUMERS (the default, whatever RUN_JOBS says) registers the consumers and
+ * competes for their leases; one process holds each consumer at a time and renews it while alive. It is woken right after this process commits events (low
  * latency for the socket) and otherwise looks every EVENT_CONSUMER_POLL_MS for events other processes committed.
  * The socket consumer emits through socket.io's Redis adapter, which carries the emit to every process's sockets.
  */
@@ -63,7 +63,7 @@ interface Failure {
   since: number;
 }
 
-/** Starts this process's share of the consumers (server.ts, where RUN_JOBS is on). */
+/** Starts this process's share of the consumers (server.ts, where RUN_EVENT_CONSUMERS is on). */
 export function startEventConsumers(owner = OWNER): EventConsumers {
   const { EVENT_CONSUMER_POLL_MS: pollMs, EVENT_CONSUMER_LEASE_MS: leaseMs } = config();
   let held = new Map<string, LogPosition>();

@@ -8,7 +8,7 @@ import { startReceiver, type Receiver } from "./webhook-receiver";
 
 /*
  * The side effects of committed events come from the event log, not from the process that committed them: events
- * committed where no consumer ran (a process with RUN_JOBS=false, as if the committing process had died right
+ * committed where no consumer ran (a process with RUN_EVENT_CONSUMERS=false, as if the committing process had died right
  * after its commit) are handled once consumers start, each side effect exactly once even when the log is read
  * again from an earlier cursor (a consumer that died before its cursor moved).
  */
@@ -18,7 +18,11 @@ let receiver: Receiver;
 const sockets: Socket[] = [];
 
 beforeAll(async () => {
-  server = await startTestServer({ RUN_JOBS: "false", ALLOW_PRIVATE_NETWORK_TARGETS: "true", WEBHOOK_TIMEOUT_MS: "2000" });
+  server = await startTestServer({
+    RUN_EVENT_CONSUMERS: "false",
+    ALLOW_PRIVATE_NETWORK_TARGETS: "true",
+    WEBHOOK_TIMEOUT_MS: "2000",
+  });
   receiver = await startReceiver();
 });
 afterAll(async () => {
@@ -48,7 +52,7 @@ async function consumerStatus(admin: User) {
   return (response.body.eventConsumers as unknown[]).map((item) => expectShape(eventConsumerStatusOutput, item));
 }
 
-/** Runs the consumers (as a process with RUN_JOBS would) until GET /admin/jobs shows each of them up to date. */
+/** Runs the consumers (as a process with RUN_EVENT_CONSUMERS would) until GET /admin/jobs shows each of them up to date. */
 async function consumeEverything(admin: User, owner: string) {
   const consumers = startEventConsumers(owner);
   try {
