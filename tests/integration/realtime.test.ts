@@ -1,5 +1,6 @@
 import { io, type Socket } from "socket.io-client";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { consumerLags } from "../../lib/events/repo";
 import { addMember as joinAs, createTask, registerUser, startTestServer, type TestServer } from "./harness";
 
 /*
@@ -75,6 +76,19 @@ async function connect(user: User, cursor?: number): Promise<Client> {
       return new Promise((resolve) => waiters.push({ match, from, resolve }));
     },
   };
+}
+
+/**
+ * Waits until the socket consumer has pushed every event written so far. It reads the log after commit (on
+ * PostgreSQL, once older transactions of the whole cluster have ended), so a client that connects right after a
+ * request could otherwise still hear that request's event and mistake it for a later one.
+ */
+async function socketCaughtUp(): Promise<void> {
+  for (;;) {
+    const lag = (await consumerLags()).find((cursor) => cursor.consumer === "socket");
+    if (lag && lag.behind === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 async function team(owner: User, members: User[]): Promise<string> {
@@ -157,6 +171,7 @@ describe("/ws events", () => {
     expect(missed.map((event) => event.data.task.title)).toEqual(["Second draft", "Final"]);
     expect(last).toBe(missed.at(-1)!.id);
     // Without a cursor nothing is replayed: a fresh client loads the board over HTTP.
+    await socketCaughtUp();
     const fresh = await connect(member);
     expect((await patch(owner, task.id, { title: "Live" })).status).toBe(200);
     expect((await fresh.next(() => true)).data.task.title).toBe("Live");
@@ -181,6 +196,7 @@ describe("/ws events", () => {
       (await server.request(`/api/v1/collaboration-requests/${asked.body.id}/accept`, { token: helper.token, method: "POST" }))
         .status,
     ).toBe(200);
+    await socketCaughtUp();
     const helperClient = await connect(helper);
 
     expect((await patch(owner, task.id, { title: "Seen by the helper" })).status).toBe(200);
@@ -211,6 +227,7 @@ describe("/ws events", () => {
       method: "POST",
     });
     expect(accepted.status).toBe(200);
+    await socketCaughtUp();
     const [ownerClient, helperClient] = [await connect(owner), await connect(helper)];
 
     const removed = await server.request(`/tasks/${task.id}/collaborators/${helper.user.id}`, {
@@ -233,6 +250,7 @@ describe("/ws events", () => {
     const teamTask = await createTask(server, owner.token, { title: "The team's", userGroupId: groupId });
     // One the member created for the team: they keep seeing it.
     const kept = await createTask(server, member.token, { title: "Also theirs", userGroupId: groupId });
+    await socketCaughtUp();
     const memberClient = await connect(member);
 
     const removed = await server.request(`/api/v1/user-groups/${groupId}/members/${member.user.id}`, {
