@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, gt, lt, lte, max, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { lockUserRow } from "../auth/repo";
-import { db, statementRows, type Executor } from "../db/client";
+import { db, statementRows, statementSnapshot, type Executor, type SnapshotRows } from "../db/client";
 import { subtasks, taskAssignees, taskGroups, tasks, type SubtaskRow, type TaskRow } from "../db/schema/tasks";
 import { taskCollaborators } from "../db/schema/collaboration";
 import { familyMembers } from "../db/schema/family";
@@ -232,9 +232,10 @@ export async function listVisibleTaskAnswers(
   sort: SortKey,
   limit: number,
   after: Keyset | null,
+  run: SnapshotRows = statementRows,
 ): Promise<string[]> {
   const values = { ...listValues(userId, filter, after), limit };
-  const rows = await statementRows<{ json: string }>(
+  const rows = await run<{ json: string }>(
     shapeOf("task-answers", values, sort),
     () => sql`select t.answer as json from (${visiblePage(values, sort)}) t order by ${sql.raw(outerOrder(sort))}`,
     values,
@@ -253,9 +254,9 @@ function outerOrder(sort: SortKey, table = "t."): string {
  * the user's own rows through the same indexes (one condition over the whole table, an `or` of the relations,
  * scanned every task of the installation: 17-33 ms a board on 16,000 tasks, for a user with 3 tasks or 10,000).
  */
-async function countVisibleTasks(userId: string, filter: ListFilter): Promise<number> {
+async function countVisibleTasks(userId: string, filter: ListFilter, run: SnapshotRows = statementRows): Promise<number> {
   const values = listValues(userId, filter, null);
-  const [row] = await statementRows<{ total: number }>(
+  const [row] = await run<{ total: number }>(
     shapeOf("task-count", values),
     () => {
       const branches = visibleBranches(
@@ -274,24 +275,39 @@ async function countVisibleTasks(userId: string, filter: ListFilter): Promise<nu
 
 export const BOARD_ORDER: SortKey = { column: tasks.position, descending: false, nullable: false };
 
+export interface BoardColumn {
+  status: TaskRow["status"];
+  /** The cards as answer JSON, in position order. */
+  tasks: string[];
+  /** Whether more cards follow the last of `tasks`. */
+  more: boolean;
+  /** How many cards the column holds. */
+  total: number;
+}
+
 /**
- * A board column: a status's tasks in position order (as answer JSON), `limit` of them after `after` (the last card
- * already shown; null: from the top), whether more follow, and how many the column holds. Both reads go through the
- * user's own rows (the branches of `visiblePage`), so a board costs the same however many tasks other people have.
+ * Board columns: each status's tasks in position order (as answer JSON), `limit` of them after `after` (the last
+ * card already shown; null: from the top), whether more follow, and how many the column holds. Every read goes
+ * through the user's own rows (the branches of `visiblePage`), so a board costs the same however many tasks other
+ * people have; all of them run in one snapshot on generic plans (`statementSnapshot`), so the totals match the cards.
  */
-export async function boardColumn(
+export function boardColumns(
   userId: string,
-  status: TaskRow["status"],
+  statuses: readonly TaskRow["status"][],
   filter: Pick<ListFilter, "groupId" | "projectId" | "userGroupId">,
   limit: number,
   after: Keyset | null,
-): Promise<{ tasks: string[]; more: boolean; total: number }> {
-  const columnFilter = { ...filter, statuses: [status] };
-  const [answers, total] = await Promise.all([
-    listVisibleTaskAnswers(userId, columnFilter, BOARD_ORDER, limit + 1, after),
-    countVisibleTasks(userId, columnFilter),
-  ]);
-  return { tasks: answers.slice(0, limit), more: answers.length > limit, total };
+): Promise<BoardColumn[]> {
+  return statementSnapshot(async (run) => {
+    const columns: BoardColumn[] = [];
+    for (const status of statuses) {
+      const columnFilter = { ...filter, statuses: [status] };
+      const answers = await listVisibleTaskAnswers(userId, columnFilter, BOARD_ORDER, limit + 1, after, run);
+      const total = await countVisibleTasks(userId, columnFilter, run);
+      columns.push({ status, tasks: answers.slice(0, limit), more: answers.length > limit, total });
+    }
+    return columns;
+  });
 }
 
 /**

@@ -17,7 +17,7 @@ import { purgeDeletedMedia } from "../media/purge";
 import { findMemberRole } from "../teams/repo";
 import { invalidateTaskLists, lookupTaskList, storeTaskList, type CacheLookup } from "./list-cache";
 import {
-  boardColumn,
+  boardColumns as readBoardColumns,
   findVisibleTaskAnswer,
   deleteTaskRow,
   findTaskRow,
@@ -515,21 +515,20 @@ export interface BoardRequest {
 /**
  * The board's columns, each card as the answer JSON the database keeps (`tasks.answer`), with the column's total
  * and a cursor to its next cards (the same cursor as `GET /tasks?sort=position` makes, so either continues it).
- * The columns are read at the same time, each from the user's own rows.
+ * The columns are read in one snapshot, each from the user's own rows.
  */
 async function boardColumns(actor: Actor, request: BoardRequest) {
   if (request.cursor && !request.status)
     throw invalidField("query", "/status", "is required with cursor: a cursor continues one column");
   const after = request.cursor ? decodeCursor(request.cursor, "position") : null;
   const filter = { groupId: request.groupId, projectId: request.projectId, userGroupId: request.userGroupId };
-  return Promise.all(
-    (request.status ? [request.status] : TASK_STATUSES).map(async (status) => {
-      const column = await boardColumn(actor.userId, status, filter, request.limit, after);
-      const last = column.tasks.at(-1);
-      const nextCursor = column.more && last ? encodeCursor("position", JSON.parse(last) as TaskOutput) : null;
-      return { status, tasks: column.tasks, total: column.total, nextCursor };
-    }),
-  );
+  const statuses = request.status ? [request.status] : TASK_STATUSES;
+  const columns = await readBoardColumns(actor.userId, statuses, filter, request.limit, after);
+  return columns.map(({ status, tasks, more, total }) => {
+    const last = tasks.at(-1);
+    const nextCursor = more && last ? encodeCursor("position", JSON.parse(last) as TaskOutput) : null;
+    return { status, tasks, total, nextCursor };
+  });
 }
 
 /** The board for a page (the cards as objects). */
