@@ -130,6 +130,27 @@ export async function announceLostGroupTasks(
   return lost;
 }
 
+/**
+ * Runs `change` in its transaction: a change to a user group that changes who sees all of its tasks (deleting the
+ * group leaves its tasks without one). Then announces each of the group's tasks as `announceTaskChange` does:
+ * `task.updated` to everyone who still sees it, `task.unshared` to those who saw it only through the group.
+ * Answers everyone whose cached lists the change makes stale.
+ */
+export async function announceGroupTasksAround(
+  tx: Executor,
+  group: { actorId: string; groupId: string },
+  change: () => Promise<void>,
+): Promise<string[]> {
+  const before = await taskAudiences(await findUserGroupTaskIds(group.groupId, tx), tx);
+  await change();
+  const stale = new Set<string>();
+  for (const [taskId, audience] of before) {
+    const announced = await announceTaskChange(tx, { type: "task.updated", actorId: group.actorId, taskId, before: audience });
+    for (const userId of announced) stale.add(userId);
+  }
+  return [...stale];
+}
+
 /** A task the actor can see, or 404 (also for another user's task: never a hint that it exists). */
 export async function getVisibleTask(actor: Actor, taskId: string, database?: Executor): Promise<TaskRecord> {
   const task = await findVisibleTask(actor.userId, taskId, database);

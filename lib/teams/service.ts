@@ -6,7 +6,7 @@ import { db, type Executor } from "../db/client";
 import type { CreatedInvitationOutput } from "../invitations/schema";
 import { inviteToJoin, isConnected } from "../invitations/service";
 import { invalidateTaskLists } from "../tasks/list-cache";
-import { announceLostGroupTasks } from "../tasks/service";
+import { announceGroupTasksAround, announceLostGroupTasks } from "../tasks/service";
 import type { UserGroupRole } from "../db/schema/teams";
 import {
   countOwners,
@@ -140,17 +140,21 @@ export async function updateUserGroup(
   });
 }
 
-/** Deletes the group and every membership in it: owners only. `precondition` as for `updateUserGroup`. */
+/**
+ * Deletes the group and every membership in it: owners only. `precondition` as for `updateUserGroup`. The group's
+ * tasks stay, without a group.
+ */
 export async function deleteUserGroup(actor: Actor, groupId: string, precondition?: Precondition): Promise<void> {
-  const members = await changeMembership(actor, groupId, async (tx, role) => {
+  const stale = await changeMembership(actor, groupId, async (tx, role) => {
     if (role !== "owner") throw ownersOnly("delete the group");
     await precondition?.(toUserGroupOutput(await getMemberGroupOrThrow(actor, groupId, tx)));
     const members = await listMembers(groupId, tx);
-    await deleteUserGroupRow(groupId, tx);
-    return members;
+    // Its tasks stay their owners' and assignees' without a group: they hear the change, the other members that
+    // the tasks are gone from their screens.
+    const told = await announceGroupTasksAround(tx, { actorId: actor.userId, groupId }, () => deleteUserGroupRow(groupId, tx));
+    return [...members.map((member) => member.userId), ...told];
   });
-  // The group's tasks left the members' lists (a task stays its owner's and its assignees').
-  await invalidateTaskLists(members.map((member) => member.userId));
+  await invalidateTaskLists([...new Set(stale)]);
 }
 
 // Members

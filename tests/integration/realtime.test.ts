@@ -270,6 +270,30 @@ describe("/ws events", () => {
     expect(memberClient.events.filter((event) => event.taskId === kept.id)).toEqual([]);
   });
 
+  test("DELETE /user-groups/{id} – members who saw the team's tasks only through it are told to drop them; the owner hears them without the team", async () => {
+    const [owner, member] = [await registerUser(server), await registerUser(server)];
+    const groupId = await team(owner, [member]);
+    const teamTask = await createTask(server, owner.token, { title: "Ours for now", userGroupId: groupId });
+    await socketCaughtUp();
+    const [ownerClient, memberClient] = [await connect(owner), await connect(member)];
+
+    const deleted = await server.request(`/api/v1/user-groups/${groupId}`, { method: "DELETE", token: owner.token });
+    expect(deleted.status).toBe(204);
+    const updated = await ownerClient.next((event) => event.type === "task.updated" && event.taskId === teamTask.id);
+    expect(updated.data.task).toMatchObject({ id: teamTask.id, title: "Ours for now", userGroupId: null });
+    expect(await memberClient.next((event) => event.type === "task.unshared")).toMatchObject({
+      taskId: teamTask.id,
+      actorId: owner.user.id,
+      data: { taskId: teamTask.id },
+    });
+    expect(memberClient.events.filter((event) => event.type === "task.updated")).toEqual([]);
+    // The member's list no longer has it; the owner's still does.
+    expect((await server.request("/api/v1/tasks", { token: member.token })).body.items).toEqual([]);
+    expect(
+      (await server.request("/api/v1/tasks", { token: owner.token })).body.items.map((task: { id: string }) => task.id),
+    ).toEqual([teamTask.id]);
+  });
+
   test("ending a user's sessions closes their open sockets: sign-out everywhere, a new password, a deleted account", async () => {
     const closedBy = async (user: User, end: (user: User) => Promise<number>) => {
       const client = await connect(user);
