@@ -7,7 +7,7 @@ import { findMembership, listFamilyMembers } from "../family/repo";
 import { LOCALES, type Locale } from "../i18n/locales";
 import { purgeDeletedMedia } from "../media/purge";
 import { invalidateTaskLists } from "../tasks/list-cache";
-import { taskAudience } from "../tasks/repo";
+import { announceTasksAround } from "../tasks/service";
 import { MAX_GROUPS } from "./defaults";
 import { groupLanguage, groupName } from "./names";
 import {
@@ -208,32 +208,34 @@ export async function deleteGroup(
     const inGroup = await tasksInGroup(groupId, tx);
     if (inGroup.length > 0 && !target && !query.deleteTasks) throw hasTasks(inGroup.length);
     const taskIds = inGroup.map((task) => task.id);
-    const before = await taskAudience(taskIds, tx);
-    if (target) {
-      const users = await groupUsers(target, tx);
-      await moveTasksToGroup(
-        inGroup.filter((task) => users.has(task.ownerId)).map((task) => task.id),
-        target.id,
-        tx,
-      );
-      await sendTasksHome(
-        inGroup.filter((task) => !users.has(task.ownerId)),
-        groupId,
-        tx,
-      );
-    } else if (inGroup.length > 0) {
-      await deleteTasksById(
-        inGroup.filter((task) => task.ownerId === actor.userId).map((task) => task.id),
-        tx,
-      );
-      await sendTasksHome(
-        inGroup.filter((task) => task.ownerId !== actor.userId),
-        groupId,
-        tx,
-      );
-    }
-    await deleteGroupRow(groupId, tx);
-    return [...before, ...(await taskAudience(taskIds, tx))];
+    // Everyone who saw the tasks hears where they went (or that they are gone, or no longer theirs to see).
+    const { stale } = await announceTasksAround(tx, { actorId: actor.userId, taskIds }, async () => {
+      if (target) {
+        const users = await groupUsers(target, tx);
+        await moveTasksToGroup(
+          inGroup.filter((task) => users.has(task.ownerId)).map((task) => task.id),
+          target.id,
+          tx,
+        );
+        await sendTasksHome(
+          inGroup.filter((task) => !users.has(task.ownerId)),
+          groupId,
+          tx,
+        );
+      } else if (inGroup.length > 0) {
+        await deleteTasksById(
+          inGroup.filter((task) => task.ownerId === actor.userId).map((task) => task.id),
+          tx,
+        );
+        await sendTasksHome(
+          inGroup.filter((task) => task.ownerId !== actor.userId),
+          groupId,
+          tx,
+        );
+      }
+      await deleteGroupRow(groupId, tx);
+    });
+    return stale;
   });
   // Deleted tasks take their media with them: remove the files too.
   if (query.deleteTasks) await purgeDeletedMedia();

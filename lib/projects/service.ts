@@ -8,7 +8,7 @@ import { publish } from "../events/publish";
 import type { CreatedInvitationOutput } from "../invitations/schema";
 import { inviteToJoin, isConnected } from "../invitations/service";
 import { invalidateTaskLists } from "../tasks/list-cache";
-import { taskAudience } from "../tasks/repo";
+import { announceTasksAround } from "../tasks/service";
 import { findUserId } from "../teams/repo";
 import {
   countOwners,
@@ -178,11 +178,11 @@ export async function deleteProject(actor: Actor, projectId: string, preconditio
   const audience = await withLockedProject(actor, projectId, async (tx, role) => {
     if (role !== "owner") throw ownersOnly("delete the project");
     if (precondition) await precondition(toProjectOutput(await getMemberProjectOrThrow(actor, projectId, tx)));
-    const before = await taskAudience(await listProjectTaskIds(projectId, tx), tx);
-    await deleteProjectRow(projectId, tx);
-    return before;
+    const taskIds = await listProjectTaskIds(projectId, tx);
+    // Those who still see the tasks hear them without the project, the others that they are gone from their screens.
+    const { stale } = await announceTasksAround(tx, { actorId: actor.userId, taskIds }, () => deleteProjectRow(projectId, tx));
+    return stale;
   });
-  // Those who still see the tasks (owners, assignees...) were in the audience before too: their tasks changed.
   await invalidateTaskLists(audience);
 }
 

@@ -130,25 +130,34 @@ export async function announceLostGroupTasks(
   return lost;
 }
 
+/** The ids of the tasks assigned to a user group as a whole (for the teams module). */
+export function userGroupTaskIds(groupId: string, tx: Executor): Promise<string[]> {
+  return findUserGroupTaskIds(groupId, tx);
+}
+
 /**
- * Runs `change` in its transaction: a change to a user group that changes who sees all of its tasks (deleting the
- * group leaves its tasks without one). Then announces each of the group's tasks as `announceTaskChange` does:
- * `task.updated` to everyone who still sees it, `task.unshared` to those who saw it only through the group.
- * Answers everyone whose cached lists the change makes stale.
+ * Runs `change` in its transaction: a change to many tasks at once that also changes who sees them (deleting the
+ * team, project or task group they belong to, moving them out of it, deleting them with it). Then announces each
+ * task as `announceTaskChange` does (`task.updated` to everyone who still sees it, `task.unshared` to those who
+ * saw it only through what changed), or `task.deleted` to everyone who saw it when it is gone. Answers everyone
+ * whose cached lists the change makes stale.
  */
-export async function announceGroupTasksAround(
+export async function announceTasksAround<T>(
   tx: Executor,
-  group: { actorId: string; groupId: string },
-  change: () => Promise<void>,
-): Promise<string[]> {
-  const before = await taskAudiences(await findUserGroupTaskIds(group.groupId, tx), tx);
-  await change();
+  tasks: { actorId: string; taskIds: readonly string[] },
+  change: () => Promise<T>,
+): Promise<{ result: T; stale: string[] }> {
+  const before = await taskAudiences(tasks.taskIds, tx);
+  const result = await change();
   const stale = new Set<string>();
   for (const [taskId, audience] of before) {
-    const announced = await announceTaskChange(tx, { type: "task.updated", actorId: group.actorId, taskId, before: audience });
+    const base = { actorId: tasks.actorId, taskId };
+    const announced = (await findTaskRow(taskId, tx))
+      ? await announceTaskChange(tx, { ...base, type: "task.updated", before: audience })
+      : (await publish(tx, { ...base, type: "task.deleted", audience, data: { taskId } }), audience);
     for (const userId of announced) stale.add(userId);
   }
-  return [...stale];
+  return { result, stale: [...stale] };
 }
 
 /** A task the actor can see, or 404 (also for another user's task: never a hint that it exists). */

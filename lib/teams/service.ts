@@ -6,7 +6,7 @@ import { db, type Executor } from "../db/client";
 import type { CreatedInvitationOutput } from "../invitations/schema";
 import { inviteToJoin, isConnected } from "../invitations/service";
 import { invalidateTaskLists } from "../tasks/list-cache";
-import { announceGroupTasksAround, announceLostGroupTasks } from "../tasks/service";
+import { announceLostGroupTasks, announceTasksAround, userGroupTaskIds } from "../tasks/service";
 import type { UserGroupRole } from "../db/schema/teams";
 import {
   countOwners,
@@ -151,8 +151,9 @@ export async function deleteUserGroup(actor: Actor, groupId: string, preconditio
     const members = await listMembers(groupId, tx);
     // Its tasks stay their owners' and assignees' without a group: they hear the change, the other members that
     // the tasks are gone from their screens.
-    const told = await announceGroupTasksAround(tx, { actorId: actor.userId, groupId }, () => deleteUserGroupRow(groupId, tx));
-    return [...members.map((member) => member.userId), ...told];
+    const taskIds = await userGroupTaskIds(groupId, tx);
+    const { stale } = await announceTasksAround(tx, { actorId: actor.userId, taskIds }, () => deleteUserGroupRow(groupId, tx));
+    return [...members.map((member) => member.userId), ...stale];
   });
   await invalidateTaskLists([...new Set(stale)]);
 }

@@ -294,6 +294,64 @@ describe("/ws events", () => {
     ).toEqual([teamTask.id]);
   });
 
+  test("DELETE /projects/{id} – members who saw its tasks only through it are told to drop them; the owner hears them without the project", async () => {
+    const [owner, member] = [await registerUser(server), await registerUser(server)];
+    const project = await server.request("/api/v1/projects", { token: owner.token, json: { name: "Launch" } });
+    expect(project.status).toBe(201);
+    expect((await joinAs(server, `/api/v1/projects/${project.body.id}/members`, owner, member)).status).toBe(201);
+    const projectTask = await createTask(server, owner.token, { title: "Launch checklist", projectId: project.body.id });
+    await socketCaughtUp();
+    const [ownerClient, memberClient] = [await connect(owner), await connect(member)];
+
+    expect((await server.request(`/api/v1/projects/${project.body.id}`, { method: "DELETE", token: owner.token })).status).toBe(
+      204,
+    );
+    const updated = await ownerClient.next((event) => event.type === "task.updated" && event.taskId === projectTask.id);
+    expect(updated.data.task).toMatchObject({ id: projectTask.id, projectId: null });
+    expect(await memberClient.next((event) => event.type === "task.unshared")).toMatchObject({ taskId: projectTask.id });
+    expect(memberClient.events.filter((event) => event.type === "task.updated")).toEqual([]);
+  });
+
+  test("DELETE /groups/{id} – moved tasks are heard in their new group, tasks deleted with the group as deleted", async () => {
+    const [owner, helper] = [await registerUser(server), await registerUser(server)];
+    const groups = (await server.request("/api/v1/groups", { token: owner.token })).body.items as { id: string }[];
+    const made = async (name: string) => {
+      const created = await server.request("/api/v1/groups", { token: owner.token, json: { names: { en: name } } });
+      expect(created.status).toBe(201);
+      return created.body.id as string;
+    };
+    const [doomed, kept] = [await made("Doomed"), await made("Kept")];
+    const moved = await createTask(server, owner.token, { title: "Moves on", groupId: doomed });
+    const shared = await createTask(server, owner.token, { title: "Goes with it", groupId: kept });
+    const asked = await server.request(`/tasks/${shared.id}/collaboration-requests`, {
+      token: owner.token,
+      json: { kind: "collaborate", userId: helper.user.id },
+    });
+    const accepted = await server.request(`/api/v1/collaboration-requests/${asked.body.id}/accept`, {
+      token: helper.token,
+      method: "POST",
+    });
+    expect(accepted.status).toBe(200);
+    await socketCaughtUp();
+    const [ownerClient, helperClient] = [await connect(owner), await connect(helper)];
+
+    const movedAway = await server.request(`/api/v1/groups/${doomed}?moveTo=${groups[0]!.id}`, {
+      method: "DELETE",
+      token: owner.token,
+    });
+    expect(movedAway.status).toBe(204);
+    const update = await ownerClient.next((event) => event.type === "task.updated" && event.taskId === moved.id);
+    expect(update.data.task).toMatchObject({ id: moved.id, groupId: groups[0]!.id });
+
+    const gone = await server.request(`/api/v1/groups/${kept}?deleteTasks=true`, { method: "DELETE", token: owner.token });
+    expect(gone.status).toBe(204);
+    expect(await helperClient.next((event) => event.type === "task.deleted")).toMatchObject({
+      taskId: shared.id,
+      data: { taskId: shared.id },
+    });
+    expect(await ownerClient.next((event) => event.type === "task.deleted")).toMatchObject({ taskId: shared.id });
+  });
+
   test("ending a user's sessions closes their open sockets: sign-out everywhere, a new password, a deleted account", async () => {
     const closedBy = async (user: User, end: (user: User) => Promise<number>) => {
       const client = await connect(user);
