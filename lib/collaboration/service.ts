@@ -8,7 +8,6 @@ import type { CollaborationState, TaskCollaborationRow } from "../db/schema/coll
 import { publish } from "../events/publish";
 import { firstActiveGroupId } from "../groups/repo";
 import { mayOnTask } from "../permissions/tasks";
-import { invalidateTaskLists } from "../tasks/list-cache";
 import { findVisibleTask, lockedLastPosition, lockTask, taskAudience, updateTaskRow, type TaskRecord } from "../tasks/repo";
 import { announceTaskChange, getTask, getTaskFor, getVisibleTask } from "../tasks/service";
 import type { CreatedInvitationOutput } from "../invitations/schema";
@@ -215,8 +214,8 @@ async function requestOf(actor: Actor, task: TaskRecord, input: CreateRequestInp
 
 // Deciding
 
-/** What a decision's transaction answers: expired (committed as such, then a 409), or done with the lists to refresh. */
-type Decision = { expired: true } | { expired: false; audience: string[] };
+/** What a decision's transaction answers: expired (committed as such, then a 409), or done. */
+type Decision = { expired: boolean };
 
 /**
  * Runs a decision on a pending request, with the request locked: 404 unless the actor is `party`, 409 unless it
@@ -227,7 +226,7 @@ async function decide(
   requestId: string,
   party: "recipient" | "requester",
   tx: Executor,
-  change: (request: TaskCollaborationRow, now: Date) => Promise<string[]>,
+  change: (request: TaskCollaborationRow, now: Date) => Promise<void>,
 ): Promise<Decision> {
   const request = await lockRequest(requestId, tx);
   if (!request || (party === "recipient" ? request.recipientId : request.requesterId) !== actor.userId) throw requestNotFound();
@@ -237,12 +236,12 @@ async function decide(
     return { expired: true };
   }
   if (request.state !== "pending") throw notPending(request.state);
-  return { expired: false, audience: await change(request, now) };
+  await change(request, now);
+  return { expired: false };
 }
 
 async function finish(requestId: string, decision: Decision): Promise<CollaborationRequestOutput> {
   if (decision.expired) throw expiredConflict();
-  await invalidateTaskLists(decision.audience);
   return toRequestOutput(await getViewOrThrow(requestId));
 }
 
@@ -297,7 +296,6 @@ export async function acceptCollaborationRequest(actor: Actor, requestId: string
       await announceTaskChange(tx, { type: "task.updated", actorId: actor.userId, taskId: task.id, before });
       const after = await taskAudience([task.id], tx);
       await publish(tx, requestEvent("collaboration.accepted", actor.userId, request, "accepted", after));
-      return [...before, ...after];
     });
   });
   return finish(requestId, decision);
@@ -315,7 +313,6 @@ async function endRequest(
       await updateRequestState(request.id, state, now, tx);
       await insertHistory([{ requestId: request.id, actorId: actor.userId, action: state, at: now }], tx);
       await publish(tx, requestEvent(`collaboration.${state}`, actor.userId, request, state));
-      return [];
     }),
   );
   return finish(requestId, decision);
@@ -336,7 +333,7 @@ export function withdrawCollaborationRequest(actor: Actor, requestId: string): P
  * assignees read again inside the transaction, so of two people claiming at once one gets it and the other a 409.
  */
 export async function claimTask(actor: Actor, taskId: string): Promise<ClaimOutput> {
-  const { requestId, audience } = await db().transaction(async (tx) => {
+  const requestId = await db().transaction(async (tx) => {
     await lockTask(taskId, tx);
     const task = await getTaskFor(actor, taskId, "claim", tx);
     if (task.assigneeIds.length > 0) {
@@ -368,9 +365,8 @@ export async function claimTask(actor: Actor, taskId: string): Promise<ClaimOutp
     await announceTaskChange(tx, { type: "task.updated", actorId: actor.userId, taskId, before });
     const after = await taskAudience([taskId], tx);
     await publish(tx, requestEvent("collaboration.claimed", actor.userId, request!, "accepted", after));
-    return { requestId: request!.id, audience: [...before, ...after] };
+    return request!.id;
   });
-  await invalidateTaskLists(audience);
   return { request: toRequestOutput(await getViewOrThrow(requestId)), task: await getTask(actor, taskId) };
 }
 
@@ -382,7 +378,7 @@ export async function claimTask(actor: Actor, taskId: string): Promise<ClaimOutp
  * 403 for anyone else who sees the task.
  */
 export async function removeCollaborator(actor: Actor, taskId: string, userId: string): Promise<void> {
-  const audience = await db().transaction(async (tx) => {
+  await db().transaction(async (tx) => {
     await lockTask(taskId, tx);
     const task = await getVisibleTask(actor, taskId, tx);
     if (userId !== actor.userId && !mayOnTask(actor.userId, task, "manage")) {
@@ -393,7 +389,6 @@ export async function removeCollaborator(actor: Actor, taskId: string, userId: s
     const before = await taskAudience([taskId], tx);
     await deleteCollaborator(taskId, userId, tx);
     await updateTaskRow(taskId, { updatedAt: nowDate() }, tx);
-    return announceTaskChange(tx, { type: "task.updated", actorId: actor.userId, taskId, before });
+    await announceTaskChange(tx, { type: "task.updated", actorId: actor.userId, taskId, before });
   });
-  await invalidateTaskLists(audience);
 }

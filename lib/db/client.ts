@@ -337,30 +337,37 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
-const commitHooks = new WeakMap<object, (() => void)[]>();
+/** Something to do once a transaction has committed; the transaction's caller waits for it. */
+type CommitHook = () => void | Promise<void>;
+
+const commitHooks = new WeakMap<object, CommitHook[]>();
 
 /**
- * Runs `hook` once the transaction `executor` belongs to has committed (never if it rolls back); outside a
- * transaction, where every statement commits by itself, right away. Domain events are announced this way: only
- * what is in the database is ever announced.
+ * Runs `hook` once the transaction `executor` belongs to has committed (never if it rolls back), before
+ * `db.transaction` resolves, so that what a hook does is done by the time the change is acknowledged; outside a
+ * transaction, where every statement commits by itself, right away (the answer settles with the hook). Domain
+ * events are announced this way: only what is in the database is ever announced.
  */
-export function afterCommit(executor: Executor, hook: () => void): void {
+export async function afterCommit(executor: Executor, hook: CommitHook): Promise<void> {
   const hooks = commitHooks.get(executor);
   if (hooks) hooks.push(hook);
-  else hook();
+  else await hook();
 }
 
-/** Makes `db.transaction` (and nested transactions) collect `afterCommit` hooks and run them after the commit. */
+/**
+ * Makes `db.transaction` (and nested transactions) collect `afterCommit` hooks and run them after the commit. A
+ * hook that fails is logged: the change is committed whatever happens after it.
+ */
 function trackCommits(database: Db): void {
   const begin = database.transaction.bind(database);
   const tracked = (async (work: (tx: Executor) => Promise<unknown>, options?: unknown) => {
-    const hooks: (() => void)[] = [];
+    const hooks: CommitHook[] = [];
     const result = await begin(async (tx) => {
       commitHooks.set(tx, hooks);
       const nested = tx.transaction.bind(tx);
       // A savepoint's hooks wait for the outer commit; a rolled-back savepoint drops its own.
       tx.transaction = (async (inner: (savepoint: Executor) => Promise<unknown>) => {
-        const own: (() => void)[] = [];
+        const own: CommitHook[] = [];
         const value = await nested(async (savepoint) => {
           commitHooks.set(savepoint, own);
           return inner(savepoint);
@@ -370,13 +377,15 @@ function trackCommits(database: Db): void {
       }) as typeof tx.transaction;
       return work(tx);
     }, options as never);
-    for (const hook of hooks) {
-      try {
-        hook();
-      } catch (error) {
-        log.error("An after-commit hook failed", { error: error instanceof Error ? error.message : String(error) });
-      }
-    }
+    await Promise.all(
+      hooks.map(async (hook) => {
+        try {
+          await hook();
+        } catch (error) {
+          log.error("An after-commit hook failed", { error: error instanceof Error ? error.message : String(error) });
+        }
+      }),
+    );
     return result;
   }) as Db["transaction"];
   database.transaction = tracked;

@@ -11,8 +11,7 @@ import { findOwnGroup, homeGroupId, moveTasksToGroup, tasksInGroup } from "../gr
 import type { GroupOutput } from "../groups/schema";
 import { sendTasksHome, toGroupOutput } from "../groups/service";
 import type { Locale } from "../i18n/locales";
-import { invalidateTaskLists } from "../tasks/list-cache";
-import { taskAudience } from "../tasks/repo";
+import { announceTasksAround } from "../tasks/service";
 import {
   countFamilyMembers,
   deleteFamilyMember,
@@ -87,11 +86,6 @@ async function changeFamily<T>(actor: Actor, change: (context: FamilyContext) =>
 
 const userIds = (members: readonly FamilyMemberRecord[]) => members.map((member) => member.userId);
 
-/** Everyone whose task lists a change to the family may alter: its members, and everyone who sees these tasks. */
-async function audienceOf(familyId: string, taskIds: readonly string[], tx: Executor): Promise<string[]> {
-  return [...userIds(await listFamilyMembers(familyId, tx)), ...(await taskAudience(taskIds, tx))];
-}
-
 function toMemberOutput(member: FamilyMemberRecord): FamilyMemberOutput {
   return { ...member, joinedAt: member.joinedAt.toISOString() };
 }
@@ -113,17 +107,17 @@ async function stopSharing(groups: readonly TaskGroupRow[], tx: Executor): Promi
 
 /**
  * Takes a member out of the family: their shared groups stop being shared, their tasks in the groups others share
- * go back to their first active group. The last member leaving deletes the workspace. Answers whose task lists to
- * drop.
+ * go back to their first active group. The last member leaving deletes the workspace.
  */
 async function removeFromFamily(actor: Actor, familyId: string, member: { userId: string; role: FamilyRole }, tx: Executor) {
   const taskIds = await sharedTaskIds(familyId, tx);
   const members = userIds(await listFamilyMembers(familyId, tx));
-  const before = [...members, ...(await taskAudience(taskIds, tx))];
-  await stopSharing(await listSharedGroups(familyId, tx, member.userId), tx);
-  const theirTasks = await memberTasksInOthersGroups(familyId, member.userId, tx);
-  if (theirTasks.length > 0) await moveTasksToGroup(theirTasks, await homeGroupId(member.userId, tx), tx);
-  await deleteFamilyMember(familyId, member.userId, tx);
+  await announceTasksAround(tx, { actorId: actor.userId, taskIds }, async () => {
+    await stopSharing(await listSharedGroups(familyId, tx, member.userId), tx);
+    const theirTasks = await memberTasksInOthersGroups(familyId, member.userId, tx);
+    if (theirTasks.length > 0) await moveTasksToGroup(theirTasks, await homeGroupId(member.userId, tx), tx);
+    await deleteFamilyMember(familyId, member.userId, tx);
+  });
   await publish(tx, {
     type: "family.member_removed",
     actorId: actor.userId,
@@ -131,7 +125,6 @@ async function removeFromFamily(actor: Actor, familyId: string, member: { userId
     data: { familyId, userId: member.userId, role: member.role, left: member.userId === actor.userId },
   });
   if ((await countFamilyMembers(familyId, tx)).members === 0) await deleteFamilyRow(familyId, tx);
-  return [...before, ...(await taskAudience(taskIds, tx))];
 }
 
 // The workspace
@@ -182,12 +175,13 @@ export async function updateFamily(actor: Actor, input: UpdateFamilyInput, lang?
 
 /** Deletes the workspace: parents. Its groups stop being shared (and others' tasks go home); nothing else is deleted. */
 export async function deleteFamily(actor: Actor): Promise<void> {
-  const audience = await changeFamily(actor, async ({ familyId, role, tx }) => {
+  await changeFamily(actor, async ({ familyId, role, tx }) => {
     if (role !== "parent") throw parentsOnly("delete the family workspace");
     const members = await listFamilyMembers(familyId, tx);
     const taskIds = await sharedTaskIds(familyId, tx);
-    const before = [...userIds(members), ...(await taskAudience(taskIds, tx))];
-    await stopSharing(await listSharedGroups(familyId, tx), tx);
+    await announceTasksAround(tx, { actorId: actor.userId, taskIds }, async () =>
+      stopSharing(await listSharedGroups(familyId, tx), tx),
+    );
     await publish(
       tx,
       ...members.map((member) => ({
@@ -198,9 +192,7 @@ export async function deleteFamily(actor: Actor): Promise<void> {
       })),
     );
     await deleteFamilyRow(familyId, tx);
-    return [...before, ...(await taskAudience(taskIds, tx))];
   });
-  await invalidateTaskLists(audience);
 }
 
 // Members
@@ -246,12 +238,11 @@ export async function changeFamilyMemberRole(
 /** Removes a member: parents (children cannot remove others). Removing yourself is leaving. */
 export async function removeFamilyMember(actor: Actor, userId: string): Promise<void> {
   if (userId === actor.userId) return leaveFamily(actor);
-  const audience = await changeFamily(actor, async ({ familyId, role, tx }) => {
+  await changeFamily(actor, async ({ familyId, role, tx }) => {
     if (role !== "parent") throw new AppError("forbidden", "Children cannot remove others: only a parent can");
     const member = await getMemberOrThrow(familyId, userId, tx);
-    return removeFromFamily(actor, familyId, member, tx);
+    await removeFromFamily(actor, familyId, member, tx);
   });
-  await invalidateTaskLists(audience);
 }
 
 /**
@@ -259,32 +250,29 @@ export async function removeFamilyMember(actor: Actor, userId: string): Promise<
  * the workspace.
  */
 export async function leaveFamily(actor: Actor): Promise<void> {
-  const audience = await changeFamily(actor, async ({ familyId, role, tx }) => {
+  await changeFamily(actor, async ({ familyId, role, tx }) => {
     const { members, parents } = await countFamilyMembers(familyId, tx);
     if (role === "parent" && parents === 1 && members > 1) throw lastParent("you");
-    return removeFromFamily(actor, familyId, { userId: actor.userId, role }, tx);
+    await removeFromFamily(actor, familyId, { userId: actor.userId, role }, tx);
   });
-  await invalidateTaskLists(audience);
 }
 
 // Shared groups
 
 /** Shares one of the actor's own task groups with their family: any member. Sharing it again changes nothing. */
 export async function shareGroup(actor: Actor, groupId: string, lang?: Locale): Promise<GroupOutput> {
-  const { group, audience } = await changeFamily(actor, async ({ familyId, tx }) => {
+  const group = await changeFamily(actor, async ({ familyId, tx }) => {
     const own = await findOwnGroup(actor.userId, groupId, tx);
     if (!own) throw new AppError("not_found", "No such group of yours (only your own groups can be shared)");
-    if (own.familyId === familyId) return { group: own, audience: [] };
+    if (own.familyId === familyId) return own;
     const taskIds = (await tasksInGroup(groupId, tx)).map((task) => task.id);
-    const before = await audienceOf(familyId, taskIds, tx);
-    if (own.familyId) await stopSharing([own], tx);
-    await setGroupFamily(groupId, familyId, tx);
-    return {
-      group: (await findOwnGroup(actor.userId, groupId, tx))!,
-      audience: [...before, ...(await audienceOf(familyId, taskIds, tx))],
-    };
+    // The family now sees the group's tasks: they hear them (a screen adds a task it did not have).
+    await announceTasksAround(tx, { actorId: actor.userId, taskIds }, async () => {
+      if (own.familyId) await stopSharing([own], tx);
+      await setGroupFamily(groupId, familyId, tx);
+    });
+    return (await findOwnGroup(actor.userId, groupId, tx))!;
   });
-  await invalidateTaskLists(audience);
   return toGroupOutput(group, groupLanguage(lang, actor.locale), actor.userId);
 }
 
@@ -293,16 +281,13 @@ export async function shareGroup(actor: Actor, groupId: string, lang?: Locale): 
  * in it that others own go back to their owners' first active group.
  */
 export async function unshareGroup(actor: Actor, groupId: string): Promise<void> {
-  const audience = await changeFamily(actor, async ({ familyId, role, tx }) => {
+  await changeFamily(actor, async ({ role, tx }) => {
     const group = await findFamilyGroup(actor.userId, groupId, tx);
     if (!group) throw new AppError("not_found", "No such group shared with your family workspace");
     if (group.ownerId !== actor.userId && role !== "parent") {
       throw new AppError("forbidden", "Only the group's owner or a parent can stop sharing it");
     }
     const taskIds = (await tasksInGroup(groupId, tx)).map((task) => task.id);
-    const before = await audienceOf(familyId, taskIds, tx);
-    await stopSharing([group], tx);
-    return [...before, ...(await audienceOf(familyId, taskIds, tx))];
+    await announceTasksAround(tx, { actorId: actor.userId, taskIds }, () => stopSharing([group], tx));
   });
-  await invalidateTaskLists(audience);
 }

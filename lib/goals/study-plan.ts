@@ -6,7 +6,6 @@ import { nowDate } from "../clock";
 import { db, type Executor } from "../db/client";
 import { firstActiveGroupId, holdGroup } from "../groups/repo";
 import { DEFAULT_LOCALE, isLocale, type Locale } from "../i18n/locales";
-import { invalidateTaskLists } from "../tasks/list-cache";
 import { fromZonedWallTime } from "../tasks/recurrence";
 import { insertSubtask, insertTask, lockedLastPosition } from "../tasks/repo";
 import { announceTaskChange } from "../tasks/service";
@@ -185,7 +184,7 @@ async function insertSessionTask(
   goalId: string,
   session: PlanSession,
   task: { groupId: string; position: string; description: string; timeZone: string },
-): Promise<{ taskId: string; audience: string[] }> {
+): Promise<string> {
   const [year, month, day] = session.date.split("-").map(Number) as [number, number, number];
   const now = nowDate();
   const taskId = await insertTask(
@@ -207,8 +206,8 @@ async function insertSessionTask(
     await insertSubtask({ taskId, title, done: false, position, completedAt: null, createdAt: now, updatedAt: now }, tx);
   }
   await insertLink(goalId, taskId, tx);
-  const audience = await announceTaskChange(tx, { type: "task.created", actorId: actor.userId, taskId, before: [] });
-  return { taskId, audience };
+  await announceTaskChange(tx, { type: "task.created", actorId: actor.userId, taskId, before: [] });
+  return taskId;
 }
 
 /**
@@ -221,7 +220,7 @@ export async function applyStudyPlan(
   goalId: string,
   input: ApplyStudyPlanInput = {},
 ): Promise<AppliedStudyPlanOutput> {
-  const { result, audience } = await db().transaction(async (tx) => {
+  return db().transaction(async (tx) => {
     const goal = await lockOwnGoalOrThrow(actor, goalId, tx);
     const row = await lockStudyPlan(goalId, tx);
     if (!row) throw noPlan();
@@ -249,27 +248,16 @@ export async function applyStudyPlan(
     const t = plannerTranslator(localeOf(actor));
     const total = plan.sessions.length;
     const taskIds: string[] = [];
-    const audience = new Set<string>();
     for (const [index, session] of plan.sessions.entries()) {
       position = generateKeyBetween(position, null);
       const description = t("taskDescription", { session: index + 1, total, goal: goal.title });
-      const made = await insertSessionTask(tx, actor, goalId, session, {
-        groupId,
-        position,
-        description,
-        timeZone: plan.timeZone,
-      });
-      taskIds.push(made.taskId);
-      made.audience.forEach((userId) => audience.add(userId));
+      taskIds.push(
+        await insertSessionTask(tx, actor, goalId, session, { groupId, position, description, timeZone: plan.timeZone }),
+      );
     }
     const applied = await markStudyPlanApplied(goalId, tx);
     await updateGoalRow(goalId, {}, tx);
     const current = (await findOwnGoal(actor.userId, goalId, tx))!;
-    return {
-      result: { studyPlan: toStudyPlanOutput(applied), goal: await goalOutputFor(actor, current, tx), taskIds },
-      audience: [...audience],
-    };
+    return { studyPlan: toStudyPlanOutput(applied), goal: await goalOutputFor(actor, current, tx), taskIds };
   });
-  await invalidateTaskLists(audience);
-  return result;
 }

@@ -6,7 +6,6 @@ import type { TaskGroupRow } from "../db/schema/tasks";
 import { findMembership, listFamilyMembers } from "../family/repo";
 import { LOCALES, type Locale } from "../i18n/locales";
 import { purgeDeletedMedia } from "../media/purge";
-import { invalidateTaskLists } from "../tasks/list-cache";
 import { announceTasksAround } from "../tasks/service";
 import { MAX_GROUPS } from "./defaults";
 import { groupLanguage, groupName } from "./names";
@@ -195,7 +194,7 @@ export async function deleteGroup(
 ): Promise<void> {
   if (query.moveTo === groupId) throw invalidField("query", "/moveTo", "must be another group than the one deleted");
   const seen = await getVisibleGroupOrThrow(actor, groupId);
-  const audience = await db().transaction(async (tx) => {
+  await db().transaction(async (tx) => {
     // Locked, then checked again: the group may have stopped being shared meanwhile.
     const group = await lockGroup(seen.ownerId, groupId, tx);
     if (!group || !(await findVisibleGroup(actor.userId, groupId, tx))) throw groupNotFound();
@@ -209,7 +208,7 @@ export async function deleteGroup(
     if (inGroup.length > 0 && !target && !query.deleteTasks) throw hasTasks(inGroup.length);
     const taskIds = inGroup.map((task) => task.id);
     // Everyone who saw the tasks hears where they went (or that they are gone, or no longer theirs to see).
-    const { stale } = await announceTasksAround(tx, { actorId: actor.userId, taskIds }, async () => {
+    await announceTasksAround(tx, { actorId: actor.userId, taskIds }, async () => {
       if (target) {
         const users = await groupUsers(target, tx);
         await moveTasksToGroup(
@@ -235,11 +234,9 @@ export async function deleteGroup(
       }
       await deleteGroupRow(groupId, tx);
     });
-    return stale;
   });
   // Deleted tasks take their media with them: remove the files too.
   if (query.deleteTasks) await purgeDeletedMedia();
-  if (audience.length > 0) await invalidateTaskLists(audience);
 }
 
 function toScheduleOutput(group: TaskGroupRow): GroupScheduleOutput {

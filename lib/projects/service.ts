@@ -8,7 +8,7 @@ import { publish } from "../events/publish";
 import type { CreatedInvitationOutput } from "../invitations/schema";
 import { inviteToJoin, isConnected } from "../invitations/service";
 import { invalidateTaskLists } from "../tasks/list-cache";
-import { announceTasksAround } from "../tasks/service";
+import { announceLostTasks, announceTasksAround } from "../tasks/service";
 import { findUserId } from "../teams/repo";
 import {
   countOwners,
@@ -171,19 +171,16 @@ export async function updateProject(
 
 /**
  * Deletes the project and every membership in it: owners only. Its tasks stay with their owners, in no project;
- * whoever saw them only through the project no longer does, so everyone who saw them has a stale list.
- * `precondition` as for `updateProject`.
+ * whoever saw them only through the project no longer does. `precondition` as for `updateProject`.
  */
 export async function deleteProject(actor: Actor, projectId: string, precondition?: Precondition): Promise<void> {
-  const audience = await withLockedProject(actor, projectId, async (tx, role) => {
+  await withLockedProject(actor, projectId, async (tx, role) => {
     if (role !== "owner") throw ownersOnly("delete the project");
     if (precondition) await precondition(toProjectOutput(await getMemberProjectOrThrow(actor, projectId, tx)));
     const taskIds = await listProjectTaskIds(projectId, tx);
     // Those who still see the tasks hear them without the project, the others that they are gone from their screens.
-    const { stale } = await announceTasksAround(tx, { actorId: actor.userId, taskIds }, () => deleteProjectRow(projectId, tx));
-    return stale;
+    await announceTasksAround(tx, { actorId: actor.userId, taskIds }, () => deleteProjectRow(projectId, tx));
   });
-  await invalidateTaskLists(audience);
 }
 
 // Members
@@ -268,9 +265,9 @@ export async function removeProjectMember(actor: Actor, projectId: string, userI
     if (role === "owner" && actorRole !== "owner") throw ownersOnly("remove an owner");
     await publishMembership(tx, "project.member_removed", actor, projectId, { userId, role });
     await deleteMember(projectId, userId, tx);
+    // The tasks they saw only through the project leave their screens.
+    await announceLostTasks(tx, { actorId: actor.userId, userId, taskIds: await listProjectTaskIds(projectId, tx) });
   });
-  // The tasks they saw only through the project leave their lists.
-  await invalidateTaskLists([userId]);
 }
 
 /** Any member may leave, except the last owner. */
@@ -279,6 +276,10 @@ export async function leaveProject(actor: Actor, projectId: string): Promise<voi
     if (role === "owner" && (await countOwners(projectId, tx)) === 1) throw lastOwner("you");
     await publishMembership(tx, "project.member_removed", actor, projectId, { userId: actor.userId, role });
     await deleteMember(projectId, actor.userId, tx);
+    await announceLostTasks(tx, {
+      actorId: actor.userId,
+      userId: actor.userId,
+      taskIds: await listProjectTaskIds(projectId, tx),
+    });
   });
-  await invalidateTaskLists([actor.userId]);
 }

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { now } from "../clock";
 import { config } from "../config";
+import { onCommitted } from "../events/publish";
+import type { DomainEventType } from "../events/types";
 import { redis } from "../redis/client";
 
 /** How long a user's task list answer is reused (the interface spec's 30 seconds). */
@@ -155,7 +157,27 @@ export function storeTaskList(userId: string, query: string, generation: number,
   return store().set(userId, query, generation, body);
 }
 
-/** Drops the cached lists of these users: call it after any change to a task they can see. */
+/**
+ * Drops the cached lists of these users. A change that publishes task events needs no call: their audiences'
+ * lists are dropped when it commits (below). Call it for a change that alters what someone's list holds without
+ * a task event (joining a team or a project brings its tasks in).
+ */
 export function invalidateTaskLists(userIds: Iterable<string>): Promise<void> {
-  return store().invalidate([...new Set(userIds)]);
+  const unique = [...new Set(userIds)];
+  return unique.length ? store().invalidate(unique) : Promise.resolve();
 }
+
+/** The events after which a task list may hold something else: what it shows of a task, or whether it shows it. */
+const LIST_EVENTS: ReadonlySet<DomainEventType> = new Set([
+  "task.created",
+  "task.updated",
+  "task.completed",
+  "task.moved",
+  "task.deleted",
+  "task.unshared",
+]);
+
+// Registered when the cache is loaded: every process that serves cached lists or changes tasks has loaded it.
+onCommitted("task-lists", (events) =>
+  invalidateTaskLists(events.filter((event) => LIST_EVENTS.has(event.type)).flatMap((event) => event.audience)),
+);

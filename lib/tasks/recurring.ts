@@ -3,7 +3,6 @@ import { nowDate } from "../clock";
 import { db } from "../db/client";
 import type { TaskRow } from "../db/schema/tasks";
 import { log } from "../log";
-import { invalidateTaskLists } from "./list-cache";
 import { nextOccurrence } from "./recurrence";
 import { announceTaskChange } from "./service";
 import {
@@ -85,13 +84,10 @@ async function createNextOccurrence(
       if (newId) await copyAssigneesAndSubtasks(task.id, newId, now, tx);
     }
     await updateTaskRow(task.id, { successorCreated: true }, tx);
-    const audience = newId
-      ? await announceTaskChange(tx, { type: "task.created", actorId: null, taskId: newId, before: [] })
-      : [];
-    return { created: newId !== null, audience };
+    if (newId) await announceTaskChange(tx, { type: "task.created", actorId: null, taskId: newId, before: [] });
+    return { created: newId !== null };
   });
   if (!outcome) return null;
-  await invalidateTaskLists(outcome.audience);
   return outcome.created;
 }
 

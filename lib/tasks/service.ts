@@ -15,7 +15,7 @@ import { isModuleEnabled } from "../modules/registry";
 import { findProjectRole } from "../projects/repo";
 import { purgeDeletedMedia } from "../media/purge";
 import { findMemberRole } from "../teams/repo";
-import { invalidateTaskLists, lookupTaskList, storeTaskList, type CacheLookup } from "./list-cache";
+import { lookupTaskList, storeTaskList, type CacheLookup } from "./list-cache";
 import {
   boardColumns as readBoardColumns,
   findVisibleTaskAnswer,
@@ -108,14 +108,14 @@ export async function announceTaskChange(
 }
 
 /**
- * After someone left a user group (in its transaction): tells them `task.unshared` for each of the group's tasks
- * they no longer see. Answers those task ids.
+ * After someone left a team or a project (in its transaction): tells them `task.unshared` for each of its tasks
+ * (`taskIds`) they no longer see. Answers those task ids.
  */
-export async function announceLostGroupTasks(
+export async function announceLostTasks(
   tx: Executor,
-  change: { actorId: string; groupId: string; userId: string },
+  change: { actorId: string; userId: string; taskIds: readonly string[] },
 ): Promise<string[]> {
-  const audiences = await taskAudiences(await findUserGroupTaskIds(change.groupId, tx), tx);
+  const audiences = await taskAudiences(change.taskIds, tx);
   const lost = [...audiences].filter(([, audience]) => !audience.includes(change.userId)).map(([taskId]) => taskId);
   await publish(
     tx,
@@ -139,25 +139,22 @@ export function userGroupTaskIds(groupId: string, tx: Executor): Promise<string[
  * Runs `change` in its transaction: a change to many tasks at once that also changes who sees them (deleting the
  * team, project or task group they belong to, moving them out of it, deleting them with it). Then announces each
  * task as `announceTaskChange` does (`task.updated` to everyone who still sees it, `task.unshared` to those who
- * saw it only through what changed), or `task.deleted` to everyone who saw it when it is gone. Answers everyone
- * whose cached lists the change makes stale.
+ * saw it only through what changed), or `task.deleted` to everyone who saw it when it is gone. Answers what
+ * `change` answers.
  */
 export async function announceTasksAround<T>(
   tx: Executor,
   tasks: { actorId: string; taskIds: readonly string[] },
   change: () => Promise<T>,
-): Promise<{ result: T; stale: string[] }> {
+): Promise<T> {
   const before = await taskAudiences(tasks.taskIds, tx);
   const result = await change();
-  const stale = new Set<string>();
   for (const [taskId, audience] of before) {
     const base = { actorId: tasks.actorId, taskId };
-    const announced = (await findTaskRow(taskId, tx))
-      ? await announceTaskChange(tx, { ...base, type: "task.updated", before: audience })
-      : (await publish(tx, { ...base, type: "task.deleted", audience, data: { taskId } }), audience);
-    for (const userId of announced) stale.add(userId);
+    if (await findTaskRow(taskId, tx)) await announceTaskChange(tx, { ...base, type: "task.updated", before: audience });
+    else await publish(tx, { ...base, type: "task.deleted", audience, data: { taskId } });
   }
-  return { result, stale: [...stale] };
+  return result;
 }
 
 /** A task the actor can see, or 404 (also for another user's task: never a hint that it exists). */
@@ -253,7 +250,7 @@ async function insertTaskFor(
   actor: Actor,
   input: CreateTaskInput,
   subtaskTitles: readonly string[] = [],
-): Promise<{ id: string; audience: string[] }> {
+): Promise<string> {
   const assigneeIds = checkAssignees(actor, input.assigneeIds ?? [], []);
   const now = nowDate();
   const dueAt = input.dueAt ? toDate(input.dueAt) : null;
@@ -281,43 +278,35 @@ async function insertTaskFor(
       tx,
     );
   }
-  const audience = await announceTaskChange(tx, {
+  await announceTaskChange(tx, {
     type: "task.created",
     actorId: actor.userId,
     taskId: id,
     before: [],
     completed: row.status === "done",
   });
-  return { id, audience };
+  return id;
 }
 
 export async function createTask(actor: Actor, input: CreateTaskInput): Promise<TaskOutput> {
-  const { id, audience } = await db().transaction((tx) => insertTaskFor(tx, actor, input));
-  await invalidateTaskLists(audience);
+  const id = await db().transaction((tx) => insertTaskFor(tx, actor, input));
   return toTaskOutput(await getVisibleTask(actor, id));
 }
 
 /**
  * Creates several tasks, each with its subtasks, in ONE transaction: every check of `createTask` applies to each,
  * and any failure (a bad group or project, a database error) leaves none of them. Events are published in the
- * transaction (so only on commit); the lists of everyone concerned are invalidated after it. Answers the tasks in
- * the order given.
+ * transaction (so only on commit). Answers the tasks in the order given.
  */
 export async function createTasksWithSubtasks(
   actor: Actor,
   items: readonly { task: CreateTaskInput; subtasks: readonly string[] }[],
 ): Promise<TaskOutput[]> {
-  const { ids, audience } = await db().transaction(async (tx) => {
+  const ids = await db().transaction(async (tx) => {
     const ids: string[] = [];
-    const audience = new Set<string>();
-    for (const item of items) {
-      const made = await insertTaskFor(tx, actor, item.task, item.subtasks);
-      ids.push(made.id);
-      made.audience.forEach((userId) => audience.add(userId));
-    }
-    return { ids, audience: [...audience] };
+    for (const item of items) ids.push(await insertTaskFor(tx, actor, item.task, item.subtasks));
+    return ids;
   });
-  await invalidateTaskLists(audience);
   const created: TaskOutput[] = [];
   for (const id of ids) created.push(toTaskOutput(await getVisibleTask(actor, id)));
   return created;
@@ -343,7 +332,7 @@ export async function updateTask(
   input: UpdateTaskInput,
   precondition?: Precondition,
 ): Promise<TaskOutput> {
-  const audience = await db().transaction(async (tx) => {
+  await db().transaction(async (tx) => {
     await lockTask(taskId, tx);
     const task = await getTaskFor(actor, taskId, "edit", tx);
     await precondition?.(toTaskOutput(task));
@@ -374,26 +363,23 @@ export async function updateTask(
       input.assigneeIds === undefined ? task.assigneeIds : checkAssignees(actor, input.assigneeIds, task.assigneeIds);
     if (input.assigneeIds !== undefined) await replaceAssignees(taskId, assigneeIds, tx);
     const completed = patch.status === "done" && task.status !== "done";
-    return announceTaskChange(tx, { type: "task.updated", actorId: actor.userId, taskId, before, completed });
+    await announceTaskChange(tx, { type: "task.updated", actorId: actor.userId, taskId, before, completed });
   });
-  await invalidateTaskLists(audience);
   return getTask(actor, taskId);
 }
 
 /** Deletes a task with its subtasks; `precondition` as for `updateTask`. */
 export async function deleteTask(actor: Actor, taskId: string, precondition?: Precondition): Promise<void> {
-  const audience = await db().transaction(async (tx) => {
+  await db().transaction(async (tx) => {
     await lockTask(taskId, tx);
     const task = await getTaskFor(actor, taskId, "delete", tx);
     await precondition?.(toTaskOutput(task));
     const audience = await taskAudience([taskId], tx);
     await deleteTaskRow(taskId, tx);
     await publish(tx, { type: "task.deleted", actorId: actor.userId, taskId, audience, data: { taskId } });
-    return audience;
   });
   // Its media rows went with it (a cascade): remove their files too.
   await purgeDeletedMedia();
-  await invalidateTaskLists(audience);
 }
 
 // The list
@@ -607,13 +593,12 @@ export async function moveTask(actor: Actor, taskId: string, input: MoveTaskInpu
     patch.position = generateKeyBetween(lower === upper ? null : lower, upper);
   }
   if (input.status !== undefined && input.status !== task.status) Object.assign(patch, statusPatch(task, input.status, now));
-  const audience = await db().transaction(async (tx) => {
+  await db().transaction(async (tx) => {
     await updateTaskRow(taskId, patch, tx);
     const before = await taskAudience([taskId], tx);
     const completed = patch.status === "done" && task.status !== "done";
-    return announceTaskChange(tx, { type: "task.moved", actorId: actor.userId, taskId, before, completed });
+    await announceTaskChange(tx, { type: "task.moved", actorId: actor.userId, taskId, before, completed });
   });
-  await invalidateTaskLists(audience);
   return getTask(actor, taskId);
 }
 
@@ -622,9 +607,4 @@ export async function moveTask(actor: Actor, taskId: string, input: MoveTaskInpu
 export async function getWorkload(actor: Actor, completedSince: string | undefined) {
   const counts = await workloadCounts(actor.userId, nowDate(), completedSince ? toDate(completedSince) : null);
   return { userId: actor.userId, ...counts };
-}
-
-/** Invalidates the cached lists of everyone who can see these tasks (after a change outside this module). */
-export async function invalidateListsForTasks(taskIds: readonly string[], database?: Executor): Promise<void> {
-  await invalidateTaskLists(await taskAudience(taskIds, database));
 }

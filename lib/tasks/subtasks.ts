@@ -3,7 +3,6 @@ import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
 import { db, type Executor } from "../db/client";
 import type { SubtaskRow } from "../db/schema/tasks";
-import { invalidateTaskLists } from "./list-cache";
 import {
   deleteSubtaskRow,
   findSubtask,
@@ -44,7 +43,7 @@ async function changeSubtasks<T>(
   taskId: string,
   change: (task: TaskRecord, tx: Executor) => Promise<T>,
 ): Promise<T> {
-  const { result, audience } = await db().transaction(async (tx) => {
+  return db().transaction(async (tx) => {
     await lockTask(taskId, tx);
     const task = await getTaskFor(actor, taskId, "edit", tx);
     const result = await change(task, tx);
@@ -58,13 +57,9 @@ async function changeSubtasks<T>(
       await updateTaskRow(taskId, { status: "in_progress", completedAt: null, autoCompleted: false, updatedAt: now }, tx);
     }
     const before = await taskAudience([taskId], tx);
-    return {
-      result,
-      audience: await announceTaskChange(tx, { type: "task.updated", actorId: actor.userId, taskId, before, completed }),
-    };
+    await announceTaskChange(tx, { type: "task.updated", actorId: actor.userId, taskId, before, completed });
+    return result;
   });
-  await invalidateTaskLists(audience);
-  return result;
 }
 
 export async function getSubtasks(actor: Actor, taskId: string): Promise<SubtaskOutput[]> {

@@ -6,7 +6,7 @@ import { db, type Executor } from "../db/client";
 import type { CreatedInvitationOutput } from "../invitations/schema";
 import { inviteToJoin, isConnected } from "../invitations/service";
 import { invalidateTaskLists } from "../tasks/list-cache";
-import { announceLostGroupTasks, announceTasksAround, userGroupTaskIds } from "../tasks/service";
+import { announceLostTasks, announceTasksAround, userGroupTaskIds } from "../tasks/service";
 import type { UserGroupRole } from "../db/schema/teams";
 import {
   countOwners,
@@ -145,17 +145,14 @@ export async function updateUserGroup(
  * tasks stay, without a group.
  */
 export async function deleteUserGroup(actor: Actor, groupId: string, precondition?: Precondition): Promise<void> {
-  const stale = await changeMembership(actor, groupId, async (tx, role) => {
+  await changeMembership(actor, groupId, async (tx, role) => {
     if (role !== "owner") throw ownersOnly("delete the group");
     await precondition?.(toUserGroupOutput(await getMemberGroupOrThrow(actor, groupId, tx)));
-    const members = await listMembers(groupId, tx);
     // Its tasks stay their owners' and assignees' without a group: they hear the change, the other members that
     // the tasks are gone from their screens.
     const taskIds = await userGroupTaskIds(groupId, tx);
-    const { stale } = await announceTasksAround(tx, { actorId: actor.userId, taskIds }, () => deleteUserGroupRow(groupId, tx));
-    return [...members.map((member) => member.userId), ...stale];
+    await announceTasksAround(tx, { actorId: actor.userId, taskIds }, () => deleteUserGroupRow(groupId, tx));
   });
-  await invalidateTaskLists([...new Set(stale)]);
 }
 
 // Members
@@ -231,9 +228,8 @@ export async function removeUserGroupMember(actor: Actor, groupId: string, userI
     const target = (await getMemberOrThrow(groupId, userId, tx)).role;
     if (target === "owner" && actorRole !== "owner") throw ownersOnly("remove an owner");
     await deleteMember(groupId, userId, tx);
-    await announceLostGroupTasks(tx, { actorId: actor.userId, groupId, userId });
+    await announceLostTasks(tx, { actorId: actor.userId, userId, taskIds: await userGroupTaskIds(groupId, tx) });
   });
-  await invalidateTaskLists([userId]);
 }
 
 /** Any member may leave, except the last owner. */
@@ -241,9 +237,8 @@ export async function leaveUserGroup(actor: Actor, groupId: string): Promise<voi
   await changeMembership(actor, groupId, async (tx, actorRole) => {
     if (actorRole === "owner" && (await countOwners(groupId, tx)) === 1) throw lastOwner("you");
     await deleteMember(groupId, actor.userId, tx);
-    await announceLostGroupTasks(tx, { actorId: actor.userId, groupId, userId: actor.userId });
+    await announceLostTasks(tx, { actorId: actor.userId, userId: actor.userId, taskIds: await userGroupTaskIds(groupId, tx) });
   });
-  await invalidateTaskLists([actor.userId]);
 }
 
 // Workload
