@@ -312,6 +312,28 @@ describe("/ws events", () => {
     expect(memberClient.events.filter((event) => event.type === "task.updated")).toEqual([]);
   });
 
+  test("DELETE /projects/{id}/members/{userId} – the removed member is told to drop the project's tasks; their list drops them", async () => {
+    const [owner, member] = [await registerUser(server), await registerUser(server)];
+    const project = await server.request("/api/v1/projects", { token: owner.token, json: { name: "Garden" } });
+    expect((await joinAs(server, `/api/v1/projects/${project.body.id}/members`, owner, member)).status).toBe(201);
+    const projectTask = await createTask(server, owner.token, { title: "Plant tulips", projectId: project.body.id });
+    // Their list is cached with the task in it.
+    expect((await server.request("/api/v1/tasks", { token: member.token })).body.items).toHaveLength(1);
+    await socketCaughtUp();
+    const memberClient = await connect(member);
+
+    const removed = await server.request(`/api/v1/projects/${project.body.id}/members/${member.user.id}`, {
+      method: "DELETE",
+      token: owner.token,
+    });
+    expect(removed.status).toBe(204);
+    expect(await memberClient.next((event) => event.type === "task.unshared")).toMatchObject({
+      taskId: projectTask.id,
+      actorId: owner.user.id,
+    });
+    expect((await server.request("/api/v1/tasks", { token: member.token })).body.items).toEqual([]);
+  });
+
   test("DELETE /groups/{id} – moved tasks are heard in their new group, tasks deleted with the group as deleted", async () => {
     const [owner, helper] = [await registerUser(server), await registerUser(server)];
     const groups = (await server.request("/api/v1/groups", { token: owner.token })).body.items as { id: string }[];
