@@ -1,9 +1,12 @@
 import type { Locator, Page } from "@playwright/test";
 
-/** A section's link by its exact text, in the main navigation or the account menu (hidden or not). */
-function sectionLink(page: Page, name: string): Locator {
+/**
+ * A link by its exact text, hidden or not: by default a section's, in the main navigation or the account menu;
+ * `selector` "a" for any link (inside a menu, whose ancestors the selector cannot name).
+ */
+function sectionLink(page: Page, name: string, selector = ".main-nav a, .account-links a"): Locator {
   const exactly = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
-  return page.locator(".main-nav a, .account-links a").filter({ hasText: exactly });
+  return page.locator(selector).filter({ hasText: exactly });
 }
 
 /**
@@ -48,7 +51,7 @@ export class SiteHeader {
     if (!(await link.isVisible())) {
       await this.root
         .locator(".menu-root")
-        .filter({ has: sectionLink(this.page, name) })
+        .filter({ has: sectionLink(this.page, name, "a") })
         .locator(".menu-toggle")
         .click();
     }
