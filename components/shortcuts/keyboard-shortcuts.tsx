@@ -9,19 +9,27 @@ import { moveSelection, openSelected, toggleSelected } from "./task-rows";
 /** The page's own search field (the task list's). */
 const SEARCH_FIELD = "main input[type='search']";
 
-function run(action: Exclude<ShortcutAction, "help">) {
-  if (action === "quickAdd") document.getElementById(QUICK_ADD_INPUT_ID)?.focus();
-  else if (action === "search") document.querySelector<HTMLInputElement>(SEARCH_FIELD)?.focus();
-  else if (action === "next") moveSelection(1);
-  else if (action === "previous") moveSelection(-1);
-  else if (action === "toggle") toggleSelected();
-  else openSelected();
+/** Focuses an element when the page has it; whether it did. */
+function focus(element: HTMLElement | null): boolean {
+  element?.focus();
+  return element !== null;
+}
+
+/** Does what a shortcut asks; whether the page had what it acts on. */
+function run(action: Exclude<ShortcutAction, "help">): boolean {
+  if (action === "quickAdd") return focus(document.getElementById(QUICK_ADD_INPUT_ID));
+  if (action === "search") return focus(document.querySelector<HTMLElement>(SEARCH_FIELD));
+  if (action === "next") return moveSelection(1);
+  if (action === "previous") return moveSelection(-1);
+  if (action === "toggle") return toggleSelected();
+  return openSelected();
 }
 
 /**
- * The signed-in pages' single-key shortcuts (shortcut-keys.ts says which key does what): q quick add, / search,
+ * The signed-in pages' single-key shortcuts (lib/shortcuts/shortcut-keys.ts says which key does what): q quick add, / search,
  * j and k move through the task list, x completes or reopens, e or Enter opens, ? shows them all in a dialog,
- * together with the command palette's Ctrl+K. A key does nothing on a page without the thing it acts on.
+ * together with the command palette's Ctrl+K. On a page without the thing it acts on, a key is left to the
+ * browser.
  */
 export function KeyboardShortcuts() {
   const t = useTranslations("Shortcuts");
@@ -33,9 +41,9 @@ export function KeyboardShortcuts() {
       const { key, ctrlKey, altKey, metaKey, shiftKey, target } = event;
       const action = shortcutOf({ key, ctrlKey, altKey, metaKey, shiftKey, target: target instanceof Element ? target : null });
       if (!action) return;
-      event.preventDefault(); // the key is not typed into the field it focuses
       if (action === "help") help.current?.showModal();
-      else run(action);
+      else if (!run(action)) return;
+      event.preventDefault(); // the key is not typed into the field it focused
     }
     document.addEventListener("keydown", onKeyDown);
     return () => document.removeEventListener("keydown", onKeyDown);

@@ -19,28 +19,32 @@ function selectedRow(): HTMLElement | null {
   return rows().find((row) => row.dataset.taskRow === selectedId) ?? null;
 }
 
-/** Moves the selection one row down (`step` 1) or up (-1); with none yet, selects the first row. */
-export function moveSelection(step: 1 | -1) {
+/** Moves the selection one row down (`step` 1) or up (-1); with none yet, selects the first row. False without rows. */
+export function moveSelection(step: 1 | -1): boolean {
   const all = rows();
   const current = selectedRow();
   const index = current ? all.indexOf(current) : -1;
   const next = all[index === -1 ? 0 : Math.min(all.length - 1, Math.max(0, index + step))];
-  if (!next) return;
+  if (!next) return false;
   for (const row of all) row.toggleAttribute("data-selected", row === next);
   selectedId = next.dataset.taskRow ?? null;
   (next.querySelector<HTMLElement>("[data-task-open]") ?? next.querySelector<HTMLElement>("[data-task-toggle]"))?.focus();
+  return true;
 }
 
-function selectedPart(part: "[data-task-toggle]" | "[data-task-open]") {
-  return selectedRow()?.querySelector<HTMLElement>(part) ?? null;
+/** Clicks a part of the selected row; false when no row is selected (or it has no such part). */
+function clickSelected(part: "[data-task-toggle]" | "[data-task-open]"): boolean {
+  const element = selectedRow()?.querySelector<HTMLElement>(part);
+  element?.click();
+  return element != null;
 }
 
 /** Completes or reopens the selected task, as a click on its checkbox would. */
-export function toggleSelected() {
-  selectedPart("[data-task-toggle]")?.click();
+export function toggleSelected(): boolean {
+  return clickSelected("[data-task-toggle]");
 }
 
 /** Opens the selected task's page. */
-export function openSelected() {
-  selectedPart("[data-task-open]")?.click();
+export function openSelected(): boolean {
+  return clickSelected("[data-task-open]");
 }
