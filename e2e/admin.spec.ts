@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "./fixtures";
-import { ADMIN_EMAIL } from "../playwright.config";
+import { expect, test, type Page } from "./fixtures";
 import { expectAccessible } from "./axe";
-import { AdminPage } from "./pages/admin-page";
+import { AdminPage, signInAsAdmin } from "./pages/admin-page";
 import { SignInPage } from "./pages/sign-in-page";
+import { SiteHeader } from "./pages/site-header";
 
 /*
  * /{locale}/admin: a normal user gets the ordinary 404 page. The administrator (ADMIN_EMAILS) finds that user by
@@ -11,8 +11,6 @@ import { SignInPage } from "./pages/sign-in-page";
  * the password is refused), enables them again (they can sign in); the error statistics and the recent errors show
  * an error a client reported.
  */
-
-const ADMIN_PASSWORD = "admin e2e correct horse battery";
 
 /** Uncaught errors in the page, and React's complaints (hydration...) in the console. */
 function collectErrors(page: Page): string[] {
@@ -22,16 +20,6 @@ function collectErrors(page: Page): string[] {
     if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
   });
   return errors;
-}
-
-/** Signs the context in as the administrator: registered once per run, signed in after that. */
-async function signInAsAdmin(request: APIRequestContext) {
-  const account = { email: ADMIN_EMAIL, password: ADMIN_PASSWORD };
-  const registered = await request.post("/api/v1/auth/register", {
-    data: { ...account, name: "Ada Admin", locale: "en", timeZone: "Europe/Prague" },
-  });
-  if (registered.status() === 409) expect((await request.post("/api/v1/auth/login", { data: account })).status()).toBe(200);
-  else expect(registered.status()).toBe(201);
 }
 
 test("admin dashboard: 404 for others; find, disable and enable a user; error statistics", async ({ page, browser }) => {
@@ -137,9 +125,9 @@ test("admin dashboard: switching the activity module off hides its menu entry an
   expect(
     (await them.request.post("/api/v1/auth/register", { data: { ...person, locale: "en", timeZone: "Europe/Prague" } })).status(),
   ).toBe(201);
-  const nav = them.getByRole("navigation", { name: "Main navigation" });
+  const header = new SiteHeader(them);
   await them.goto("/en/tasks");
-  await expect(nav.getByRole("link", { name: "Activity" })).toBeVisible();
+  await expect(header.link("Activity")).toHaveAttribute("href", "/en/activity");
 
   await admin.goto();
   const activity = admin.moduleSwitch("Activity monitor");
@@ -156,8 +144,8 @@ test("admin dashboard: switching the activity module off hides its menu entry an
 
     // For them: no menu entry, the page is the 404 page, the API answers module_disabled.
     await them.goto("/en/tasks");
-    await expect(nav.getByRole("link", { name: "Tasks" })).toBeVisible();
-    await expect(nav.getByRole("link", { name: "Activity" })).toHaveCount(0);
+    await expect(header.link("Tasks")).toBeVisible();
+    await expect(header.link("Activity")).toHaveCount(0);
     const gone = await them.goto("/en/activity");
     expect(gone?.status()).toBe(404);
     await expect(them.getByRole("heading", { level: 1 })).toHaveText("Page not found");
@@ -175,7 +163,7 @@ test("admin dashboard: switching the activity module off hides its menu entry an
   await expect(activity).toBeChecked();
   await them.goto("/en/activity");
   await expect(them.getByRole("heading", { level: 1 })).not.toHaveText("Page not found");
-  await expect(nav.getByRole("link", { name: "Activity" })).toBeVisible();
+  await expect(header.link("Activity")).toHaveAttribute("aria-current", "page");
   await theirs.close();
   expect(errors).toEqual([]);
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import { expectAccessible } from "./axe";
+import { SiteHeader } from "./pages/site-header";
 
 /*
  * The family page. Dana creates a family workspace and invites Noa as a child; Noa accepts, shares one of her task
@@ -50,7 +51,7 @@ test("family: create, invite a child who accepts, share a group, change role, re
   const noaAccount = await register(noa.request, "Noa Child");
 
   await dana.goto("/en/tasks");
-  await dana.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Family" }).click();
+  await new SiteHeader(dana).follow("Family");
   await expect(dana).toHaveURL(/\/en\/family$/);
   await expect(dana.getByRole("heading", { level: 1 })).toHaveText("Family");
   const create = section(dana, "family-new-title");

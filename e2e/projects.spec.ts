@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { CirclePage } from "./pages/circle-page";
+import { SiteHeader } from "./pages/site-header";
 
 /*
  * The project pages. Pia creates a project and a task in it, invites Max by e-mail as a viewer; Max accepts and
@@ -58,7 +59,7 @@ test("projects: create, a task in it, invite a viewer who accepts, change role, 
   const projects = new CirclePage(piaPage, "projects");
 
   await piaPage.goto("/en/tasks");
-  await piaPage.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Projects" }).click();
+  await new SiteHeader(piaPage).follow("Projects");
   await expect(piaPage).toHaveURL(/\/en\/projects$/);
   await expect(projects.heading).toHaveText("Projects");
   await expect(piaPage.getByText("No projects yet. Create one above, or accept an invitation.")).toBeVisible();

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { ReviewsPage } from "./pages/reviews-page";
+import { SiteHeader } from "./pages/site-header";
 
 /*
  * Spaced repetition in the browser: a card is made on /en/reviews (linked to a goal), it is due at once, its answer
@@ -35,10 +36,7 @@ test("reviews: create a card, review it, it leaves the due queue", async ({ page
 
   await reviews.goto();
   await expect(reviews.heading).toHaveText("Reviews");
-  await expect(page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Reviews" })).toHaveAttribute(
-    "aria-current",
-    "page",
-  );
+  await expect(new SiteHeader(page).link("Reviews")).toHaveAttribute("aria-current", "page");
   await expect(reviews.queue.getByRole("heading", { name: "All caught up" })).toBeVisible();
   await expect(reviews.cardList.getByText("No cards yet: add your first one above.")).toBeVisible();
 

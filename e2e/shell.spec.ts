@@ -6,7 +6,7 @@ import { SignInPage } from "./pages/sign-in-page";
 
 /*
  * The frame of every localized page: the header (sections with the current one marked, signed-in state decided
- * by the server), Hebrew mirrored, the light, dark and system themes (remembered, with no flash on load), the
+ * by the server; e2e/navigation.spec.ts checks its single row, More and the command palette), Hebrew mirrored, the light, dark and system themes (remembered, with no flash on load), the
  * phone-sized menu, the language taken from the profile, and axe on the shell's pages.
  */
 
@@ -147,6 +147,10 @@ test.describe("on a phone", () => {
     await home.header.menuButton.click();
     await expect(home.header.menuButton).toHaveAttribute("aria-expanded", "true");
     await expect(home.header.link("Tasks")).toBeVisible();
+    // Every section, without a More button: those under More on a wide screen, and the account's.
+    await expect(home.header.more).toBeHidden();
+    await expect(home.header.link("Requests")).toBeVisible();
+    await expect(home.header.link("Settings")).toBeVisible();
     await expect(home.header.root.getByRole("button", { name: "Sign out" })).toBeVisible();
     await expect(home.header.root).toContainText(account.email);
     expect(await scrollsSideways(page)).toBe(false);

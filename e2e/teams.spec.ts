@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { CirclePage } from "./pages/circle-page";
+import { SiteHeader } from "./pages/site-header";
 
 /*
  * The team pages. Ann creates a team, invites Ben by e-mail; Ben accepts in his Requests and becomes a member;
@@ -56,7 +57,7 @@ test("teams: create, invite by e-mail and accept, tasks and workload, change rol
 
   // The list: empty at first, reached from the main navigation; an empty name is refused next to the field.
   await annPage.goto("/en/tasks");
-  await annPage.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Teams" }).click();
+  await new SiteHeader(annPage).follow("Teams");
   await expect(annPage).toHaveURL(/\/en\/teams$/);
   await expect(teams.heading).toHaveText("Teams");
   await expect(annPage.getByText("No teams yet. Create one above, or accept an invitation.")).toBeVisible();

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { TaskDetailPage } from "./pages/task-detail-page";
+import { SiteHeader } from "./pages/site-header";
 
 /*
  * Templates and time tracking in the browser: a built-in template is previewed and applied to a group from the
@@ -23,7 +24,7 @@ test("templates: preview a built-in template and apply it to a group", async ({ 
   await register(page, "Tereza Templates");
 
   await page.goto("/en/tasks");
-  await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Templates", exact: true }).click();
+  await new SiteHeader(page).follow("Templates");
   await expect(page).toHaveURL(/\/en\/templates$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Templates");
   const card = page.locator("article", { has: page.getByRole("heading", { name: "Weekly review", exact: true }) });
@@ -81,7 +82,7 @@ test("time tracking: start and stop a timer on a task, then see it in the report
   expect(time.running).toBeNull();
   expect(time.totalSeconds).toBeGreaterThanOrEqual(1);
 
-  await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Time", exact: true }).click();
+  await new SiteHeader(page).follow("Time");
   await expect(page).toHaveURL(/\/en\/time$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Time");
   await expect(page.getByRole("row", { name: /Write the quarterly report/ })).toBeVisible();

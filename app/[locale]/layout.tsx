@@ -12,6 +12,7 @@ import { THEME_COOKIE, themeOf } from "@/components/ui/theme";
 import { isLocale, isRtl, LOCALES, languageTag, tagOfSegment } from "@/lib/i18n/locales";
 import "../globals.css";
 import "@/components/ui/shell.css";
+import "@/components/shortcuts/shortcuts.css";
 import "@/components/notifications/notifications.css";
 import "@/components/auth/verify-email.css";
 

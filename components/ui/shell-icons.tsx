@@ -1,6 +1,6 @@
 import { Icon, type IconProps } from "./icons";
 
-/** The header's icons: the theme choices, the phone menu, the language and account menus. */
+/** The header's icons: the theme choices, the phone menu, the language and account menus, the command palette. */
 
 export function SunIcon(props: IconProps) {
   return (
@@ -66,6 +66,15 @@ export function BellIcon(props: IconProps) {
     <Icon {...props}>
       <path d="M6 16V11a6 6 0 0 1 12 0v5l1.5 2h-15Z" />
       <path d="M10 20.5a2.2 2.2 0 0 0 4 0" />
+    </Icon>
+  );
+}
+
+export function SearchIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <circle cx="11" cy="11" r="6.5" />
+      <path d="m16 16 4.5 4.5" />
     </Icon>
   );
 }

@@ -1,9 +1,9 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useState } from "react";
 import { MonitorIcon, MoonIcon, SunIcon } from "./shell-icons";
-import { THEME_COOKIE, type ThemeChoice } from "./theme";
+import type { ThemeChoice } from "./theme";
+import { applyTheme, useThemeChoice } from "./theme-choice";
 
 const CHOICES = [
   { value: "light", Icon: SunIcon },
@@ -11,35 +11,14 @@ const CHOICES = [
   { value: "system", Icon: MonitorIcon },
 ] as const satisfies readonly { value: ThemeChoice; Icon: unknown }[];
 
-/** Applies a choice to this page at once and remembers it for the next ones (components/ui/theme.ts). */
-function applyTheme(choice: ThemeChoice) {
-  const root = document.documentElement;
-  if (choice === "system") {
-    delete root.dataset.theme;
-    document.cookie = `${THEME_COOKIE.name}=; path=/; max-age=0; samesite=lax`;
-  } else {
-    root.dataset.theme = choice;
-    document.cookie = `${THEME_COOKIE.name}=${choice}; path=/; max-age=${THEME_COOKIE.maxAge}; samesite=lax`;
-  }
-}
-
 /** Light, dark or as the system: three toggle buttons, the current one pressed. */
 export function ThemeSwitcher({ initial }: { initial: ThemeChoice }) {
   const t = useTranslations("Theme");
-  const [choice, setChoice] = useState(initial);
+  const choice = useThemeChoice(initial);
   return (
     <div className="theme-switcher" role="group" aria-label={t("label")}>
       {CHOICES.map(({ value, Icon }) => (
-        <button
-          key={value}
-          type="button"
-          aria-pressed={choice === value}
-          title={t(value)}
-          onClick={() => {
-            setChoice(value);
-            applyTheme(value);
-          }}
-        >
+        <button key={value} type="button" aria-pressed={choice === value} title={t(value)} onClick={() => applyTheme(value)}>
           <Icon size={18} />
           <span className="theme-switcher-label">{t(value)}</span>
         </button>

@@ -1,4 +1,17 @@
-import type { Locator, Page, Response } from "@playwright/test";
+import { expect, type APIRequestContext, type Locator, type Page, type Response } from "@playwright/test";
+import { ADMIN_EMAIL } from "../../playwright.config";
+
+const ADMIN_PASSWORD = "admin e2e correct horse battery";
+
+/** Signs the context in as the administrator (ADMIN_EMAILS): registered once per run, signed in after that. */
+export async function signInAsAdmin(request: APIRequestContext) {
+  const account = { email: ADMIN_EMAIL, password: ADMIN_PASSWORD };
+  const registered = await request.post("/api/v1/auth/register", {
+    data: { ...account, name: "Ada Admin", locale: "en", timeZone: "Europe/Prague" },
+  });
+  if (registered.status() === 409) expect((await request.post("/api/v1/auth/login", { data: account })).status()).toBe(200);
+  else expect(registered.status()).toBe(201);
+}
 
 /**
  * The administrators' dashboard (`/{locale}/admin`): users, feature modules, jobs, the work queue, error statistics,

@@ -1,15 +1,27 @@
 import type { Locator, Page } from "@playwright/test";
 
 /**
+ * A link by its exact text, hidden or not: by default a section's, in the main navigation or the account menu;
+ * `selector` "a" for any link (inside a menu, whose ancestors the selector cannot name).
+ */
+function sectionLink(page: Page, name: string, selector = ".main-nav a, .account-links a"): Locator {
+  const exactly = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
+  return page.locator(selector).filter({ hasText: exactly });
+}
+
+/**
  * The header of every localized page. Its parts are found by their English names, except the brand and the
  * language switcher, which work in every language. On a phone-sized screen the links and controls sit behind the
- * menu button: the methods open it first when it is there.
+ * menu button: the methods open it first when it is there. Most sections sit under "More", Settings and Admin
+ * in the account menu: `follow` opens the menu holding a section before clicking it.
  */
 export class SiteHeader {
   readonly root: Locator;
   readonly brand: Locator;
   readonly menuButton: Locator;
   readonly nav: Locator;
+  readonly more: Locator;
+  readonly palette: Locator;
   readonly theme: Locator;
   readonly languageSwitcher: Locator;
 
@@ -18,13 +30,32 @@ export class SiteHeader {
     this.brand = this.root.getByRole("link", { name: /^Spolu – / });
     this.menuButton = this.root.getByRole("button", { name: "Menu" });
     this.nav = this.root.getByRole("navigation", { name: "Main navigation" });
+    this.more = this.nav.getByRole("button", { name: "More", exact: true });
+    this.palette = this.root.getByRole("button", { name: "Search and commands" });
     this.theme = this.root.getByRole("group", { name: "Theme" });
     this.languageSwitcher = this.root.locator("nav.language-switcher");
   }
 
-  /** A section of the main navigation ("Tasks", "Settings"...). */
+  /**
+   * A section's link ("Tasks", "Requests", "Settings"...) wherever it sits: in the row, under More or in the
+   * account menu, found even while its menu is closed (to read its attributes; `follow` clicks it).
+   */
   link(name: string): Locator {
-    return this.nav.getByRole("link", { name, exact: true });
+    return this.root.locator(sectionLink(this.page, name));
+  }
+
+  /** Follows a section's link, opening the phone menu and the menu holding the link (More, the account's) first. */
+  async follow(name: string) {
+    await this.openMenu();
+    const link = this.link(name);
+    if (!(await link.isVisible())) {
+      await this.root
+        .locator(".menu-root")
+        .filter({ has: sectionLink(this.page, name, "a") })
+        .locator(".menu-toggle")
+        .click();
+    }
+    await link.click();
   }
 
   /** The account menu's button, which shows the user's name. */

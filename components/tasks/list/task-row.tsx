@@ -23,7 +23,8 @@ interface Props {
 /**
  * One task of the list: a checkbox that completes or reopens it, its title (a link to its page), then what
  * matters at a glance: status when it is neither open nor done, priority, due date, subtask progress, assignees,
- * group and tags (each tag a link to the list filtered by it).
+ * group and tags (each tag a link to the list filtered by it). The data-task-* attributes are what the keyboard
+ * shortcuts act on (components/shortcuts/task-rows.ts).
  */
 export function TaskRow({ task, draft, locale, now, timeZone, filters, groupName, onToggle }: Props) {
   const t = useTranslations("TaskList");
@@ -31,10 +32,11 @@ export function TaskRow({ task, draft, locale, now, timeZone, filters, groupName
   const finished = done || task.status === "cancelled";
   const assignees = task.assigneeIds.length;
   return (
-    <li className={`task-row${finished ? " task-row-finished" : ""}`} aria-busy={draft || undefined}>
+    <li className={`task-row${finished ? " task-row-finished" : ""}`} aria-busy={draft || undefined} data-task-row={task.id}>
       <input
         type="checkbox"
         className="task-row-check"
+        data-task-toggle
         checked={done}
         disabled={draft}
         onChange={(event) => onToggle(task, event.currentTarget.checked)}
@@ -46,7 +48,7 @@ export function TaskRow({ task, draft, locale, now, timeZone, filters, groupName
             {task.title}
           </span>
         ) : (
-          <Link className="task-row-title" href={`/${locale}/tasks/${task.id}`} prefetch={false} dir="auto">
+          <Link className="task-row-title" href={`/${locale}/tasks/${task.id}`} prefetch={false} dir="auto" data-task-open>
             {task.title}
           </Link>
         )}
