@@ -56,8 +56,8 @@ function argumentNames(elements: Element[]): string[] {
 }
 
 const english = flatten(loadMessages(DEFAULT_LOCALE));
-/** Messages that are the same in every language. */
-const SAME_IN_EVERY_LANGUAGE = new Set(["Common.appName"]);
+/** Messages that are the same in every language: the product's name, and the caption printed on the Enter key. */
+const SAME_IN_EVERY_LANGUAGE = new Set(["Common.appName", "Shortcuts.enterKey"]);
 
 describe.each(LOCALES)("messages/%s.json", (locale) => {
   const messages = flatten(loadMessages(locale));
