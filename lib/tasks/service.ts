@@ -18,6 +18,7 @@ import { findMemberRole } from "../teams/repo";
 import { invalidateTaskLists, lookupTaskList, storeTaskList, type CacheLookup } from "./list-cache";
 import {
   boardColumn,
+  findPeopleNames,
   findVisibleTaskAnswer,
   deleteTaskRow,
   findTaskRow,
@@ -522,7 +523,7 @@ async function boardColumns(actor: Actor, request: BoardRequest) {
     throw invalidField("query", "/status", "is required with cursor: a cursor continues one column");
   const after = request.cursor ? decodeCursor(request.cursor, "position") : null;
   const filter = { groupId: request.groupId, projectId: request.projectId, userGroupId: request.userGroupId };
-  return Promise.all(
+  const columns = await Promise.all(
     (request.status ? [request.status] : TASK_STATUSES).map(async (status) => {
       const column = await boardColumn(actor.userId, status, filter, request.limit, after);
       const last = column.tasks.at(-1);
@@ -530,24 +531,32 @@ async function boardColumns(actor: Actor, request: BoardRequest) {
       return { status, tasks: column.tasks, total: column.total, nextCursor };
     }),
   );
+  const assigneeIds = new Set(columns.flatMap((column) => column.tasks.flatMap(assigneeIdsOf)));
+  return { columns, people: await findPeopleNames([...assigneeIds]) };
+}
+
+/** A card's assignees, from its stored JSON: parsed only when it has some (most cards have none). */
+function assigneeIdsOf(card: string): string[] {
+  return card.includes(`"assigneeIds":[]`) ? [] : (JSON.parse(card) as TaskOutput).assigneeIds;
 }
 
 /** The board for a page (the cards as objects). */
 export async function getBoard(actor: Actor, request: BoardRequest) {
-  const columns = await boardColumns(actor, request);
+  const { columns, people } = await boardColumns(actor, request);
   return {
     columns: columns.map((column) => ({ ...column, tasks: column.tasks.map((answer) => JSON.parse(answer) as TaskOutput) })),
+    people,
   };
 }
 
 /** `GET /board`'s answer as JSON text: the cards' stored JSON goes out as it is, neither parsed nor serialised again. */
 export async function boardAnswer(actor: Actor, request: BoardRequest): Promise<string> {
-  const columns = await boardColumns(actor, request);
+  const { columns, people } = await boardColumns(actor, request);
   const parts = columns.map(
     (column) =>
       `{"status":"${column.status}","tasks":[${column.tasks.join(",")}],"total":${column.total},"nextCursor":${JSON.stringify(column.nextCursor)}}`,
   );
-  return `{"columns":[${parts.join(",")}]}`;
+  return `{"columns":[${parts.join(",")}],"people":${JSON.stringify(people)}}`;
 }
 
 /**
