@@ -3,6 +3,12 @@ import type { TaskOutput } from "@/lib/tasks/schema";
 import type { BoardFilter } from "./board-filter";
 import { placeTask, removeTask, type Board } from "./board-state";
 
+/** Whether a live event's task has assignees the board has no name for (someone was just assigned). */
+export function namesUnknown(event: LiveEvent, people: ReadonlyMap<string, string>): boolean {
+  const task = (event.data as { task?: TaskOutput }).task;
+  return task?.assigneeIds.some((id) => !people.has(id)) ?? false;
+}
+
 /** What a live event does to the board: a change to apply, a reason to load it again, or nothing. */
 export type LiveChange = ((board: Board) => Board) | "reload" | null;
 
