@@ -23,7 +23,7 @@ export type Board = BoardColumn[];
  * more, so that four columns stay within the board's budget of DOM nodes (docs/performance.md) with any number
  * of tasks. The rest load as a column is scrolled.
  */
-export const BOARD_FIRST_PAGE = 12;
+export const BOARD_FIRST_PAGE = 8;
 
 /** Cards per "load more" (the `limit` of GET /board with a column's cursor). */
 export const BOARD_PAGE_SIZE = 50;
