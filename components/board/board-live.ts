@@ -5,8 +5,9 @@ import { placeTask, removeTask, type Board } from "./board-state";
 
 /** Whether a live event's task has assignees the board has no name for (someone was just assigned). */
 export function namesUnknown(event: LiveEvent, people: ReadonlyMap<string, string>): boolean {
-  const task = (event.data as { task?: TaskOutput }).task;
-  return task?.assigneeIds.some((id) => !people.has(id)) ?? false;
+  // Only task events carry the whole task (a request's event carries a summary without assignees).
+  const task = event.type.startsWith("task.") ? (event.data as { task?: Partial<TaskOutput> }).task : undefined;
+  return task?.assigneeIds?.some((id) => !people.has(id)) ?? false;
 }
 
 /** What a live event does to the board: a change to apply, a reason to load it again, or nothing. */
