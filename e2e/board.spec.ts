@@ -172,7 +172,9 @@ test("a second browser sees moves and new tasks live, without reloading", async 
   try {
     const otherPage = await other.newPage();
     const otherBoard = new BoardPage(otherPage);
-    expect((await other.request.post("/api/v1/auth/login", { data: account })).status()).toBe(200);
+    expect(
+      (await other.request.post("/api/v1/auth/login", { data: { email: account.email, password: account.password } })).status(),
+    ).toBe(200);
     await otherBoard.goto();
     await board.goto();
     await otherBoard.expectTitles("To do", ["Plan the trip", "Buy a tent"]);
