@@ -85,7 +85,7 @@ function TaskDetails({ task, clock, people }: { task: TaskOutput; clock: Clock; 
       {hasBadges && (
         <p className="board-card-badges">
           <PriorityBadge priority={task.priority} />
-          {task.dueAt && <DueChip dueAt={task.dueAt} clock={clock} finished={finished} />}
+          {task.dueAt && <DueChip dueAt={task.dueAt} now={clock.now} timeZone={clock.timeZone} finished={finished} />}
         </p>
       )}
       <AssigneeAvatars ids={task.assigneeIds} people={people} />

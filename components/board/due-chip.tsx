@@ -2,7 +2,6 @@
 
 import { useLocale, useTranslations } from "next-intl";
 import { WarningIcon } from "./board-icons";
-import type { Clock } from "./board-card";
 
 interface Formatters {
   /** The calendar day, YYYY-MM-DD (comparable as text). */
@@ -13,7 +12,7 @@ interface Formatters {
 
 /**
  * The chip's formatters, made once per language and time zone: building an `Intl.DateTimeFormat` costs far more
- * than formatting with it, and a board shows up to 200 chips.
+ * than formatting with it, and a board shows a chip on most cards.
  */
 const formatters = new Map<string, Formatters>();
 
@@ -38,11 +37,21 @@ const DAY_MS = 24 * 3600 * 1000;
  * "Due tomorrow, 9:00", "Due Mar 14"; past due (and not finished) it says "Overdue since Mar 12" with a warning
  * sign, so that it does not rely on its colour.
  */
-export function DueChip({ dueAt, clock, finished }: { dueAt: string; clock: Clock; finished: boolean }) {
+export function DueChip({
+  dueAt,
+  now: nowAt,
+  timeZone,
+  finished,
+}: {
+  dueAt: string;
+  now: string;
+  timeZone: string;
+  finished: boolean;
+}) {
   const t = useTranslations("Board");
-  const format = formattersFor(useLocale(), clock.timeZone);
+  const format = formattersFor(useLocale(), timeZone);
   const due = new Date(dueAt);
-  const now = new Date(clock.now);
+  const now = new Date(nowAt);
   const day = format.day.format(due);
   const overdue = !finished && due < now;
 

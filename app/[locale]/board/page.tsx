@@ -19,9 +19,10 @@ import "@/components/board/board.css";
 
 /**
  * /{locale}/board: the kanban board, one column per status, cards in board order, optionally for one group,
- * one project and one team (`?groupId=…&projectId=…&userGroupId=…`: the project and team pages link here). The first paint shows each column's first cards (BOARD_FIRST_PAGE; the
- * rest load as the column is scrolled to its end); it comes from the server (the tasks service, called
- * directly); the board then takes over in the browser. Signed-in only: anyone else goes to the sign-in page,
+ * one project and one team (`?groupId=…&projectId=…&userGroupId=…`: the project and team pages link here). The
+ * first paint shows each column's first cards (BOARD_FIRST_PAGE; the rest load as the column is scrolled to its
+ * end) and their assignees' names; it comes from the server (the tasks service, called directly); the board then
+ * takes over in the browser. Signed-in only: anyone else goes to the sign-in page,
  * which brings them back here with the same filter.
  */
 type Props = {
