@@ -25,14 +25,13 @@
  *   --tasks   (BENCH_TASKS)   tasks the user gets, 1000
  *   --runs    (BENCH_RUNS)    loads per row, 10
  */
-import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { chromium, type Browser, type BrowserContext } from "@playwright/test";
 import { messageOf, positive, printMachine, progress, settingsOrExit } from "./harness";
+import { registerPageUser, seedTasks, send } from "./page-user";
 
 const SESSION_COOKIE = "spolu_session";
 const PAGE_PATH = "/en/tasks";
-const SEED_CONCURRENCY = 8;
 const TARGET_MS = 1000;
 const QUICK_ADD = "#quick-add-title";
 const FIRST_ROW = "ul.task-list > li";
@@ -53,86 +52,6 @@ function readSettings(): Settings {
     tasks: positive("tasks", values.tasks ?? process.env.BENCH_TASKS ?? "1000"),
     runs: positive("runs", values.runs ?? process.env.BENCH_RUNS ?? "10"),
   };
-}
-
-// The user and their tasks
-
-const VERBS = ["Call", "Email", "Buy", "Fix", "Plan", "Review", "Book", "Pay", "Clean", "Write", "Check", "Order"];
-const OBJECTS = [
-  "the plumber",
-  "groceries",
-  "the car",
-  "the report",
-  "tickets",
-  "the rent",
-  "the garden",
-  "a gift",
-  "the dentist",
-  "the slides",
-];
-const TAGS = ["home", "work", "family", "errands", "health", "finance"];
-const STATUSES = ["todo", "todo", "todo", "todo", "todo", "todo", "todo", "in_progress", "in_progress", "done"];
-const PRIORITIES = ["normal", "normal", "normal", "low", "high", "urgent"];
-const DAY_MS = 24 * 3600 * 1000;
-
-/** Task `n`'s body: varied, and the same on every run. */
-function taskBody(n: number, now: number): Record<string, unknown> {
-  const at = (values: readonly string[], salt: number) => values[(n * 7 + salt * 13) % values.length]!;
-  return {
-    title: `${at(VERBS, 1)} ${at(OBJECTS, 2)} #${n}`,
-    ...(n % 3 === 0 ? { description: "Details written down so that nothing is forgotten." } : {}),
-    status: at(STATUSES, 3),
-    priority: at(PRIORITIES, 4),
-    ...(n % 5 === 4 ? {} : { dueAt: new Date(now + ((n % 120) - 30) * DAY_MS + (n % 24) * 3600 * 1000).toISOString() }),
-    tags: TAGS.filter((_, index) => (n + index) % 4 === 0).slice(0, 2),
-  };
-}
-
-/** Sends a request, waiting out 429 answers (the server's rate limit) as long as they last. */
-async function send(url: string, init: RequestInit): Promise<Response> {
-  for (;;) {
-    const response = await fetch(url, init);
-    if (response.status !== 429) return response;
-    const seconds = Number(response.headers.get("retry-after") ?? 5);
-    await response.body?.cancel();
-    await new Promise((resolve) => setTimeout(resolve, Math.max(1, seconds) * 1000));
-  }
-}
-
-async function registerUser(url: string): Promise<string> {
-  const response = await send(`${url}/api/v1/auth/register`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      name: "Page Bench",
-      email: `page-bench-${Date.now()}-${randomBytes(4).toString("hex")}@example.com`,
-      password: randomBytes(18).toString("base64url"),
-      locale: "en",
-      timeZone: "Europe/Prague",
-    }),
-  });
-  if (response.status !== 201) throw new Error(`POST /api/v1/auth/register: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { token: string }).token;
-}
-
-async function seedTasks(url: string, token: string, count: number): Promise<string> {
-  const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
-  const now = Date.now();
-  let next = 0;
-  let lastId = "";
-  const worker = async () => {
-    while (next < count) {
-      const n = next++;
-      const response = await send(`${url}/api/v1/tasks`, { method: "POST", headers, body: JSON.stringify(taskBody(n, now)) });
-      if (response.status !== 201) throw new Error(`POST /api/v1/tasks: ${response.status} ${await response.text()}`);
-      lastId = ((await response.json()) as { id: string }).id;
-      if ((n + 1) % 200 === 0) progress(`${n + 1} tasks`);
-    }
-  };
-  await Promise.all(Array.from({ length: SEED_CONCURRENCY }, worker));
-  const list = await fetch(`${url}/api/v1/tasks?limit=1`, { headers });
-  if (list.status !== 200) throw new Error(`GET /api/v1/tasks: ${list.status}`);
-  return lastId;
 }
 
 /** A write to one of the user's tasks: it drops the user's cached lists, so the next load reads the database. */
@@ -235,7 +154,7 @@ function printRows(rows: Row[]) {
 
 async function main(settings: Settings) {
   printMachine(`GET ${PAGE_PATH} of ${settings.url}, ${settings.runs} loads per row, ${settings.tasks} tasks`);
-  const token = await registerUser(settings.url);
+  const token = await registerPageUser(settings.url);
   progress(`creating ${settings.tasks} tasks`);
   const someTask = await seedTasks(settings.url, token, settings.tasks);
 

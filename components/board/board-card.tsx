@@ -4,9 +4,11 @@ import { useSortable } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { useTranslations } from "next-intl";
 import { Link } from "@/i18n/navigation";
-import { DueDate, PriorityBadge } from "@/components/tasks/task-fields";
+import { PriorityBadge } from "@/components/tasks/task-fields";
 import type { TaskOutput } from "@/lib/tasks/schema";
+import { AssigneeAvatars } from "./assignee-avatars";
 import { GripIcon } from "./board-icons";
+import { DueChip } from "./due-chip";
 import { DragHandle } from "./drag-handle";
 import type { Spot } from "./board-state";
 import { MoveMenu, type MoveTarget } from "./move-menu";
@@ -17,19 +19,24 @@ export interface Clock {
   timeZone: string;
 }
 
+/** The names of the people on the board's cards, by id (GET /board's `people`). */
+export type People = ReadonlyMap<string, string>;
+
 interface CardProps {
   task: TaskOutput;
   spot: Spot;
   clock: Clock;
+  people: People;
   onMove(taskId: string, target: MoveTarget): void;
 }
 
 /**
- * A card on the board. It is dragged by its handle only (with the pointer, or with the keyboard: Space picks it
- * up), so that its link and its Move button keep working as usual; while it is dragged it stays in place as a
- * faint placeholder and the overlay follows the pointer.
+ * A card on the board. The whole card drags with the mouse or a finger (the sensors of kanban-board.tsx wait for
+ * a few pixels of movement, or a long press, so that a click on its link or Move button and a swipe to scroll
+ * still work); with the keyboard only its handle picks it up (Space), and screen readers reach it there. While
+ * it is dragged it stays in place as a faint placeholder and the overlay follows the pointer.
  */
-export function SortableTaskCard({ task, spot, clock, onMove }: CardProps) {
+export function SortableTaskCard({ task, spot, clock, people, onMove }: CardProps) {
   const t = useTranslations("Board");
   const sortable = useSortable({ id: task.id, attributes: { roleDescription: t("cardRole") } });
   const { setNodeRef, transform, transition, isDragging } = sortable;
@@ -39,21 +46,22 @@ export function SortableTaskCard({ task, spot, clock, onMove }: CardProps) {
       className="board-card"
       data-placeholder={isDragging || undefined}
       style={{ transform: CSS.Translate.toString(transform), transition }}
+      {...sortable.listeners}
     >
       <div className="board-card-head">
         <DragHandle sortable={sortable} className="board-handle" label={t("dragHandle", { title: task.title })} />
-        <Link className="board-card-title" href={`/tasks/${task.id}`} prefetch={false}>
+        <Link className="board-card-title" href={`/tasks/${task.id}`} prefetch={false} draggable={false}>
           {task.title}
         </Link>
       </div>
-      <TaskDetails task={task} clock={clock} />
+      <TaskDetails task={task} clock={clock} people={people} />
       <MoveMenu taskId={task.id} title={task.title} spot={spot} onMove={(target) => onMove(task.id, target)} />
     </li>
   );
 }
 
 /** The card under the pointer while dragging: a picture of the card, hidden from screen readers (they hear the announcements). */
-export function DraggedTaskCard({ task, clock }: { task: TaskOutput; clock: Clock }) {
+export function DraggedTaskCard({ task, clock, people }: { task: TaskOutput; clock: Clock; people: People }) {
   return (
     <div className="board-card board-card-dragged" aria-hidden="true">
       <div className="board-card-head">
@@ -62,12 +70,12 @@ export function DraggedTaskCard({ task, clock }: { task: TaskOutput; clock: Cloc
         </span>
         <span className="board-card-title">{task.title}</span>
       </div>
-      <TaskDetails task={task} clock={clock} />
+      <TaskDetails task={task} clock={clock} people={people} />
     </div>
   );
 }
 
-function TaskDetails({ task, clock }: { task: TaskOutput; clock: Clock }) {
+function TaskDetails({ task, clock, people }: { task: TaskOutput; clock: Clock; people: People }) {
   const t = useTranslations("Board");
   const finished = task.status === "done" || task.status === "cancelled";
   const { total, done } = task.subtasks;
@@ -77,9 +85,10 @@ function TaskDetails({ task, clock }: { task: TaskOutput; clock: Clock }) {
       {hasBadges && (
         <p className="board-card-badges">
           <PriorityBadge priority={task.priority} />
-          {task.dueAt && <DueDate dueAt={task.dueAt} now={clock.now} timeZone={clock.timeZone} finished={finished} />}
+          {task.dueAt && <DueChip dueAt={task.dueAt} now={clock.now} timeZone={clock.timeZone} finished={finished} />}
         </p>
       )}
+      <AssigneeAvatars ids={task.assigneeIds} people={people} />
       {total > 0 && (
         <p className="board-subtasks">
           <span className="board-progress" aria-hidden="true">

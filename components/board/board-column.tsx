@@ -4,7 +4,7 @@ import { useDroppable } from "@dnd-kit/core";
 import { SortableContext, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useRef } from "react";
-import { SortableTaskCard, type Clock } from "./board-card";
+import { SortableTaskCard, type Clock, type People } from "./board-card";
 import type { BoardColumn as Column } from "./board-state";
 import type { MoveTarget } from "./move-menu";
 
@@ -17,12 +17,14 @@ import type { MoveTarget } from "./move-menu";
 export function BoardColumn({
   column,
   clock,
+  people,
   loading,
   onMove,
   onLoadMore,
 }: {
   column: Column;
   clock: Clock;
+  people: People;
   loading: boolean;
   onMove(taskId: string, target: MoveTarget): void;
   onLoadMore(status: Column["status"]): void;
@@ -69,6 +71,7 @@ export function BoardColumn({
                 task={task}
                 spot={{ status: column.status, index, count: shown }}
                 clock={clock}
+                people={people}
                 onMove={onMove}
               />
             ))}

@@ -3,6 +3,13 @@ import type { TaskOutput } from "@/lib/tasks/schema";
 import type { BoardFilter } from "./board-filter";
 import { placeTask, removeTask, type Board } from "./board-state";
 
+/** Whether a live event's task has assignees the board has no name for (someone was just assigned). */
+export function namesUnknown(event: LiveEvent, people: ReadonlyMap<string, string>): boolean {
+  // Only task events carry the whole task (a request's event carries a summary without assignees).
+  const task = event.type.startsWith("task.") ? (event.data as { task?: Partial<TaskOutput> }).task : undefined;
+  return task?.assigneeIds?.some((id) => !people.has(id)) ?? false;
+}
+
 /** What a live event does to the board: a change to apply, a reason to load it again, or nothing. */
 export type LiveChange = ((board: Board) => Board) | "reload" | null;
 

@@ -18,7 +18,14 @@ export interface BoardColumn {
 }
 export type Board = BoardColumn[];
 
-/** Cards per column on the first screen, and per "load more" (the `limit` of GET /board). */
+/**
+ * Cards per column on the first screen (the page's `limit` of GET /board): a window's height of them and a few
+ * more, so that four columns stay within the board's budget of DOM nodes (docs/performance.md) with any number
+ * of tasks. The rest load as a column is scrolled.
+ */
+export const BOARD_FIRST_PAGE = 8;
+
+/** Cards per "load more" (the `limit` of GET /board with a column's cursor). */
 export const BOARD_PAGE_SIZE = 50;
 
 /** Where a task is (or would land): its column, its index there and how many tasks the column then shows. */

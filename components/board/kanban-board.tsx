@@ -7,9 +7,10 @@ import {
   getFirstCollision,
   KeyboardSensor,
   MeasuringStrategy,
-  PointerSensor,
+  MouseSensor,
   pointerWithin,
   rectIntersection,
+  TouchSensor,
   useSensor,
   useSensors,
   type CollisionDetection,
@@ -25,12 +26,13 @@ import { Link } from "@/i18n/navigation";
 import { useLiveEvents } from "@/components/realtime/use-live-events";
 import type { TaskOutput } from "@/lib/tasks/schema";
 import { useBoardAccessibility } from "./board-announcements";
-import { DraggedTaskCard, type Clock } from "./board-card";
+import { DraggedTaskCard, type Clock, type People } from "./board-card";
 import { BoardColumn } from "./board-column";
 import { boardSearch, type BoardFilter } from "./board-filter";
-import { liveChange } from "./board-live";
+import { liveChange, namesUnknown } from "./board-live";
 import {
   appendCards,
+  BOARD_FIRST_PAGE,
   BOARD_PAGE_SIZE,
   columnOf,
   dropSpot,
@@ -53,9 +55,17 @@ const RELOAD_DELAY_MS = 250;
 
 type Change = (board: Board) => Board;
 
+/** A person on the cards, as GET /board names them. */
+interface Person {
+  id: string;
+  name: string;
+}
+
 interface Props {
   /** The board as the server rendered it, for this filter (the page remounts the board when the filter changes). */
   initial: Board;
+  /** The names of its cards' assignees. */
+  initialPeople: Person[];
   filter: BoardFilter;
   clock: Clock;
 }
@@ -66,7 +76,7 @@ interface Props {
  * refuses, the card goes back and a message says why. Other people's and other tabs' changes arrive on the live
  * socket and apply as they come, except during a drag: they wait until the card is dropped.
  */
-export function KanbanBoard({ initial, filter, clock }: Props) {
+export function KanbanBoard({ initial, initialPeople, filter, clock }: Props) {
   const t = useTranslations("Board");
   const fields = useTranslations("TaskFields");
   const [board, setBoard] = useState(initial);
@@ -85,9 +95,14 @@ export function KanbanBoard({ initial, filter, clock }: Props) {
   const [loading, setLoading] = useState<ReadonlySet<string>>(new Set());
   const loadingRef = useRef(new Set<string>());
   const accessibility = useBoardAccessibility(boardRef);
+  const [people, setPeople] = useState<People>(() => new Map(initialPeople.map(({ id, name }) => [id, name])));
+  const peopleRef = useRef(people);
 
+  // A mouse drags once it has moved 5 px (a click stays a click); a finger after a 250 ms press held still
+  // (a swipe scrolls the page or the column). The keyboard starts from the handle only.
   const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(MouseSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(TouchSensor, { activationConstraint: { delay: 250, tolerance: 5 } }),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
   );
   const collisions = useMemo(() => boardCollisions(() => boardRef.current), []);
@@ -95,6 +110,13 @@ export function KanbanBoard({ initial, filter, clock }: Props) {
   function apply(change: Change) {
     boardRef.current = change(boardRef.current);
     setBoard(boardRef.current);
+  }
+
+  /** Adds the names an answer of GET /board brings. */
+  function learnPeople(more: readonly Person[]) {
+    if (more.every(({ id, name }) => peopleRef.current.get(id) === name)) return;
+    peopleRef.current = new Map([...peopleRef.current, ...more.map(({ id, name }): [string, string] => [id, name])]);
+    setPeople(peopleRef.current);
   }
 
   const busy = () => origin.current !== null || pendingMoves.current > 0;
@@ -111,12 +133,13 @@ export function KanbanBoard({ initial, filter, clock }: Props) {
     reload.current.wanted = false;
     try {
       // As many cards per column as are shown now, so that a reload does not take back what was scrolled into view.
-      const shown = Math.max(BOARD_PAGE_SIZE, ...boardRef.current.map((column) => column.tasks.length));
+      const shown = Math.max(BOARD_FIRST_PAGE, ...boardRef.current.map((column) => column.tasks.length));
       const answer = await api.GET("/api/v1/board", {
         querySerializer: () => boardQuery({ limit: String(Math.min(shown, 500)) }),
       });
       if (!answer.ok) return setError(t("reloadFailed"));
       const fresh = answer.body.columns;
+      learnPeople(answer.body.people);
       if (busy()) reload.current.wanted = true;
       else apply(() => fresh);
     } catch {
@@ -147,6 +170,7 @@ export function KanbanBoard({ initial, filter, clock }: Props) {
           querySerializer: () => boardQuery({ status, cursor, limit: String(BOARD_PAGE_SIZE) }),
         });
         const more = answer.ok ? answer.body.columns[0] : undefined;
+        if (answer.ok) learnPeople(answer.body.people);
         if (!more) setError(t("loadMoreFailed"));
         // A reload meanwhile has its own cursor: this answer continues the old one.
         else if (boardRef.current.find((column) => column.status === status)?.nextCursor === cursor) {
@@ -173,6 +197,8 @@ export function KanbanBoard({ initial, filter, clock }: Props) {
   const live = useLiveEvents({
     onEvent(event) {
       const change = liveChange(event, filter);
+      // Someone newly assigned: only a reload of the board brings their name.
+      if (namesUnknown(event, peopleRef.current)) scheduleReload();
       if (change === "reload") scheduleReload();
       else if (change && origin.current) held.current.push(change);
       else if (change) apply(change);
@@ -181,6 +207,10 @@ export function KanbanBoard({ initial, filter, clock }: Props) {
   });
 
   useEffect(() => () => clearTimeout(reload.current.timer), []);
+
+  // The board is hydrated: a marker for the page benchmark (bench/pages.ts), set without rendering again.
+  const element = useRef<HTMLDivElement>(null);
+  useEffect(() => element.current?.setAttribute("data-hydrated", ""), []);
 
   useEffect(() => {
     if (!focusMoved) return;
@@ -281,7 +311,7 @@ export function KanbanBoard({ initial, filter, clock }: Props) {
   const empty = board.every((column) => column.total === 0);
 
   return (
-    <div className="board">
+    <div ref={element} className="board">
       <div className="board-bar">
         <p className={`board-live board-live-${live}`}>{t(`live.${live}`)}</p>
       </div>
@@ -315,13 +345,14 @@ export function KanbanBoard({ initial, filter, clock }: Props) {
               key={column.status}
               column={column}
               clock={clock}
+              people={people}
               loading={loading.has(column.status)}
               onMove={moveWithMenu}
               onLoadMore={loadMore}
             />
           ))}
         </div>
-        <DragOverlay>{dragged && <DraggedTaskCard task={dragged} clock={clock} />}</DragOverlay>
+        <DragOverlay>{dragged && <DraggedTaskCard task={dragged} clock={clock} people={people} />}</DragOverlay>
       </DndContext>
     </div>
   );

@@ -51,11 +51,12 @@ export class BoardPage {
   }
 
   /**
-   * Drags a card by its handle with the mouse onto `target` (a card or a column), in small steps: dnd-kit only
-   * starts a drag after the pointer has moved a few pixels, and follows it by pointer moves.
+   * Drags a card with the mouse onto `target` (a card or a column), in small steps: dnd-kit only starts a drag
+   * after the pointer has moved a few pixels, and follows it by pointer moves. By its handle, or by `grip` (a
+   * part of the card that is neither its link nor a button, e.g. its due date).
    */
-  async dragWithMouse(title: string, target: Locator, where: "top" | "middle" = "middle") {
-    const from = await this.handle(title).boundingBox();
+  async dragWithMouse(title: string, target: Locator, where: "top" | "middle" = "middle", grip?: Locator) {
+    const from = await (grip ?? this.handle(title)).boundingBox();
     const to = await target.boundingBox();
     if (!from || !to) throw new Error(`no box to drag "${title}" from or to`);
     const startX = from.x + from.width / 2;

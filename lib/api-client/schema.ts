@@ -5237,6 +5237,12 @@ export interface components {
         /** @description More cards follow: ask again with `status` and this `cursor` (null: this is the column's end) */
         nextCursor: string | null;
       }[];
+      /** @description The names of the answer's cards' assignees (cards carry only `assigneeIds`), each person once */
+      people: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+      }[];
     };
     /** @description Counts over the tasks the user is responsible for: assigned to them, or owned by them with nobody assigned. `active`: in_progress; `pending`: todo; `completed`: done (since `completedSince` when given); `overdue`: todo or in_progress with a due time in the past. Cancelled tasks count nowhere. */
     Workload: {
@@ -14692,6 +14698,12 @@ export interface operations {
            *           ],
            *           "total": 1,
            *           "nextCursor": "eyJpZCI6IjNmMWMyZDRlIn0"
+           *         }
+           *       ],
+           *       "people": [
+           *         {
+           *           "id": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+           *           "name": "Household"
            *         }
            *       ]
            *     }

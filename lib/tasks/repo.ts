@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gt, lt, lte, max, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, lte, max, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { lockUserRow } from "../auth/repo";
 import { db, statementRows, statementSnapshot, type Executor, type SnapshotRows } from "../db/client";
 import { subtasks, taskAssignees, taskGroups, tasks, type SubtaskRow, type TaskRow } from "../db/schema/tasks";
@@ -413,6 +413,12 @@ export async function findUserGroupTaskIds(groupId: string, database: Executor =
 export interface Person {
   id: string;
   name: string;
+}
+
+/** The names of these users (the board's assignees), in one query; unknown ids are left out. */
+export async function findPeopleNames(userIds: string[], database: Executor = db()): Promise<Person[]> {
+  if (userIds.length === 0) return [];
+  return database.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, userIds));
 }
 
 /**

@@ -241,6 +241,9 @@ export const boardOutput = z
         }),
       }),
     ),
+    people: z.array(person).openapi({
+      description: "The names of the answer's cards' assignees (cards carry only `assigneeIds`), each person once",
+    }),
   })
   .openapi("Board");
 

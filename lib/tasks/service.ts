@@ -18,6 +18,7 @@ import { findMemberRole } from "../teams/repo";
 import { lookupTaskList, storeTaskList, type CacheLookup } from "./list-cache";
 import {
   boardColumns as readBoardColumns,
+  findPeopleNames,
   findVisibleTaskAnswer,
   deleteTaskRow,
   findTaskRow,
@@ -539,30 +540,38 @@ async function boardColumns(actor: Actor, request: BoardRequest) {
   const after = request.cursor ? decodeCursor(request.cursor, "position") : null;
   const filter = { groupId: request.groupId, projectId: request.projectId, userGroupId: request.userGroupId };
   const statuses = request.status ? [request.status] : TASK_STATUSES;
-  const columns = await readBoardColumns(actor.userId, statuses, filter, request.limit, after);
-  return columns.map(({ status, tasks, more, total }) => {
+  const read = await readBoardColumns(actor.userId, statuses, filter, request.limit, after);
+  const columns = read.map(({ status, tasks, more, total }) => {
     const last = tasks.at(-1);
     const nextCursor = more && last ? encodeCursor("position", JSON.parse(last) as TaskOutput) : null;
     return { status, tasks, total, nextCursor };
   });
+  const assigneeIds = new Set(columns.flatMap((column) => column.tasks.flatMap(assigneeIdsOf)));
+  return { columns, people: await findPeopleNames([...assigneeIds]) };
+}
+
+/** A card's assignees, from its stored JSON: parsed only when it has some (most cards have none). */
+function assigneeIdsOf(card: string): string[] {
+  return card.includes(`"assigneeIds":[]`) ? [] : (JSON.parse(card) as TaskOutput).assigneeIds;
 }
 
 /** The board for a page (the cards as objects). */
 export async function getBoard(actor: Actor, request: BoardRequest) {
-  const columns = await boardColumns(actor, request);
+  const { columns, people } = await boardColumns(actor, request);
   return {
     columns: columns.map((column) => ({ ...column, tasks: column.tasks.map((answer) => JSON.parse(answer) as TaskOutput) })),
+    people,
   };
 }
 
 /** `GET /board`'s answer as JSON text: the cards' stored JSON goes out as it is, neither parsed nor serialised again. */
 export async function boardAnswer(actor: Actor, request: BoardRequest): Promise<string> {
-  const columns = await boardColumns(actor, request);
+  const { columns, people } = await boardColumns(actor, request);
   const parts = columns.map(
     (column) =>
       `{"status":"${column.status}","tasks":[${column.tasks.join(",")}],"total":${column.total},"nextCursor":${JSON.stringify(column.nextCursor)}}`,
   );
-  return `{"columns":[${parts.join(",")}]}`;
+  return `{"columns":[${parts.join(",")}],"people":${JSON.stringify(people)}}`;
 }
 
 /**

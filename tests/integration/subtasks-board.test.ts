@@ -164,6 +164,45 @@ describe("kanban", () => {
     expect((await board(stranger.token)).columns[0]!.total).toBe(1);
   });
 
+  /** Assigns `who` to the owner's task: the owner asks, they accept. */
+  async function assign(owner: { token: string }, taskId: string, who: { token: string; user: { id: string } }) {
+    const asked = await server.request(`/api/v1/tasks/${taskId}/collaboration-requests`, {
+      token: owner.token,
+      json: { kind: "assign", userId: who.user.id },
+    });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(201);
+    const accepted = await server.request(`/api/v1/collaboration-requests/${asked.body.id}/accept`, {
+      method: "POST",
+      token: who.token,
+    });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+  }
+
+  test("GET /board names the cards' assignees once each, in the first answer and in a column's next cards", async () => {
+    const me = await registerUser(server, { name: "Eva Nováková" });
+    const colleague = await registerUser(server, { name: "Jan Novák" });
+    const both = await createTask(server, me.token, { title: "Both", assigneeIds: [me.user.id] });
+    await assign(me, both.id, colleague);
+    await createTask(server, me.token, { title: "Mine", assigneeIds: [me.user.id] });
+    await createTask(server, me.token, { title: "Nobody's" });
+    const theirs = await createTask(server, me.token, { title: "The colleague's", status: "done" });
+    await assign(me, theirs.id, colleague);
+
+    const view = await board(me.token, "?limit=1");
+    const byName = (people: { id: string; name: string }[]) => [...people].sort((a, b) => a.name.localeCompare(b.name));
+    expect(byName(view.people)).toEqual([
+      { id: me.user.id, name: "Eva Nováková" },
+      { id: colleague.user.id, name: "Jan Novák" },
+    ]);
+    const todo = view.columns.find((each) => each.status === "todo")!;
+    const next = await board(me.token, `?status=todo&limit=1&cursor=${encodeURIComponent(todo.nextCursor!)}`);
+    expect(next.columns[0]!.tasks.map((task) => task.title)).toEqual(["Mine"]);
+    expect(next.people).toEqual([{ id: me.user.id, name: "Eva Nováková" }]);
+    const last = await board(me.token, `?status=todo&limit=1&cursor=${encodeURIComponent(next.columns[0]!.nextCursor!)}`);
+    expect(last.columns[0]!.tasks.map((task) => task.title)).toEqual(["Nobody's"]);
+    expect(last.people).toEqual([]);
+  });
+
   test("columns are paged: the first 50 cards by default, then the rest of one column by its cursor", async () => {
     const [me, colleague] = [await registerUser(server), await registerUser(server)];
     const team = await server.request("/api/v1/user-groups", { token: colleague.token, json: { name: "Crew" } });

@@ -7,7 +7,7 @@ import { pageActor } from "@/components/auth/page-session";
 import { boardSearch, requestedFilter, usableFilter } from "@/components/board/board-filter";
 import { BoardFilters } from "@/components/board/board-filters";
 import { KanbanBoard } from "@/components/board/kanban-board";
-import { BOARD_PAGE_SIZE } from "@/components/board/board-state";
+import { BOARD_FIRST_PAGE } from "@/components/board/board-state";
 import { listGroups } from "@/lib/groups/service";
 import { nowDate } from "@/lib/clock";
 import { localeOfTag, tagOfSegment } from "@/lib/i18n/locales";
@@ -19,9 +19,10 @@ import "@/components/board/board.css";
 
 /**
  * /{locale}/board: the kanban board, one column per status, cards in board order, optionally for one group,
- * one project and one team (`?groupId=…&projectId=…&userGroupId=…`: the project and team pages link here). The first paint shows each column's first 50 cards (the rest load as
- * the column is scrolled to its end); it comes from the server (the tasks service, called
- * directly); the board then takes over in the browser. Signed-in only: anyone else goes to the sign-in page,
+ * one project and one team (`?groupId=…&projectId=…&userGroupId=…`: the project and team pages link here). The
+ * first paint shows each column's first cards (BOARD_FIRST_PAGE; the rest load as the column is scrolled to its
+ * end) and their assignees' names; it comes from the server (the tasks service, called directly); the board then
+ * takes over in the browser. Signed-in only: anyone else goes to the sign-in page,
  * which brings them back here with the same filter.
  */
 type Props = {
@@ -55,7 +56,7 @@ export default async function BoardPage({ params, searchParams }: Props) {
     projects.items.map((project) => project.id),
     teams.items.map((team) => team.id),
   );
-  const board = await getBoard(actor, { ...filter, limit: BOARD_PAGE_SIZE });
+  const board = await getBoard(actor, { ...filter, limit: BOARD_FIRST_PAGE });
   const t = await getTranslations({ locale: tag, namespace: "Board" });
   const messages = await getMessages({ locale: tag });
 
@@ -81,6 +82,7 @@ export default async function BoardPage({ params, searchParams }: Props) {
         <KanbanBoard
           key={boardSearch(filter)}
           initial={board.columns}
+          initialPeople={board.people}
           filter={filter}
           clock={{ now: nowDate().toISOString(), timeZone: actor.timeZone }}
         />
