@@ -1,18 +1,12 @@
-import { expect, test, type APIRequestContext } from "./fixtures";
+import { expect, test } from "./fixtures";
 import { expectAccessible } from "./axe";
-import { collectErrors, registerUser, TasksPage } from "./pages/tasks-page";
+import { collectErrors, createTask, registerUser, TasksPage } from "./pages/tasks-page";
 
 /*
  * The task list page: signed-out visitors go to sign in and come back; quick add, inline completion, the
  * filters (in the URL, rendered by the server, kept by the back button), the empty states, groups in the page's
  * language and the phone layout. Each test registers its own user (times in Europe/Prague).
  */
-
-async function createTask(request: APIRequestContext, data: Record<string, unknown>): Promise<{ id: string }> {
-  const answer = await request.post("/api/v1/tasks", { data });
-  expect(answer.status()).toBe(201);
-  return (await answer.json()) as { id: string };
-}
 
 test("signed out, the list sends the visitor to sign in and back to the same filters", async ({ page }) => {
   await page.goto("/en/tasks?status=done&q=milk");

@@ -2,73 +2,81 @@ import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { listHref, TASK_VIEWS, viewFilters, type TaskFilters, type TaskView } from "./filters";
 
-/**
- * The list's sidebar: the Today and Upcoming views first, then the user's task groups, named in the page's
+/*
+ * The list's sidebar: the views (All tasks, Today, Upcoming) above the user's task groups, named in the page's
  * language. Each link shows how many open tasks it leads to (none shown for an empty one; screen readers hear it as
- * the link's description). A view link shows the view of all tasks; a group link shows the list of one group with
- * the other filters kept. On phones the groups give way to the group field of the filter form (task-list.css).
- * Links to lists are not prefetched: every list is rendered for its request, and a page would otherwise ask for
- * all of them.
+ * the link's description). A view link shows that view of all tasks; a group link shows the list of one group with
+ * the other filters kept. On phones the views are a row above the list and the groups give way to the group field
+ * of the filter form (task-list.css). Links to lists are not prefetched: every list is rendered for its request,
+ * and a page would otherwise ask for all of them.
  */
-export function GroupSidebar({
-  locale,
-  groups,
-  filters,
-  viewCounts,
-}: {
+
+interface Props {
   locale: string;
   groups: readonly { id: string; name: string; openTasks: number }[];
   filters: TaskFilters;
+  /** Open tasks in each view. */
   viewCounts: Record<TaskView, number>;
-}) {
+}
+
+export function GroupSidebar({ locale, groups, filters, viewCounts }: Props) {
   const t = useTranslations("TaskList");
-  const entries = [{ id: undefined, name: t("allTasks"), openTasks: 0 }, ...groups];
+  const listFilters = filters.view ? { ...filters, ...viewFilters(undefined) } : filters;
   return (
-    <nav className="tasks-sidebar" aria-label={t("groupsNav")}>
-      <ul className="tasks-sidebar-views">
-        {TASK_VIEWS.map((view) => (
+    <>
+      <nav className="tasks-views" aria-label={t("viewsNav")}>
+        <ul>
           <SidebarLink
-            key={view}
-            id={`view-${view}`}
-            href={listHref(locale, viewFilters(view))}
-            name={t(`views.${view}`)}
-            count={viewCounts[view]}
-            current={filters.view === view}
+            className="tasks-views-all"
+            id="view-all"
+            href={listHref(locale, viewFilters(undefined))}
+            name={t("allTasks")}
+            count={0}
+            current={!filters.view && !filters.groupId}
           />
-        ))}
-      </ul>
-      <ul className="tasks-sidebar-groups">
-        {entries.map((group) => (
-          <SidebarLink
-            key={group.id ?? "all"}
-            id={`group-${group.id ?? "all"}`}
-            href={listHref(locale, { ...filters, ...(filters.view ? viewFilters(undefined) : {}), groupId: group.id })}
-            name={group.name}
-            count={group.openTasks}
-            current={!filters.view && filters.groupId === group.id}
-          />
-        ))}
-      </ul>
-    </nav>
+          {TASK_VIEWS.map((view) => (
+            <SidebarLink
+              key={view}
+              id={`view-${view}`}
+              href={listHref(locale, viewFilters(view))}
+              name={t(`views.${view}`)}
+              count={viewCounts[view]}
+              current={filters.view === view}
+            />
+          ))}
+        </ul>
+      </nav>
+      <nav className="tasks-sidebar" aria-label={t("groupsNav")}>
+        <ul>
+          {[{ id: undefined, name: t("allTasks"), openTasks: 0 }, ...groups].map((group) => (
+            <SidebarLink
+              key={group.id ?? "all"}
+              id={`group-${group.id ?? "all"}`}
+              href={listHref(locale, { ...listFilters, groupId: group.id })}
+              name={group.name}
+              count={group.openTasks}
+              current={!filters.view && filters.groupId === group.id}
+            />
+          ))}
+        </ul>
+      </nav>
+    </>
   );
 }
 
-function SidebarLink({
-  id,
-  href,
-  name,
-  count,
-  current,
-}: {
+interface LinkProps {
   id: string;
   href: string;
   name: string;
   count: number;
   current: boolean;
-}) {
+  className?: string;
+}
+
+function SidebarLink({ id, href, name, count, current, className }: LinkProps) {
   const t = useTranslations("TaskList");
   return (
-    <li>
+    <li className={className}>
       <Link
         href={href}
         prefetch={false}
