@@ -1,5 +1,4 @@
-import type { TaskSort } from "@/lib/tasks/schema";
-import { TASK_STATUSES, type TaskStatus } from "@/lib/tasks/vocabulary";
+import { LIST_SORTS, TASK_STATUSES, TASK_VIEWS, type TaskStatus } from "@/lib/tasks/vocabulary";
 
 /*
  * The task list's filters as the page's URL carries them (`/en/tasks?status=todo&status=done&q=milk`): shareable,
@@ -8,7 +7,6 @@ import { TASK_STATUSES, type TaskStatus } from "@/lib/tasks/vocabulary";
  */
 
 /** The sort orders the page offers, the first being the default (new tasks from quick add come first). */
-export const LIST_SORTS = ["-createdAt", "dueAt", "-priority", "-updatedAt", "position"] as const satisfies readonly TaskSort[];
 export type ListSort = (typeof LIST_SORTS)[number];
 export const DEFAULT_SORT: ListSort = LIST_SORTS[0];
 
@@ -17,7 +15,6 @@ export const DEFAULT_SORT: ListSort = LIST_SORTS[0];
  * in the next 14 days, by day). A view sets the status, due dates and order itself; group, assignee, tag and
  * search still narrow it.
  */
-export const TASK_VIEWS = ["today", "upcoming"] as const;
 export type TaskView = (typeof TASK_VIEWS)[number];
 
 export interface TaskFilters {

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
-import { listHref, TASK_VIEWS, viewFilters, type TaskFilters, type TaskView } from "./filters";
+import { TASK_VIEWS } from "@/lib/tasks/vocabulary";
+import { listHref, viewFilters, type TaskFilters, type TaskView } from "./filters";
 
 /*
  * The list's sidebar: the views (All tasks, Today, Upcoming) above the user's task groups, named in the page's
