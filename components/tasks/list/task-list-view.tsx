@@ -100,7 +100,9 @@ export function TaskListView({
 
   async function toggle(task: ListTask, checked: boolean) {
     if (!checked) {
-      if (await changeStatus(task, "todo")) done.removed(task.id);
+      // Reopened: it leaves the "Completed" section at once, and comes back there if that failed.
+      done.removed(task.id);
+      if (!(await changeStatus(task, "todo"))) done.added(task);
       return;
     }
     const previous = task.status;
