@@ -181,6 +181,8 @@ export function useTaskList({ initial, queryString, renderedAt, userId, defaultG
     }
     const page = answer.body;
     setState((current) => {
+      // A new render (other filters) came meanwhile: this page belongs to the list it replaced.
+      if (current.renderedAt !== shown.renderedAt) return current;
       const merged = reconcile([...current.items, ...current.added], page.items);
       // "Load more" answered while this was on its way: the rows past the refetched ones stay, and so does the
       // cursor that follows them.
