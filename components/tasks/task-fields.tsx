@@ -1,5 +1,6 @@
 import { useFormatter, useTranslations } from "next-intl";
 import type { Priority, TaskStatus } from "@/lib/tasks/vocabulary";
+import { dayIn } from "./local-day";
 import "./task-fields.css";
 
 /*
@@ -22,22 +23,6 @@ export function PriorityBadge({ priority }: { priority: Priority }) {
       {t("priorityLabel", { priority: t(`priority.${priority}`) })}
     </span>
   );
-}
-
-/**
- * One day formatter per time zone, made once: building an `Intl.DateTimeFormat` costs far more than formatting with
- * it, and a list of 50 tasks asked for up to four per task (16 % of the list page's server time). At most one per IANA zone.
- */
-const dayFormatters = new Map<string, Intl.DateTimeFormat>();
-
-/** The calendar day of an instant in a time zone, as YYYY-MM-DD (comparable as text). */
-function dayIn(instant: Date, timeZone: string): string {
-  let formatter = dayFormatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
-    dayFormatters.set(timeZone, formatter);
-  }
-  return formatter.format(instant);
 }
 
 interface DueDateProps {

@@ -17,6 +17,13 @@ export async function registerUser(request: APIRequestContext, name: string, tim
   return { ...account, id: ((await answer.json()) as { user: { id: string } }).user.id };
 }
 
+/** Creates a task through the API as the context's user. */
+export async function createTask(request: APIRequestContext, data: Record<string, unknown>): Promise<{ id: string }> {
+  const answer = await request.post("/api/v1/tasks", { data });
+  expect(answer.status()).toBe(201);
+  return (await answer.json()) as { id: string };
+}
+
 /** Signs a browser context in as an existing user. */
 export async function signIn(request: APIRequestContext, account: Pick<Account, "email" | "password">): Promise<void> {
   const answer = await request.post("/api/v1/auth/login", { data: { email: account.email, password: account.password } });
@@ -38,7 +45,7 @@ export class TasksPage {
   readonly heading: Locator;
   readonly quickAdd: Locator;
   readonly quickAddForm: Locator;
-  /** The rows of the list (the list is named by the page's heading). */
+  /** The rows of the list (one list, or one per day in Upcoming), without the "Completed" section's. */
   readonly rows: Locator;
   readonly filters: Locator;
   readonly search: Locator;
@@ -51,7 +58,7 @@ export class TasksPage {
     this.heading = page.getByRole("heading", { level: 1 });
     this.quickAddForm = page.locator("form.quick-add");
     this.quickAdd = this.quickAddForm.getByRole("textbox");
-    this.rows = page.locator("ul.task-list > li");
+    this.rows = page.locator("ul.task-list:not(.task-list-completed) > li");
     this.filters = page.getByRole("form", { name: "Filters" });
     this.search = this.filters.getByRole("searchbox");
     this.sidebar = page.getByRole("navigation", { name: "Task groups" });

@@ -343,6 +343,11 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     userColumns: { user_id: "cascade" },
     export: [{ key: "calendarFeeds", where: "user_id = $user", omit: ["secret_hash"] }],
   },
+  saved_filters: {
+    about: "The user's saved filters of the task list (name, query): deleted with the account.",
+    userColumns: { user_id: "cascade" },
+    export: [{ key: "savedFilters", where: "user_id = $user" }],
+  },
   account_tokens: {
     about: "Password-reset and email-verification links sent to the user (only their hashes): deleted.",
     userColumns: { user_id: "cascade" },

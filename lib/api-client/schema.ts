@@ -333,7 +333,7 @@ export interface paths {
     };
     /**
      * Download everything of yours (GDPR export)
-     * @description A JSON file (`Content-Disposition: attachment; filename="spolu-export-<YYYY-MM-DD>.json"`, not cached) with `exportedAt`, your profile as `user`, and one key per kind of data, each a list of rows with their columns in camelCase: `user`, `tasks`, `sharedTasks`, `subtasks`, `taskAssignees`, `taskGroups`, `userGroups`, `userGroupMemberships`, `projects`, `projectMemberships`, `families`, `familyMemberships`, `taskCollaborators`, `collaborationRequests`, `collaborationHistory`, `invitations`, `acceptedInvitations`, `receivedInvitations`, `domainEvents`, `notifications`, `notificationPrefs`, `notificationSettings`, `reminderFires`, `reminderDeliveries`, `weeklyReports`, `pushSubscriptions`, `webhookEndpoints`, `webhookDeliveries`, `webhookAttempts`, `emailLog`, `errorReports`, `moduleSwitches`, `webauthnCredentials`, `authChallenges`, `sessions`, `calendarFeeds`, `emailLinks`, `accessTokens`, `idempotencyKeys`, `syncCursors`, `linkAttemptsInFlight`, `linkedIdentities`, `aiUsage`, `goals`, `goalTasks`, `goalProgressReports`, `studyPlans`, `chatMessages`, `chatActions`, `taskComments`, `commentsOnOwnTasks`, `mediaItems`, `activityRecords`, `connectorConnections`, `connectorLinks`, `connectorRuns`, `reviewCards`, `reviewLogs`, `reviewSettings`, `learningGrades`, `taskTemplates`, `timeEntries`, `gamificationProfile`, `gamificationAwards`, `gamificationBadges`, `gamificationLevelUps`, `invoices`, `invoiceItems`. Your tasks come whole (`tasks`, with `subtasks`); other people's tasks you are assigned to or collaborate on only with their own fields (`sharedTasks`). Teams, projects and the family come with your own membership, not the other members'. `domainEvents` lists the events addressed to you without their data (snapshots of what the other keys hold, with other people in them). Secrets are left out: the password hash, passkeys' public keys, push subscriptions' keys (endpoints only), webhook secrets, invitation token hashes, sign-in challenges; so are stack traces of error reports. Counted against the strict rate limit.
+     * @description A JSON file (`Content-Disposition: attachment; filename="spolu-export-<YYYY-MM-DD>.json"`, not cached) with `exportedAt`, your profile as `user`, and one key per kind of data, each a list of rows with their columns in camelCase: `user`, `tasks`, `sharedTasks`, `subtasks`, `taskAssignees`, `taskGroups`, `userGroups`, `userGroupMemberships`, `projects`, `projectMemberships`, `families`, `familyMemberships`, `taskCollaborators`, `collaborationRequests`, `collaborationHistory`, `invitations`, `acceptedInvitations`, `receivedInvitations`, `domainEvents`, `notifications`, `notificationPrefs`, `notificationSettings`, `reminderFires`, `reminderDeliveries`, `weeklyReports`, `pushSubscriptions`, `webhookEndpoints`, `webhookDeliveries`, `webhookAttempts`, `emailLog`, `errorReports`, `moduleSwitches`, `webauthnCredentials`, `authChallenges`, `sessions`, `calendarFeeds`, `savedFilters`, `emailLinks`, `accessTokens`, `idempotencyKeys`, `syncCursors`, `linkAttemptsInFlight`, `linkedIdentities`, `aiUsage`, `goals`, `goalTasks`, `goalProgressReports`, `studyPlans`, `chatMessages`, `chatActions`, `taskComments`, `commentsOnOwnTasks`, `mediaItems`, `activityRecords`, `connectorConnections`, `connectorLinks`, `connectorRuns`, `reviewCards`, `reviewLogs`, `reviewSettings`, `learningGrades`, `taskTemplates`, `timeEntries`, `gamificationProfile`, `gamificationAwards`, `gamificationBadges`, `gamificationLevelUps`, `invoices`, `invoiceItems`. Your tasks come whole (`tasks`, with `subtasks`); other people's tasks you are assigned to or collaborate on only with their own fields (`sharedTasks`). Teams, projects and the family come with your own membership, not the other members'. `domainEvents` lists the events addressed to you without their data (snapshots of what the other keys hold, with other people in them). Secrets are left out: the password hash, passkeys' public keys, push subscriptions' keys (endpoints only), webhook secrets, invitation token hashes, sign-in challenges; so are stack traces of error reports. Counted against the strict rate limit.
      *
      *     **With the files: `?format=zip`** (or `Accept: application/zip` without `format`) answers a ZIP (`spolu-export-<YYYY-MM-DD>.zip`) holding the same JSON as `export.json` and every attachment file of yours under `attachments/`: those of your tasks and those you uploaded to others' tasks, exactly the `mediaItems` rows, each of which then has `file`, the path of its bytes in the archive (null when the stored file is missing). File names are the display names made safe (characters file systems refuse, control and bidirectional characters become `_`; reserved Windows names get a leading `_`) and unique (` (2)` before the extension). The archive is written while it is sent (chunked, no Content-Length): its size does not weigh on the server's memory. Without `format` and without `Accept: application/zip` the answer stays the JSON.
      */
@@ -3512,6 +3512,54 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  "/api/v1/saved-filters": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your saved filters
+     * @description A saved filter is a name for a view of your task list: the list page's query string (status, group, assignee, due dates, tag, words, order, or the Today and Upcoming views). They are yours alone; you keep at most 50. Lists them in the order they were saved.
+     */
+    get: operations["listSavedFilters"];
+    put?: never;
+    /**
+     * Save a filter
+     * @description A saved filter is a name for a view of your task list: the list page's query string (status, group, assignee, due dates, tag, words, order, or the Today and Upcoming views). They are yours alone; you keep at most 50. The query is checked as the list reads it: an unknown or bad filter is 400 naming `query`.
+     */
+    post: operations["createSavedFilter"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/saved-filters/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a saved filter
+     * @description A saved filter is a name for a view of your task list: the list page's query string (status, group, assignee, due dates, tag, words, order, or the Today and Upcoming views). They are yours alone; you keep at most 50.
+     */
+    delete: operations["deleteSavedFilter"];
+    options?: never;
+    head?: never;
+    /**
+     * Rename a saved filter or change its query
+     * @description A saved filter is a name for a view of your task list: the list page's query string (status, group, assignee, due dates, tag, words, order, or the Today and Upcoming views). They are yours alone; you keep at most 50.
+     */
+    patch: operations["updateSavedFilter"];
     trace?: never;
   };
   "/api/v1/sync": {
@@ -8096,6 +8144,53 @@ export interface components {
      */
     CalendarFeedList: {
       items: components["schemas"]["CalendarFeed"][];
+    };
+    SavedFilterList: {
+      items: components["schemas"]["SavedFilter"][];
+    };
+    /**
+     * @example {
+     *       "id": "6f1c2a8e-3b7d-4e5f-9a0b-1c2d3e4f5a6b",
+     *       "name": "Home this week",
+     *       "query": "status=todo&tag=home&sort=dueAt",
+     *       "createdAt": "2026-11-27T10:00:00.000Z",
+     *       "updatedAt": "2026-11-27T10:00:00.000Z"
+     *     }
+     */
+    SavedFilter: {
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** @description The task list page's query string, without the `?` */
+      query: string;
+      /** Format: date-time */
+      createdAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+    };
+    CreateSavedFilter: {
+      /**
+       * @description What you call it
+       * @example Home this week
+       */
+      name: string;
+      /**
+       * @description The task list page's query string (`/{locale}/tasks?<query>`), with or without the `?`: `view` (today, upcoming), `status` (comma-separated or repeated), `group` (a group id), `assignee` (me), `from` and `until` (due dates, YYYY-MM-DD), `tag`, `q` (words) and `sort`. Empty: all tasks.
+       * @example status=todo&tag=home&sort=dueAt
+       */
+      query: string;
+    };
+    UpdateSavedFilter: {
+      /**
+       * @description What you call it
+       * @example Home this week
+       */
+      name?: string;
+      /**
+       * @description The task list page's query string (`/{locale}/tasks?<query>`), with or without the `?`: `view` (today, upcoming), `status` (comma-separated or repeated), `group` (a group id), `assignee` (me), `from` and `until` (due dates, YYYY-MM-DD), `tag`, `q` (words) and `sort`. Empty: all tasks.
+       * @example status=todo&tag=home&sort=dueAt
+       */
+      query?: string;
     };
     Sync: {
       items: components["schemas"]["SyncItem"][];
@@ -34450,6 +34545,414 @@ export interface operations {
       };
       /** @description No feed has this secret (or it was revoked) */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Rate limit passed; see Retry-After */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unexpected error (logged with the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listSavedFilters: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Your saved filters */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["XRequestId"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "items": [
+           *         {
+           *           "id": "6f1c2a8e-3b7d-4e5f-9a0b-1c2d3e4f5a6b",
+           *           "name": "Home this week",
+           *           "query": "status=todo&tag=home&sort=dueAt",
+           *           "createdAt": "2026-11-27T10:00:00.000Z",
+           *           "updatedAt": "2026-11-27T10:00:00.000Z"
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["SavedFilterList"];
+        };
+      };
+      /** @description Missing, invalid or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Rate limit passed; see Retry-After */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unexpected error (logged with the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  createSavedFilter: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Any unique string (a UUID), at most 255 visible ASCII characters. Sent again with the same body within 24 hours, the first answer comes back (with `Idempotent-Replayed: true`) and nothing is done twice; with another body, a 422 `idempotency_key_reused`; while the first is still running, the repeat waits for its answer (up to 10 s, then 409 `idempotency_in_progress`). Per user. See docs/integrations.md.
+         * @example 5f0c7a8e-2b0d-4d5e-9a5b-3f3c1e2d4b6a
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Home this week",
+         *       "query": "status=todo&tag=home&sort=dueAt"
+         *     }
+         */
+        "application/json": components["schemas"]["CreateSavedFilter"];
+      };
+    };
+    responses: {
+      /** @description The saved filter */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["XRequestId"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "6f1c2a8e-3b7d-4e5f-9a0b-1c2d3e4f5a6b",
+           *       "name": "Home this week",
+           *       "query": "status=todo&tag=home&sort=dueAt",
+           *       "createdAt": "2026-11-27T10:00:00.000Z",
+           *       "updatedAt": "2026-11-27T10:00:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["SavedFilter"];
+        };
+      };
+      /** @description Invalid input: `errors` names each bad field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, invalid or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `cross_origin_request`: sent with the session cookie from another site's page (see lib/api/same-origin.ts); or `insufficient_scope`: a personal access token without the `write` scope */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description You keep 50 saved filters already: the problem's detail names the limit */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `idempotency_key_reused`: this Idempotency-Key was sent with another body, method or path */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Rate limit passed; see Retry-After */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unexpected error (logged with the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  deleteSavedFilter: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The saved filter's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          "X-Request-Id": components["headers"]["XRequestId"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input: `errors` names each bad field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, invalid or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `cross_origin_request`: sent with the session cookie from another site's page (see lib/api/same-origin.ts); or `insufficient_scope`: a personal access token without the `write` scope */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No saved filter of yours has this id */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Rate limit passed; see Retry-After */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unexpected error (logged with the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  updateSavedFilter: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The saved filter's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Home this week",
+         *       "query": "status=todo&tag=home&sort=dueAt"
+         *     }
+         */
+        "application/json": components["schemas"]["UpdateSavedFilter"];
+      };
+    };
+    responses: {
+      /** @description The changed filter */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["XRequestId"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "6f1c2a8e-3b7d-4e5f-9a0b-1c2d3e4f5a6b",
+           *       "name": "Home this week",
+           *       "query": "status=todo&tag=home&sort=dueAt",
+           *       "createdAt": "2026-11-27T10:00:00.000Z",
+           *       "updatedAt": "2026-11-27T10:00:00.000Z"
+           *     }
+           */
+          "application/json": components["schemas"]["SavedFilter"];
+        };
+      };
+      /** @description Invalid input: `errors` names each bad field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, invalid or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `cross_origin_request`: sent with the session cookie from another site's page (see lib/api/same-origin.ts); or `insufficient_scope`: a personal access token without the `write` scope */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No saved filter of yours has this id */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Request body is not application/json */
+      415: {
         headers: {
           [name: string]: unknown;
         };

@@ -43,6 +43,7 @@ import { templatesRoutes } from "../templates/routes";
 import { timeTrackingRoutes } from "../time-tracking/routes";
 import { webauthnRoutes } from "../webauthn/routes";
 import { webhooksRoutes } from "../webhooks/routes";
+import { savedFiltersRoutes } from "../saved-filters/routes";
 import { noteRoutePattern } from "./access-log";
 import { compressAnswers, PrecompressedBody } from "./compression";
 import { AppError } from "./app-error";
@@ -182,6 +183,7 @@ export function createApiApp() {
   app.route(API_PREFIX, templatesRoutes);
   app.route(API_PREFIX, timeTrackingRoutes);
   app.route(API_PREFIX, calendarFeedsRoutes);
+  app.route(API_PREFIX, savedFiltersRoutes);
   app.route(API_PREFIX, syncRoutes);
   app.route(API_PREFIX, gamificationRoutes);
   app.route(API_PREFIX, accountingRoutes);

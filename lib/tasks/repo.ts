@@ -254,7 +254,7 @@ function outerOrder(sort: SortKey, table = "t."): string {
  * the user's own rows through the same indexes (one condition over the whole table, an `or` of the relations,
  * scanned every task of the installation: 17-33 ms a board on 16,000 tasks, for a user with 3 tasks or 10,000).
  */
-async function countVisibleTasks(userId: string, filter: ListFilter, run: SnapshotRows = statementRows): Promise<number> {
+export async function countVisibleTasks(userId: string, filter: ListFilter, run: SnapshotRows = statementRows): Promise<number> {
   const values = listValues(userId, filter, null);
   const [row] = await run<{ total: number }>(
     shapeOf("task-count", values),

@@ -18,6 +18,7 @@ import { findMemberRole } from "../teams/repo";
 import { lookupTaskList, storeTaskList, type CacheLookup } from "./list-cache";
 import {
   boardColumns as readBoardColumns,
+  countVisibleTasks,
   findPeopleNames,
   findVisibleTaskAnswer,
   deleteTaskRow,
@@ -37,6 +38,7 @@ import {
   updateTaskRow,
   workloadCounts,
   type Keyset,
+  type ListFilter,
   type NewTask,
   type SortKey,
   type TaskRecord,
@@ -456,6 +458,26 @@ export function storeEncodedTaskList(actor: Actor, key: string, generation: numb
   return storeTaskList(actor.userId, key, generation, body);
 }
 
+/** The repo's filter of a `GET /tasks` query. */
+function listFilterOf(query: Omit<ListTasksQuery, "sort" | "limit" | "cursor">): ListFilter {
+  return {
+    statuses: query.status,
+    groupId: query.groupId,
+    projectId: query.projectId,
+    userGroupId: query.userGroupId,
+    assigneeId: query.assigneeId,
+    dueBefore: query.dueBefore ? toDate(query.dueBefore) : undefined,
+    dueAfter: query.dueAfter ? toDate(query.dueAfter) : undefined,
+    words: query.q?.split(/\s+/),
+    tag: query.tag,
+  };
+}
+
+/** How many tasks the actor sees that match the filters of a `GET /tasks` query (the list page's counts). */
+export function countTasks(actor: Actor, query: Omit<ListTasksQuery, "sort" | "limit" | "cursor">): Promise<number> {
+  return countVisibleTasks(actor.userId, listFilterOf(query));
+}
+
 /**
  * `GET /tasks` on a cache miss: the answer body (UTF-8 JSON), stored in the 30-second cache per user and query
  * string as bytes, so that a hit costs no database work, no serialising and no encoding. `generation` is what
@@ -463,23 +485,7 @@ export function storeEncodedTaskList(actor: Actor, key: string, generation: numb
  */
 export async function listTasks(actor: Actor, query: ListTasksQuery, queryString: string, generation: number): Promise<Buffer> {
   const after = query.cursor ? decodeCursor(query.cursor, query.sort) : null;
-  const answers = await listVisibleTaskAnswers(
-    actor.userId,
-    {
-      statuses: query.status,
-      groupId: query.groupId,
-      projectId: query.projectId,
-      userGroupId: query.userGroupId,
-      assigneeId: query.assigneeId,
-      dueBefore: query.dueBefore ? toDate(query.dueBefore) : undefined,
-      dueAfter: query.dueAfter ? toDate(query.dueAfter) : undefined,
-      words: query.q?.split(/\s+/),
-      tag: query.tag,
-    },
-    SORT_KEYS[query.sort],
-    query.limit + 1,
-    after,
-  );
+  const answers = await listVisibleTaskAnswers(actor.userId, listFilterOf(query), SORT_KEYS[query.sort], query.limit + 1, after);
   const page = answers.slice(0, query.limit);
   const nextCursor = answers.length > query.limit ? encodeCursor(query.sort, JSON.parse(page.at(-1)!) as TaskOutput) : null;
   const body = Buffer.from(`{"items":[${page.join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`);

@@ -232,6 +232,7 @@ async function arrange() {
   const [calendarFeedHash] = await server.sql<{ secret_hash: string }>("select secret_hash from calendar_feeds where id = $1", [
     calendarFeed.id,
   ]);
+  await ok(api("/saved-filters", { token: alice.token, json: { name: `Filter ${marker}`, query: "view=today" } }), 201);
   const bobsWebhook = await ok(
     api("/webhooks", {
       token: bob.token,
@@ -639,6 +640,7 @@ describe("GET /auth/export-data", () => {
     expect(body.webhookEndpoints[0]).not.toHaveProperty("secret");
     expect(body.calendarFeeds).toEqual([expect.objectContaining({ name: `Feed ${data.marker}` })]);
     expect(body.calendarFeeds[0]).not.toHaveProperty("secretHash");
+    expect(body.savedFilters).toEqual([expect.objectContaining({ name: `Filter ${data.marker}`, query: "view=today" })]);
     expect(body.syncCursors).toEqual([expect.objectContaining({ userId: data.alice.user.id })]);
     expect(body.syncCursors[0]).not.toHaveProperty("versions");
     expect(body.webauthnCredentials).toEqual([expect.objectContaining({ credentialId: data.credentialId, name: "My key" })]);

@@ -51,6 +51,7 @@ interface OwnerData {
   timeEntryId: string;
   sessionId: string;
   calendarFeedId: string;
+  savedFilterId: string;
   accessTokenId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
@@ -233,6 +234,11 @@ beforeAll(async () => {
   expect(invoice.status).toBe(201);
   const calendarFeed = await server.request("/api/v1/calendar-feeds", { token, json: { name: `Secret feed ${marker}` } });
   expect(calendarFeed.status).toBe(201);
+  const savedFilter = await server.request("/api/v1/saved-filters", {
+    token,
+    json: { name: `Secret filter ${marker}`, query: "" },
+  });
+  expect(savedFilter.status).toBe(201);
   const [session] = await server.sql<{ id: string }>("select id from sessions where user_id = $1", [user.id]);
   const accessToken = await server.request("/api/v1/tokens", { token, json: { name: "Script", scopes: ["read"] } });
   expect(accessToken.status).toBe(201);
@@ -240,6 +246,7 @@ beforeAll(async () => {
     token,
     sessionId: session!.id,
     calendarFeedId: calendarFeed.body.id,
+    savedFilterId: savedFilter.body.id,
     accessTokenId: accessToken.body.id,
     connectionId: connection!.id,
     invoiceId: invoice.body.id,
@@ -338,6 +345,7 @@ function pathFor(path: string): string {
     if (name === "id" && path.startsWith("/api/v1/time-entries/")) return owner.timeEntryId;
     if (name === "id" && path.startsWith("/api/v1/auth/sessions/")) return owner.sessionId;
     if (name === "id" && path.startsWith("/api/v1/calendar-feeds/")) return owner.calendarFeedId;
+    if (name === "id" && path.startsWith("/api/v1/saved-filters/")) return owner.savedFilterId;
     if (name === "id" && path.startsWith("/api/v1/tokens/")) return owner.accessTokenId;
     if (name === "taskId") return owner.taskId;
     if (name === "weekStart") return "2026-11-16";
@@ -364,6 +372,7 @@ function bodyFor({ method, path }: Operation): unknown {
     "PUT /api/v1/notification-prefs/{taskId}": { remind_before: 10, on_due: true, daily: false, channels: ["in_app"] },
     "PATCH /api/v1/webhooks/{id}": { url: "https://taken.example.com/over", enabled: false },
     "PATCH /api/v1/webauthn/devices/{id}": { name: "Taken over" },
+    "PATCH /api/v1/saved-filters/{id}": { name: "Taken over" },
     "PATCH /api/v1/tasks/{id}": { title: "Taken over", status: "done" },
     "POST /api/v1/tasks/{id}/move": { status: "done" },
     "POST /api/v1/tasks/{id}/subtasks": { title: "Taken over" },

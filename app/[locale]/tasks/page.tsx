@@ -4,10 +4,11 @@ import { NextIntlClientProvider } from "next-intl";
 import { getMessages, getTranslations, setRequestLocale } from "next-intl/server";
 import { signInPath } from "@/components/auth/next-path";
 import { pageActor } from "@/components/auth/page-session";
-import { parseFilters, type SearchParams } from "@/components/tasks/list/filters";
-import { loadFirstPage, taskListQueryString } from "@/components/tasks/list/first-page";
+import { filtersToSearch, parseFilters, viewFilters, type SearchParams } from "@/components/tasks/list/filters";
+import { countMatching, hasCompletedSection, loadFirstPage, taskListQueryString } from "@/components/tasks/list/first-page";
 import { GroupManager } from "@/components/tasks/groups/group-manager";
 import { GroupSidebar } from "@/components/tasks/list/group-sidebar";
+import { SavedFilters } from "@/components/tasks/list/saved-filters";
 import { TaskListView } from "@/components/tasks/list/task-list-view";
 import { nowDate } from "@/lib/clock";
 import { listGroups } from "@/lib/groups/service";
@@ -15,12 +16,15 @@ import { isLocale, tagOfSegment } from "@/lib/i18n/locales";
 import { isModuleEnabled } from "@/lib/modules/registry";
 import { listProjects } from "@/lib/projects/service";
 import { quickAddLists } from "@/lib/quick-add/service";
+import { SAVED_FILTERS_MAX } from "@/lib/saved-filters/schema";
+import { listSavedFilters } from "@/lib/saved-filters/service";
 import "@/components/tasks/list/task-list.css";
 import "@/components/tasks/groups/group-manager.css";
 
 /**
  * /{locale}/tasks: the signed-in user's tasks, filtered by the URL's search parameters (components/tasks/list/
- * filters.ts). The first page is rendered here from the tasks service, so the first paint holds the tasks; the
+ * filters.ts), or its Today or Upcoming view (`?view=today`), with done tasks in a "Completed" section of their own
+ * (loaded when opened), and the user's saved filters in the sidebar. The first page is rendered here from the tasks service, so the first paint holds the tasks; the
  * browser then adds, completes, loads more and follows live changes through the API and /ws.
  * Signed-in only: anyone else goes to the sign-in page, which brings them back to the same list.
  */
@@ -52,12 +56,18 @@ export default async function TasksPage({ params, searchParams }: Props) {
     search,
     groups.map((group) => group.id),
   );
-  const queryString = taskListQueryString(filters, actor);
-  const [initial, messages, lists, projects] = await Promise.all([
+  const now = nowDate();
+  const queryString = taskListQueryString(filters, actor, now);
+  const completedQuery = hasCompletedSection(filters) ? taskListQueryString(filters, actor, now, true) : undefined;
+  const [initial, messages, lists, projects, completedCount, todayCount, upcomingCount, saved] = await Promise.all([
     loadFirstPage(actor, queryString),
     getMessages({ locale: tag }),
     quickAddLists(actor),
     isModuleEnabled("projects") ? listProjects(actor, false) : { items: [] },
+    completedQuery ? countMatching(actor, completedQuery) : 0,
+    countMatching(actor, taskListQueryString(viewFilters("today"), actor, now)),
+    countMatching(actor, taskListQueryString(viewFilters("upcoming"), actor, now)),
+    listSavedFilters(actor),
   ]);
   const groupLinks = groups.map((group) => ({ id: group.id, name: group.name }));
   const listNames = Object.fromEntries([...groupLinks, ...projects.items].map((item) => [item.id, item.name]));
@@ -84,6 +94,13 @@ export default async function TasksPage({ params, searchParams }: Props) {
             locale={locale}
             groups={groups.map((group) => ({ id: group.id, name: group.name, openTasks: group.openTasks ?? 0 }))}
             filters={filters}
+            viewCounts={{ today: todayCount, upcoming: upcomingCount }}
+          />
+          <SavedFilters
+            locale={locale}
+            items={saved.items}
+            currentQuery={filtersToSearch(filters).toString()}
+            max={SAVED_FILTERS_MAX}
           />
           <GroupManager locale={locale} groups={managed} />
         </div>
@@ -91,7 +108,7 @@ export default async function TasksPage({ params, searchParams }: Props) {
           locale={locale}
           userId={actor.userId}
           timeZone={actor.timeZone}
-          now={nowDate().toISOString()}
+          now={now.toISOString()}
           filters={filters}
           groups={groupLinks}
           defaultGroupId={defaultGroupId}
@@ -99,6 +116,7 @@ export default async function TasksPage({ params, searchParams }: Props) {
           listNames={listNames}
           queryString={queryString}
           initial={initial}
+          completed={completedQuery ? { queryString: completedQuery, count: completedCount } : undefined}
         />
       </NextIntlClientProvider>
     </div>

@@ -1,5 +1,4 @@
-import type { TaskSort } from "@/lib/tasks/schema";
-import { TASK_STATUSES, type TaskStatus } from "@/lib/tasks/vocabulary";
+import { LIST_SORTS, TASK_STATUSES, TASK_VIEWS, type TaskStatus } from "@/lib/tasks/vocabulary";
 
 /*
  * The task list's filters as the page's URL carries them (`/en/tasks?status=todo&status=done&q=milk`): shareable,
@@ -8,11 +7,18 @@ import { TASK_STATUSES, type TaskStatus } from "@/lib/tasks/vocabulary";
  */
 
 /** The sort orders the page offers, the first being the default (new tasks from quick add come first). */
-export const LIST_SORTS = ["-createdAt", "dueAt", "-priority", "-updatedAt", "position"] as const satisfies readonly TaskSort[];
 export type ListSort = (typeof LIST_SORTS)[number];
 export const DEFAULT_SORT: ListSort = LIST_SORTS[0];
 
+/**
+ * Views of the list besides the filtered one: Today (open tasks overdue or due today) and Upcoming (open tasks due
+ * in the next 14 days, by day). A view sets the status, due dates and order itself; group, assignee, tag and
+ * search still narrow it.
+ */
+export type TaskView = (typeof TASK_VIEWS)[number];
+
 export interface TaskFilters {
+  view?: TaskView;
   statuses: TaskStatus[];
   groupId?: string;
   /** Only tasks the signed-in user is assigned to; otherwise anyone's. */
@@ -60,14 +66,19 @@ export function parseFilters(params: SearchParams, groupIds: readonly string[]):
   const sort = LIST_SORTS.find((value) => value === first(params.sort)) ?? DEFAULT_SORT;
   const dueFrom = first(params.from);
   const dueUntil = first(params.until);
-  return {
-    statuses,
+  const view = TASK_VIEWS.find((value) => value === first(params.view));
+  const common = {
     groupId: groupId && UUID.test(groupId) && groupIds.includes(groupId) ? groupId : undefined,
     assignedToMe: first(params.assignee) === "me",
-    dueFrom: isDay(dueFrom) ? dueFrom : undefined,
-    dueUntil: isDay(dueUntil) ? dueUntil : undefined,
     tag: tag && tag.length <= TAG_MAX && !tag.includes(",") ? tag : undefined,
     q: q && q.length <= QUERY_MAX ? q : undefined,
+  };
+  if (view) return { view, statuses: [], ...common, sort: "dueAt" };
+  return {
+    statuses,
+    ...common,
+    dueFrom: isDay(dueFrom) ? dueFrom : undefined,
+    dueUntil: isDay(dueUntil) ? dueUntil : undefined,
     sort,
   };
 }
@@ -75,6 +86,7 @@ export function parseFilters(params: SearchParams, groupIds: readonly string[]):
 /** The search parameters of a filtered list, in a fixed order and without defaults (the canonical URL). */
 export function filtersToSearch(filters: TaskFilters): URLSearchParams {
   const search = new URLSearchParams();
+  if (filters.view) search.set("view", filters.view);
   for (const status of filters.statuses) search.append("status", status);
   if (filters.groupId) search.set("group", filters.groupId);
   if (filters.assignedToMe) search.set("assignee", "me");
@@ -82,7 +94,7 @@ export function filtersToSearch(filters: TaskFilters): URLSearchParams {
   if (filters.dueUntil) search.set("until", filters.dueUntil);
   if (filters.tag) search.set("tag", filters.tag);
   if (filters.q) search.set("q", filters.q);
-  if (filters.sort !== DEFAULT_SORT) search.set("sort", filters.sort);
+  if (filters.sort !== DEFAULT_SORT && !filters.view) search.set("sort", filters.sort);
   return search;
 }
 
@@ -90,6 +102,21 @@ export function filtersToSearch(filters: TaskFilters): URLSearchParams {
 export function listHref(locale: string, filters: TaskFilters): string {
   const search = filtersToSearch(filters).toString();
   return `/${locale}/tasks${search ? `?${search}` : ""}`;
+}
+
+/** A view of all the user's tasks, without other filters: what the sidebar's view links lead to. */
+export function viewFilters(view: TaskView | undefined): TaskFilters {
+  return view
+    ? { view, statuses: [], assignedToMe: false, sort: "dueAt" }
+    : { statuses: [], assignedToMe: false, sort: DEFAULT_SORT };
+}
+
+/**
+ * Whether done tasks leave the list for the "Completed" section below it: unless the status filter asks for done
+ * tasks alone (then they are the list). A view shows open tasks only, and no such section.
+ */
+export function completedApart(filters: TaskFilters): boolean {
+  return !(filters.statuses.length === 1 && filters.statuses[0] === "done");
 }
 
 /** How many filters narrow the list, the group and the sort not counted (they are choices of view). */
@@ -101,5 +128,5 @@ export function narrowingFilterCount(filters: TaskFilters): number {
 
 /** The same view (group and sort) without the filters that narrow it: what "Clear filters" leads to. */
 export function clearedFilters(filters: TaskFilters): TaskFilters {
-  return { statuses: [], assignedToMe: false, groupId: filters.groupId, sort: filters.sort };
+  return { view: filters.view, statuses: [], assignedToMe: false, groupId: filters.groupId, sort: filters.sort };
 }

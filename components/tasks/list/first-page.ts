@@ -1,12 +1,15 @@
+import { dayIn } from "@/components/tasks/local-day";
 import type { Actor } from "@/lib/auth/actor";
 import { fromZonedWallTime } from "@/lib/tasks/recurrence";
 import { listTasksQuery, type TaskOutput } from "@/lib/tasks/schema";
-import { cachedTaskList, listTasks } from "@/lib/tasks/service";
-import type { TaskFilters } from "./filters";
+import { cachedTaskList, countTasks, listTasks } from "@/lib/tasks/service";
+import { TASK_STATUSES } from "@/lib/tasks/vocabulary";
+import { completedApart, type TaskFilters, type TaskView } from "./filters";
 import type { TaskPage } from "./use-task-list";
 
 /*
- * Server side of the task list page: the `GET /tasks` query of a filtered list, and its first page read through
+ * Server side of the task list page: the `GET /tasks` query of a filtered list or a view, its counts, and its first
+ * page read through
  * the tasks service with the same cache the API uses (the browser's later refetches of the same query string
  * hit the answer stored here, and any write to a task the user sees drops it).
  */
@@ -21,23 +24,56 @@ function startOfDay(day: string, timeZone: string, plusDays = 0): string {
   return fromZonedWallTime(wall, timeZone).toISOString();
 }
 
+/** Upcoming: today and the 13 days after it. */
+export const UPCOMING_DAYS = 14;
+const OPEN_STATUSES = "todo,in_progress";
+
+/** The `GET /tasks` filters of a view, from the start of the user's day (`today` is YYYY-MM-DD in their zone). */
+function viewQuery(query: URLSearchParams, view: TaskView, today: string, timeZone: string): void {
+  query.set("status", OPEN_STATUSES);
+  if (view === "upcoming") query.set("dueAfter", startOfDay(today, timeZone));
+  query.set("dueBefore", startOfDay(today, timeZone, view === "today" ? 1 : UPCOMING_DAYS));
+}
+
 /**
  * The query string of `GET /api/v1/tasks` for the filters, as the browser sends it too (the cache is keyed by
  * the exact string). The due days are whole days in the user's time zone: `dueAfter` is inclusive and
- * `dueBefore` exclusive, so "until the 5th" asks for tasks due before the 6th begins.
+ * `dueBefore` exclusive, so "until the 5th" asks for tasks due before the 6th begins. Done tasks are left out
+ * when they have a section of their own (`completedApart`); `completed` asks for that section's tasks instead.
  */
-export function taskListQueryString(filters: TaskFilters, viewer: Pick<Actor, "userId" | "timeZone">): string {
+export function taskListQueryString(
+  filters: TaskFilters,
+  viewer: Pick<Actor, "userId" | "timeZone">,
+  now: Date,
+  completed = false,
+): string {
   const query = new URLSearchParams();
-  if (filters.statuses.length) query.set("status", filters.statuses.join(","));
+  if (filters.view) viewQuery(query, filters.view, dayIn(now, viewer.timeZone), viewer.timeZone);
+  else if (completed) query.set("status", "done");
+  else {
+    const statuses = filters.statuses.length ? filters.statuses : TASK_STATUSES;
+    const shown = completedApart(filters) ? statuses.filter((status) => status !== "done") : statuses;
+    query.set("status", shown.join(","));
+  }
   if (filters.groupId) query.set("groupId", filters.groupId);
   if (filters.assignedToMe) query.set("assigneeId", viewer.userId);
   if (filters.dueFrom) query.set("dueAfter", startOfDay(filters.dueFrom, viewer.timeZone));
   if (filters.dueUntil) query.set("dueBefore", startOfDay(filters.dueUntil, viewer.timeZone, 1));
   if (filters.tag) query.set("tag", filters.tag);
   if (filters.q) query.set("q", filters.q);
-  query.set("sort", filters.sort);
+  query.set("sort", completed ? "-updatedAt" : filters.sort);
   query.set("limit", String(PAGE_SIZE));
   return query.toString();
+}
+
+/** Whether the list of these filters has a "Completed" section below it. */
+export function hasCompletedSection(filters: TaskFilters): boolean {
+  return !filters.view && completedApart(filters) && (filters.statuses.length === 0 || filters.statuses.includes("done"));
+}
+
+/** How many tasks `GET /api/v1/tasks?<queryString>` finds, over all its pages. */
+export async function countMatching(actor: Actor, queryString: string): Promise<number> {
+  return countTasks(actor, listTasksQuery.parse(Object.fromEntries(new URLSearchParams(queryString))));
 }
 
 type TaskListOutput = { items: TaskOutput[]; nextCursor: string | null };

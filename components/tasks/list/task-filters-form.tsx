@@ -3,8 +3,8 @@
 import Link from "next/link";
 import { useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState } from "react";
-import { TASK_STATUSES } from "@/lib/tasks/vocabulary";
-import { clearedFilters, LIST_SORTS, listHref, narrowingFilterCount, type ListSort, type TaskFilters } from "./filters";
+import { LIST_SORTS, TASK_STATUSES } from "@/lib/tasks/vocabulary";
+import { clearedFilters, listHref, narrowingFilterCount, type ListSort, type TaskFilters } from "./filters";
 
 /** How long the form waits after a change before it shows the new list: typing and date entry come in bursts. */
 const DELAY_MS = { choice: 250, typing: 450 } as const;

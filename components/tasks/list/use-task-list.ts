@@ -181,6 +181,8 @@ export function useTaskList({ initial, queryString, renderedAt, userId, defaultG
     }
     const page = answer.body;
     setState((current) => {
+      // A new render (other filters) came meanwhile: this page belongs to the list it replaced.
+      if (current.renderedAt !== shown.renderedAt) return current;
       const merged = reconcile([...current.items, ...current.added], page.items);
       // "Load more" answered while this was on its way: the rows past the refetched ones stay, and so does the
       // cursor that follows them.
@@ -296,6 +298,8 @@ export function useTaskList({ initial, queryString, renderedAt, userId, defaultG
       const patch: Partial<ListTask> = { status, completedAt: status === "done" ? new Date().toISOString() : null };
       setState((current) => ({ ...current, overrides: { ...current.overrides, [task.id]: { token, patch } } }));
       const answer = await write(() => api.PATCH(`${API}/{id}`, { params: { path: { id: task.id } }, body: { status } }));
+      // A task done or reopened may leave or join the list (done tasks have a section of their own).
+      if (answer?.ok) requestRefetch();
       setState((current) => {
         const overrides = { ...current.overrides };
         if (overrides[task.id]?.token === token) delete overrides[task.id];
@@ -305,7 +309,7 @@ export function useTaskList({ initial, queryString, renderedAt, userId, defaultG
       });
       return answer?.ok ? { ok: true } : { ok: false, answer };
     },
-    [write],
+    [requestRefetch, write],
   );
 
   const addedIds = new Set(state.added.map((task) => task.id));

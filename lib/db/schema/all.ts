@@ -35,3 +35,4 @@ export * from "./access-tokens";
 export * from "./idempotency";
 export * from "./sync";
 export * from "./comments";
+export * from "./saved-filters";
