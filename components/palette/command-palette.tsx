@@ -3,7 +3,7 @@
 import { useLocale, useTranslations } from "next-intl";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { focusWhenShown } from "@/components/shortcuts/focus-when-shown";
-import { QUICK_ADD_INPUT_ID } from "@/components/tasks/list/quick-add";
+import { QUICK_ADD_INPUT_ID } from "@/components/tasks/list/quick-add-id";
 import type { NavItem } from "@/components/ui/main-nav";
 import { SearchIcon } from "@/components/ui/shell-icons";
 import type { ThemeChoice } from "@/components/ui/theme";

@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useEffect, useRef } from "react";
-import { QUICK_ADD_INPUT_ID } from "@/components/tasks/list/quick-add";
+import { QUICK_ADD_INPUT_ID } from "@/components/tasks/list/quick-add-id";
 import { SHORTCUT_LIST, shortcutOf, type ShortcutAction } from "@/lib/shortcuts/shortcut-keys";
 import { moveSelection, openSelected, toggleSelected } from "./task-rows";
 

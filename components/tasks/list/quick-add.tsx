@@ -6,9 +6,9 @@ import { invalidFields } from "@/components/auth/call-api";
 import { languageTag, type Locale } from "@/lib/i18n/locales";
 import { shiftRanges } from "@/lib/quick-add/literal";
 import { parseQuickAdd, type QuickAddLists, type QuickAddResult, type QuickAddSpan, type Range } from "@/lib/quick-add/parse";
+import { QUICK_ADD_INPUT_ID } from "./quick-add-id";
 import type { NewListTask, WriteResult } from "./use-task-list";
 
-export const QUICK_ADD_INPUT_ID = "quick-add-title";
 const TITLE_MAX = 500;
 const TEXT_MAX = 1000;
 /** How long typing must pause before a screen reader hears what was understood. */
