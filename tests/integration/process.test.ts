@@ -179,9 +179,19 @@ describe("server.ts", () => {
           reconnection: false,
         });
         const heard: { id: number; type: string; data: { task: { title: string } } }[] = [];
-        const nextEvent = () => new Promise<(typeof heard)[number]>((resolve) => socket.once("event", resolve));
+        // The events of the requests above may still be on their way (consumers read the log after commit): the
+        // socket waits for the one of this change.
+        const eventTitled = (title: string) =>
+          new Promise<(typeof heard)[number]>((resolve) => {
+            const hear = (event: (typeof heard)[number]) => {
+              if (event.data?.task?.title !== title) return;
+              socket.off("event", hear);
+              resolve(event);
+            };
+            socket.on("event", hear);
+          });
         await new Promise<void>((resolve, reject) => socket.once("connect", () => resolve()).once("connect_error", reject));
-        const arriving = nextEvent();
+        const arriving = eventTitled("Heard on the other process");
         expect((await send(`${first}/tasks/${shared.id}`, "PATCH", { title: "Heard on the other process" })).status).toBe(200);
         heard.push(await arriving);
         expect(heard[0]).toMatchObject({ type: "task.updated", data: { task: { title: "Heard on the other process" } } });
