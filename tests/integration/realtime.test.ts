@@ -91,6 +91,20 @@ async function socketCaughtUp(): Promise<void> {
   }
 }
 
+/** The owner asks `helper` to take part in a task (assign or collaborate) and the helper accepts. */
+async function takePart(owner: User, helper: User, taskId: string, kind: "assign" | "collaborate") {
+  const asked = await server.request(`/tasks/${taskId}/collaboration-requests`, {
+    token: owner.token,
+    json: { kind, userId: helper.user.id },
+  });
+  expect(asked.status).toBe(201);
+  const accepted = await server.request(`/api/v1/collaboration-requests/${asked.body.id}/accept`, {
+    token: helper.token,
+    method: "POST",
+  });
+  expect(accepted.status).toBe(200);
+}
+
 async function team(owner: User, members: User[]): Promise<string> {
   const created = await server.request("/api/v1/user-groups", { token: owner.token, json: { name: "Crew" } });
   for (const member of members) {
@@ -187,15 +201,7 @@ describe("/ws events", () => {
     const [owner, helper] = [await registerUser(server), await registerUser(server)];
     const task = await createTask(server, owner.token, { title: "Shared while it lasts", assigneeIds: [owner.user.id] });
     // The owner assigns the helper through an accepted request, then takes them off again.
-    const asked = await server.request(`/tasks/${task.id}/collaboration-requests`, {
-      token: owner.token,
-      json: { kind: "assign", userId: helper.user.id },
-    });
-    expect(asked.status).toBe(201);
-    expect(
-      (await server.request(`/api/v1/collaboration-requests/${asked.body.id}/accept`, { token: helper.token, method: "POST" }))
-        .status,
-    ).toBe(200);
+    await takePart(owner, helper, task.id, "assign");
     await socketCaughtUp();
     const helperClient = await connect(helper);
 
@@ -217,16 +223,7 @@ describe("/ws events", () => {
   test("DELETE /tasks/{id}/collaborators/{userId} – the owner's screen hears the task without them; the removed one is told to drop it", async () => {
     const [owner, helper] = [await registerUser(server), await registerUser(server)];
     const task = await createTask(server, owner.token, { title: "Done together" });
-    const asked = await server.request(`/tasks/${task.id}/collaboration-requests`, {
-      token: owner.token,
-      json: { kind: "collaborate", userId: helper.user.id },
-    });
-    expect(asked.status).toBe(201);
-    const accepted = await server.request(`/api/v1/collaboration-requests/${asked.body.id}/accept`, {
-      token: helper.token,
-      method: "POST",
-    });
-    expect(accepted.status).toBe(200);
+    await takePart(owner, helper, task.id, "collaborate");
     await socketCaughtUp();
     const [ownerClient, helperClient] = [await connect(owner), await connect(helper)];
 
@@ -345,15 +342,7 @@ describe("/ws events", () => {
     const [doomed, kept] = [await made("Doomed"), await made("Kept")];
     const moved = await createTask(server, owner.token, { title: "Moves on", groupId: doomed });
     const shared = await createTask(server, owner.token, { title: "Goes with it", groupId: kept });
-    const asked = await server.request(`/tasks/${shared.id}/collaboration-requests`, {
-      token: owner.token,
-      json: { kind: "collaborate", userId: helper.user.id },
-    });
-    const accepted = await server.request(`/api/v1/collaboration-requests/${asked.body.id}/accept`, {
-      token: helper.token,
-      method: "POST",
-    });
-    expect(accepted.status).toBe(200);
+    await takePart(owner, helper, shared.id, "collaborate");
     await socketCaughtUp();
     const [ownerClient, helperClient] = [await connect(owner), await connect(helper)];
 
