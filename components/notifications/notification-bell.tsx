@@ -38,7 +38,7 @@ export function NotificationBell({ unread: initialUnread, timeZone }: { unread: 
   return (
     <div className="inbox-bell menu-root" data-open={open || undefined} {...rootProps}>
       <button
-        className="inbox-bell-button"
+        className="header-round-button inbox-bell-button"
         {...buttonProps}
         aria-label={t("bellLabel", { count: inbox.unread })}
         data-testid="notification-bell"

@@ -95,7 +95,7 @@ export function CommandPalette({ sections }: { sections: readonly NavItem[] }) {
     <>
       <button
         type="button"
-        className="palette-button"
+        className="header-round-button palette-button"
         aria-haspopup="dialog"
         aria-keyshortcuts="Control+K Meta+K"
         title={t("buttonTitle")}
