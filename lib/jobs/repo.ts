@@ -32,7 +32,11 @@ export const databaseJobSchedule: JobSchedule = {
         (select extract(epoch from greatest(next_run_at, coalesce(lease_until, next_run_at)) - now()) * 1000
            from job_runs where name = ${job.name})::float8 as wait_ms`);
     const row = (result as unknown as { rows: { claimed: number; wait_ms: number | null }[] }).rows[0]!;
-    return row.claimed > 0 ? { claimed: true } : { claimed: false, retryInMs: Math.max(0, row.wait_ms ?? 0) };
+    if (row.claimed > 0) return { claimed: true };
+    // No row in this statement's snapshot: another process inserted it (the job's first claim ever) after the
+    // snapshot was taken, and this insert then found its row. It runs the job now and leases it, so it is due again
+    // an interval from now, or when that lease ends if it is longer.
+    return { claimed: false, retryInMs: row.wait_ms === null ? Math.max(job.intervalMs, leaseMs) : Math.max(0, row.wait_ms) };
   },
 
   async renew(job, runner, leaseMs) {
