@@ -38,7 +38,25 @@ interface Client {
 const open: Socket[] = [];
 afterEach(() => open.splice(0).forEach((socket) => socket.disconnect()));
 
+/**
+ * Waits until the socket consumer has pushed every event written so far. It reads the log after commit (on
+ * PostgreSQL, once older transactions of the whole cluster have ended), so a client that connects right after a
+ * request could otherwise still hear that request's event and mistake it for a later one.
+ */
+async function socketCaughtUp(): Promise<void> {
+  for (;;) {
+    const lag = (await consumerLags()).find((cursor) => cursor.consumer === "socket");
+    if (lag && lag.behind === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * Connects `user` once the earlier requests' events have been pushed (see `socketCaughtUp`): what the client then
+ * records is only what happens after it connected.
+ */
 async function connect(user: User, cursor?: number): Promise<Client> {
+  await socketCaughtUp();
   const socket = io(server.url, {
     path: "/ws",
     transports: ["websocket"],
@@ -76,19 +94,6 @@ async function connect(user: User, cursor?: number): Promise<Client> {
       return new Promise((resolve) => waiters.push({ match, from, resolve }));
     },
   };
-}
-
-/**
- * Waits until the socket consumer has pushed every event written so far. It reads the log after commit (on
- * PostgreSQL, once older transactions of the whole cluster have ended), so a client that connects right after a
- * request could otherwise still hear that request's event and mistake it for a later one.
- */
-async function socketCaughtUp(): Promise<void> {
-  for (;;) {
-    const lag = (await consumerLags()).find((cursor) => cursor.consumer === "socket");
-    if (lag && lag.behind === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** The owner asks `helper` to take part in a task (assign or collaborate) and the helper accepts. */
@@ -185,7 +190,6 @@ describe("/ws events", () => {
     expect(missed.map((event) => event.data.task.title)).toEqual(["Second draft", "Final"]);
     expect(last).toBe(missed.at(-1)!.id);
     // Without a cursor nothing is replayed: a fresh client loads the board over HTTP.
-    await socketCaughtUp();
     const fresh = await connect(member);
     expect((await patch(owner, task.id, { title: "Live" })).status).toBe(200);
     expect((await fresh.next(() => true)).data.task.title).toBe("Live");
@@ -202,7 +206,6 @@ describe("/ws events", () => {
     const task = await createTask(server, owner.token, { title: "Shared while it lasts", assigneeIds: [owner.user.id] });
     // The owner assigns the helper through an accepted request, then takes them off again.
     await takePart(owner, helper, task.id, "assign");
-    await socketCaughtUp();
     const helperClient = await connect(helper);
 
     expect((await patch(owner, task.id, { title: "Seen by the helper" })).status).toBe(200);
@@ -224,7 +227,6 @@ describe("/ws events", () => {
     const [owner, helper] = [await registerUser(server), await registerUser(server)];
     const task = await createTask(server, owner.token, { title: "Done together" });
     await takePart(owner, helper, task.id, "collaborate");
-    await socketCaughtUp();
     const [ownerClient, helperClient] = [await connect(owner), await connect(helper)];
 
     const removed = await server.request(`/tasks/${task.id}/collaborators/${helper.user.id}`, {
@@ -247,7 +249,6 @@ describe("/ws events", () => {
     const teamTask = await createTask(server, owner.token, { title: "The team's", userGroupId: groupId });
     // One the member created for the team: they keep seeing it.
     const kept = await createTask(server, member.token, { title: "Also theirs", userGroupId: groupId });
-    await socketCaughtUp();
     const memberClient = await connect(member);
 
     const removed = await server.request(`/api/v1/user-groups/${groupId}/members/${member.user.id}`, {
@@ -271,7 +272,6 @@ describe("/ws events", () => {
     const [owner, member] = [await registerUser(server), await registerUser(server)];
     const groupId = await team(owner, [member]);
     const teamTask = await createTask(server, owner.token, { title: "Ours for now", userGroupId: groupId });
-    await socketCaughtUp();
     const [ownerClient, memberClient] = [await connect(owner), await connect(member)];
 
     const deleted = await server.request(`/api/v1/user-groups/${groupId}`, { method: "DELETE", token: owner.token });
@@ -297,7 +297,6 @@ describe("/ws events", () => {
     expect(project.status).toBe(201);
     expect((await joinAs(server, `/api/v1/projects/${project.body.id}/members`, owner, member)).status).toBe(201);
     const projectTask = await createTask(server, owner.token, { title: "Launch checklist", projectId: project.body.id });
-    await socketCaughtUp();
     const [ownerClient, memberClient] = [await connect(owner), await connect(member)];
 
     expect((await server.request(`/api/v1/projects/${project.body.id}`, { method: "DELETE", token: owner.token })).status).toBe(
@@ -316,7 +315,6 @@ describe("/ws events", () => {
     const projectTask = await createTask(server, owner.token, { title: "Plant tulips", projectId: project.body.id });
     // Their list is cached with the task in it.
     expect((await server.request("/api/v1/tasks", { token: member.token })).body.items).toHaveLength(1);
-    await socketCaughtUp();
     const memberClient = await connect(member);
 
     const removed = await server.request(`/api/v1/projects/${project.body.id}/members/${member.user.id}`, {
@@ -343,7 +341,6 @@ describe("/ws events", () => {
     const moved = await createTask(server, owner.token, { title: "Moves on", groupId: doomed });
     const shared = await createTask(server, owner.token, { title: "Goes with it", groupId: kept });
     await takePart(owner, helper, shared.id, "collaborate");
-    await socketCaughtUp();
     const [ownerClient, helperClient] = [await connect(owner), await connect(helper)];
 
     const movedAway = await server.request(`/api/v1/groups/${doomed}?moveTo=${groups[0]!.id}`, {
