@@ -151,13 +151,6 @@ test("keyboard shortcuts on the task list: q, /, j, k, x, e and ?", async ({ pag
   await page.keyboard.press("k");
   await expect(tasks.row(first!)).toHaveAttribute("data-selected", "");
 
-  // x completes the selected task, and reopens it.
-  await page.keyboard.press("x");
-  await expect(tasks.checkbox(first!)).toBeChecked();
-  await page.keyboard.press("x");
-  await expect(tasks.checkbox(first!)).not.toBeChecked();
-  await expect(tasks.checkbox(second!)).not.toBeChecked();
-
   // ? lists the shortcuts; Escape closes the list.
   await page.keyboard.press("?");
   const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
@@ -171,6 +164,19 @@ test("keyboard shortcuts on the task list: q, /, j, k, x, e and ?", async ({ pag
   await page.keyboard.press("e");
   await expect(page).toHaveURL(/\/en\/tasks\/[0-9a-f-]+$/);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(first!);
+
+  // x completes the selected task: it leaves the open tasks for the Completed section, with Undo.
+  await tasks.goto();
+  await tasks.ready();
+  await page.keyboard.press("j");
+  await expect(tasks.row(first!)).toHaveAttribute("data-selected", "");
+  await page.keyboard.press("x");
+  await expect.poll(() => tasks.titles()).not.toContain(first);
+  const notice = page.locator(".tasks-undo");
+  await expect(notice).toContainText(`Completed “${first}”`);
+  await notice.getByRole("button", { name: "Undo", exact: true }).click();
+  await expect.poll(() => tasks.titles()).toContain(first);
+  await expect(tasks.checkbox(first!)).not.toBeChecked();
   expect(errors).toEqual([]);
 });
 
