@@ -853,7 +853,7 @@ export interface paths {
     };
     /**
      * The kanban board: one column per status, tasks in board order
-     * @description Each column holds its first `limit` cards (default 50), its `total` and a `nextCursor` when more follow; `?status=<column>&cursor=<nextCursor>` (with the same filters) answers that column's next cards only. The cursor is the one `GET /tasks?status=<column>&sort=position` makes, so either continues the other. The board reads only the tasks you can see, through your own rows: its cost does not grow with other people's tasks.
+     * @description Each column holds its first `limit` cards (default 50), its `total` and a `nextCursor` when more follow; `?status=<column>&cursor=<nextCursor>` (with the same filters) answers that column's next cards only. The cursor is the one `GET /tasks?status=<column>&sort=position` makes, so either continues the other. The board reads only the tasks you can see, through your own rows: its cost does not grow with other people's tasks. Boards are cached as task lists are (30 seconds per user and query, `X-Cache` says HIT or MISS): any change to a task drops the cached boards of everyone who can see it, so a board never misses a change to its cards; a person's new name in `people` may take up to 30 seconds to show.
      */
     get: operations["getBoard"];
     put?: never;
@@ -14742,6 +14742,8 @@ export interface operations {
           "RateLimit-Limit": components["headers"]["RateLimitLimit"];
           "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
           "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          /** @description Whether the answer came from the cache */
+          "X-Cache"?: "HIT" | "MISS";
           [name: string]: unknown;
         };
         content: {

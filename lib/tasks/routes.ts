@@ -69,6 +69,12 @@ const answerFromCache: MiddlewareHandler<ApiEnv> = async (c, next) => {
   await next();
 };
 
+const xCacheHeader = {
+  description: "Whether the answer came from the cache",
+  schema: { type: "string" as const, enum: ["HIT", "MISS"] },
+};
+
+/** A task list's or board's answer: JSON bytes, cached as they are sent. */
 function listAnswer(c: Context<ApiEnv>, body: Buffer, cache: "HIT" | "MISS") {
   // The body is already JSON bytes (cached as they are sent): no c.json, which would serialise again.
   const headers = { "Content-Type": "application/json; charset=utf-8", "X-Cache": cache };
@@ -93,9 +99,7 @@ const listRoute = apiRoute({
   responses: {
     200: {
       ...jsonContent(taskListOutput, "A page of tasks"),
-      headers: {
-        "X-Cache": { description: "Whether the answer came from the cache", schema: { type: "string", enum: ["HIT", "MISS"] } },
-      },
+      headers: { "X-Cache": xCacheHeader },
     },
   },
 });
@@ -179,10 +183,13 @@ const boardRoute = apiRoute({
     "Each column holds its first `limit` cards (default 50), its `total` and a `nextCursor` when more follow; " +
     "`?status=<column>&cursor=<nextCursor>` (with the same filters) answers that column's next cards only. The cursor " +
     "is the one `GET /tasks?status=<column>&sort=position` makes, so either continues the other. The board reads only " +
-    "the tasks you can see, through your own rows: its cost does not grow with other people's tasks.",
+    "the tasks you can see, through your own rows: its cost does not grow with other people's tasks. Boards are " +
+    "cached as task lists are (30 seconds per user and query, `X-Cache` says HIT or MISS): any change to a task drops " +
+    "the cached boards of everyone who can see it, so a board never misses a change to its cards; a person's new name " +
+    "in `people` may take up to 30 seconds to show.",
   access: "user",
   request: { query: boardQuery },
-  responses: { 200: jsonContent(boardOutput, "The board") },
+  responses: { 200: { ...jsonContent(boardOutput, "The board"), headers: { "X-Cache": xCacheHeader } } },
 });
 
 const workloadRoute = apiRoute({
@@ -289,9 +296,8 @@ export const tasksRoutes = createRouter()
   })
   .openapi(createRoute, async (c) => c.json(await createTask(c.var.actor, c.req.valid("json")), 201))
   .openapi(boardRoute, async (c) => {
-    // The cards are already JSON text (tasks.answer): no c.json, which would parse and serialise them again.
-    const body = await boardAnswer(c.var.actor, c.req.valid("query"));
-    return c.body(body, 200, { "Content-Type": "application/json; charset=utf-8" }) as never;
+    const { body, hit } = await boardAnswer(c.var.actor, c.req.valid("query"));
+    return listAnswer(c, body, hit ? "HIT" : "MISS") as never;
   })
   .openapi(workloadRoute, async (c) => c.json(await getWorkload(c.var.actor, c.req.valid("query").completedSince), 200))
   .openapi(getRoute, async (c) => jsonWithETag(c, await getTask(c.var.actor, c.req.valid("param").id), 200))

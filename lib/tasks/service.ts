@@ -561,23 +561,41 @@ function assigneeIdsOf(card: string): string[] {
   return card.includes(`"assigneeIds":[]`) ? [] : (JSON.parse(card) as TaskOutput).assigneeIds;
 }
 
-/** The board for a page (the cards as objects). */
+/** The board for a page (the cards as objects): the answer `GET /board` gives, from the same cache. */
 export async function getBoard(actor: Actor, request: BoardRequest) {
-  const { columns, people } = await boardColumns(actor, request);
-  return {
-    columns: columns.map((column) => ({ ...column, tasks: column.tasks.map((answer) => JSON.parse(answer) as TaskOutput) })),
-    people,
+  const { body } = await boardAnswer(actor, request);
+  return JSON.parse(body.toString()) as {
+    columns: { status: TaskRow["status"]; tasks: TaskOutput[]; total: number; nextCursor: string | null }[];
+    people: Awaited<ReturnType<typeof findPeopleNames>>;
   };
 }
 
-/** `GET /board`'s answer as JSON text: the cards' stored JSON goes out as it is, neither parsed nor serialised again. */
-export async function boardAnswer(actor: Actor, request: BoardRequest): Promise<string> {
+/**
+ * The cache key of a board: its parameters in a fixed order, after a byte no query string of `GET /tasks` holds
+ * (the two share each user's cache, and with it the generation every task change raises).
+ */
+function boardCacheKey(request: BoardRequest): string {
+  const { groupId, projectId, userGroupId, limit, status, cursor } = request;
+  return `\u0001board ${JSON.stringify([groupId, projectId, userGroupId, limit, status, cursor])}`;
+}
+
+/**
+ * `GET /board`'s answer as JSON bytes, cached as task lists are (lib/tasks/list-cache.ts): reused for 30 seconds
+ * until a change to a task the user sees, or to what they see, drops it. On a miss the cards' stored JSON goes out
+ * as it is, neither parsed nor serialised again.
+ */
+export async function boardAnswer(actor: Actor, request: BoardRequest): Promise<{ body: Buffer; hit: boolean }> {
+  const key = boardCacheKey(request);
+  const cached = await lookupTaskList(actor.userId, key);
+  if (cached.hit) return { body: cached.body, hit: true };
   const { columns, people } = await boardColumns(actor, request);
   const parts = columns.map(
     (column) =>
       `{"status":"${column.status}","tasks":[${column.tasks.join(",")}],"total":${column.total},"nextCursor":${JSON.stringify(column.nextCursor)}}`,
   );
-  return `{"columns":[${parts.join(",")}],"people":${JSON.stringify(people)}}`;
+  const body = Buffer.from(`{"columns":[${parts.join(",")}],"people":${JSON.stringify(people)}}`);
+  await storeTaskList(actor.userId, key, cached.generation, body);
+  return { body, hit: false };
 }
 
 /**

@@ -203,6 +203,40 @@ describe("kanban", () => {
     expect(last.people).toEqual([]);
   });
 
+  test("boards are cached as task lists are: HIT until a change to a card or to what the user sees, by anyone", async () => {
+    const [me, colleague] = [await registerUser(server), await registerUser(server)];
+    const team = await server.request("/api/v1/user-groups", { token: colleague.token, json: { name: "Crew" } });
+    expect((await addMember(server, `/api/v1/user-groups/${team.body.id}/members`, colleague, me)).status).toBe(201);
+    const shared = await createTask(server, colleague.token, { title: "The team's", userGroupId: team.body.id });
+    const get = (query = "") => server.request(`/api/v1/board${query}`, { token: me.token });
+    const titlesIn = (body: unknown, status: string) => column(expectShape(boardOutput, body), status);
+
+    const miss = await get();
+    const hit = await get();
+    expect([miss.headers.get("x-cache"), hit.headers.get("x-cache")]).toEqual(["MISS", "HIT"]);
+    expect(hit.body).toEqual(miss.body);
+    expect(titlesIn(hit.body, "todo")).toEqual(["The team's"]);
+    expect((await get("?limit=1")).headers.get("x-cache")).toBe("MISS"); // each query on its own
+
+    // The colleague completes the team's task: my board drops it at once.
+    const moved = await server.request(`/api/v1/tasks/${shared.id}/move`, { token: colleague.token, json: { status: "done" } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const afterMove = await get();
+    expect(afterMove.headers.get("x-cache")).toBe("MISS");
+    expect([titlesIn(afterMove.body, "todo"), titlesIn(afterMove.body, "done")]).toEqual([[], ["The team's"]]);
+    expect((await get()).headers.get("x-cache")).toBe("HIT");
+
+    // Joining a project brings its tasks onto the board, though no task changed.
+    const project = await server.request("/api/v1/projects", { token: colleague.token, json: { name: "Roof" } });
+    await createTask(server, colleague.token, { title: "The project's", projectId: project.body.id });
+    expect((await get()).headers.get("x-cache")).toBe("HIT");
+    const added = await addMember(server, `/api/v1/projects/${project.body.id}/members`, colleague, me, { role: "member" });
+    expect(added.status).toBe(201);
+    const afterJoining = await get();
+    expect(afterJoining.headers.get("x-cache")).toBe("MISS");
+    expect(titlesIn(afterJoining.body, "todo")).toEqual(["The project's"]);
+  });
+
   test("columns are paged: the first 50 cards by default, then the rest of one column by its cursor", async () => {
     const [me, colleague] = [await registerUser(server), await registerUser(server)];
     const team = await server.request("/api/v1/user-groups", { token: colleague.token, json: { name: "Crew" } });
