@@ -13,9 +13,10 @@ import type { PGlite } from "@electric-sql/pglite";
 import { getRequestListener } from "@hono/node-server";
 import { apiApp } from "./lib/api/app";
 import { logWhenAnswered, markRoutePattern, pagePattern, routePatternOf } from "./lib/api/access-log";
+import { answerBeforeRouting, cachedGetAt } from "./lib/api/cached-get";
 import { requestIdFor } from "./lib/api/middleware";
 import { answerMalformedPath, isMalformedPath } from "./lib/api/malformed-path";
-import { API_PREFIX, toApiPath } from "./lib/api/paths";
+import { toApiPath } from "./lib/api/paths";
 import { ConfigError, config, loadConfig, readDotEnvFile } from "./lib/config";
 import { closeDatabase, openDatabase } from "./lib/db/client";
 import { startEventConsumers } from "./lib/events/consumers";
@@ -30,13 +31,9 @@ import { startModuleSync } from "./lib/modules/service";
 import { resetLimiters } from "./lib/rate-limit/limiter";
 import { attachSocket, SOCKET_PATH } from "./lib/realtime/socket";
 import { closeRedis, redisReady } from "./lib/redis/client";
-import { answerTaskList } from "./lib/tasks/list-hits";
 
 /** How long after SHUTDOWN_TIMEOUT_MS a stopping process exits whatever it still waits for. */
 const FORCED_EXIT_MARGIN_MS = 4000;
-
-/** The task list, whose plain requests (hits and valid misses) are answered before the API (lib/tasks/list-hits.ts). */
-const TASK_LIST_PATH = `${API_PREFIX}/tasks`;
 
 /** How long the start waits for the Redis connection before it listens anyway (Redis down: not ready). */
 const REDIS_START_WAIT_MS = 3000;
@@ -152,11 +149,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (path === METRICS_PATH) return track(answerMetrics(req, res));
     if (apiPath) {
       req.url = queryAt === -1 ? apiPath : apiPath + url.slice(queryAt);
-      if (apiPath === TASK_LIST_PATH && req.method === "GET") {
+      // A cacheable GET (GET /tasks, GET /board) is answered before routing when it can be (lib/api/cached-get.ts).
+      const cached = req.method === "GET" ? cachedGetAt(apiPath) : undefined;
+      if (cached) {
         const queryString = queryAt === -1 ? "" : url.slice(queryAt + 1);
         return track(
-          answerTaskList(req, res, queryString).then((answered) =>
-            answered ? markRoutePattern(res, TASK_LIST_PATH) : api(req, res),
+          answerBeforeRouting(cached, req, res, queryString).then((answered) =>
+            answered ? markRoutePattern(res, apiPath) : api(req, res),
           ),
         );
       }

@@ -13,9 +13,9 @@ export interface ApiEnv {
     /** The bearer token's verified claims (a session's or a personal access token's), checked once per request. */
     sessionClaims?: Promise<TokenClaims | null>;
     /**
-     * `GET /tasks` on a cache miss: the list cache's generation for the user, noted by the route's cache
-     * middleware before the database is read (lib/tasks/list-cache.ts), so that the handler need not look again.
+     * A cacheable GET on a cache miss: the user's cache generation, noted by the route's cache middleware before the
+     * database is read (lib/api/cached-get.ts), so that the handler need not look again.
      */
-    taskListGeneration?: number;
+    cacheGeneration?: number;
   };
 }

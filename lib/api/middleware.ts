@@ -12,6 +12,7 @@ import { config } from "../config";
 import { AppError } from "./app-error";
 import { clientIp } from "./client-ip";
 import type { ApiEnv } from "./env";
+import { handoffOf } from "./handoff";
 import { strictTransportSecurity } from "./page-headers";
 import { requestHeader } from "./request-header";
 
@@ -223,7 +224,10 @@ export function rateLimit(name: "general" | "strict" | "error-report"): Middlewa
     const caller = claims ? `user:${claims.sub}` : `ip:${clientIp(c)}`;
     // The strict limit is counted per endpoint: signing in does not use up registration's budget.
     const key = name === "strict" ? `${c.req.routePath}|${caller}` : caller;
-    // Over the limit, the 429 carries the window's headers itself (problem.ts).
+    // Over the limit, the 429 carries the window's headers itself (problem.ts). A request server.ts's fast path
+    // already counted (and found over the general limit) is not counted again (lib/api/cached-get.ts).
+    const counted = name === "general" ? handoffOf(c.env?.incoming) : undefined;
+    if (counted && "limited" in counted) throw counted.limited;
     setLimitHeaders(c, await limiter(name).consume(key));
     await next();
   });

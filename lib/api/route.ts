@@ -2,6 +2,7 @@ import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { isModuleEnabled, type ModuleId } from "../modules/registry";
 import { AppError } from "./app-error";
+import { answerFromCache, registerCachedGet, type CachedGet } from "./cached-get";
 import type { ApiEnv } from "./env";
 import { idempotency } from "./idempotency";
 import { inputGuard } from "./input-guard";
@@ -36,6 +37,12 @@ export interface ApiRouteConfig extends RouteConfig {
    * `false` (one whose answer must not be stored: a new secret, a new session token).
    */
   idempotent?: boolean;
+  /**
+   * A GET whose answers are cached per user and query string (lib/api/cached-get.ts): a hit is answered before the
+   * query is validated, and server.ts answers plain requests before routing. Only a `user` route of a fixed path,
+   * in no module.
+   */
+  cached?: CachedGet<any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- each route its own query type
 }
 
 /** Answers 404 `module_disabled`, naming the module, while the module is off. */
@@ -165,7 +172,7 @@ const ACCESS_MIDDLEWARE: Record<Access, MiddlewareHandler<ApiEnv>[]> = {
 type ApiRoute<R extends ApiRouteConfig> = ReturnType<
   typeof createRoute<
     R["path"],
-    Omit<R, "access" | "limit" | "module" | "sessionOnly" | "idempotent" | "middleware"> & {
+    Omit<R, "access" | "limit" | "module" | "sessionOnly" | "idempotent" | "middleware" | "cached"> & {
       middleware: MiddlewareHandler<ApiEnv>[];
     }
   >
@@ -176,7 +183,13 @@ type ApiRoute<R extends ApiRouteConfig> = ReturnType<
  * requirement and the standard problem answers, so that the OpenAPI document shows all of them.
  */
 export function apiRoute<const R extends ApiRouteConfig>(config: R) {
-  const { access, limit, module, bodyLimit, sessionOnly, idempotent: _idempotent, ...route } = config;
+  const { access, limit, module, bodyLimit, sessionOnly, idempotent: _idempotent, cached, ...route } = config;
+  if (cached) {
+    if (route.method !== "get" || access !== "user" || module || limit || route.path !== cached.path) {
+      throw new Error(`A cached route is a GET of a signed-in user at its CachedGet's path, in no module: ${route.path}`);
+    }
+    registerCachedGet(cached);
+  }
   const idempotent = isIdempotent(config);
   const idempotencyDocs: Record<string, unknown> = idempotent
     ? {
@@ -203,6 +216,7 @@ export function apiRoute<const R extends ApiRouteConfig>(config: R) {
       ...(sessionOnly ? [requireSession] : []),
       ...(idempotent ? [idempotency] : []),
       ...[route.middleware ?? []].flat(),
+      ...(cached ? [answerFromCache(cached)] : []),
       // Last before the validators: the rules every string and date of every request follows (input-guard.ts).
       inputGuard({ jsonBody: Boolean(route.request?.body) }),
     ] as MiddlewareHandler[],

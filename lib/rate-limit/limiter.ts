@@ -46,6 +46,11 @@ export class Limiter {
     if (res && res.consumedPoints >= this.points) throw this.limited(res);
   }
 
+  /** How many requests `key` has made in the current window, those over the limit included. */
+  async used(key: string): Promise<number> {
+    return (await this.store.get(key))?.consumedPoints ?? 0;
+  }
+
   /** Counts a failure against `key` (for example a wrong password) without ever throwing. */
   async penalise(key: string): Promise<void> {
     await this.store.penalty(key, 1);

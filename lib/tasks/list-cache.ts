@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { AnswerCache, CacheLookup } from "../api/cached-get";
 import { now } from "../clock";
 import { config } from "../config";
 import { onCommitted } from "../events/publish";
@@ -19,7 +20,7 @@ export const TASK_LIST_TTL_MS = 30_000;
  * Answers are kept as encoded bytes, so that a hit is written out as it is. One process keeps everything in memory; with REDIS_URL every process shares Redis, so that a write
  * through one process is seen by the lists the others serve.
  */
-export type CacheLookup = { hit: true; body: Buffer } | { hit: false; generation: number };
+export type { CacheLookup };
 
 export interface Store {
   get(userId: string, query: string): Promise<CacheLookup>;
@@ -156,6 +157,9 @@ export function lookupTaskList(userId: string, query: string): Promise<CacheLook
 export function storeTaskList(userId: string, query: string, generation: number, body: Buffer): Promise<void> {
   return store().set(userId, query, generation, body);
 }
+
+/** The answers of the cacheable task routes (`GET /tasks`, `GET /board`: lib/tasks/answers.ts) live here. */
+export const taskAnswerCache: AnswerCache = { get: lookupTaskList, set: storeTaskList };
 
 /**
  * Drops the cached lists of these users. A change that publishes task events needs no call: their audiences'

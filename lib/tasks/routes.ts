@@ -1,5 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import type { Context, MiddlewareHandler } from "hono";
 import { ifMatch, jsonWithETag } from "../api/conditional";
 import {
   apiRoute,
@@ -12,8 +11,7 @@ import {
   stale,
   withETag,
 } from "../api/route";
-import type { ApiEnv } from "../api/env";
-import { requestQueryString } from "../api/request-header";
+import { answerMiss, xCacheHeader } from "../api/cached-get";
 import { createRouter } from "../api/router";
 import {
   boardOutput,
@@ -34,52 +32,13 @@ import {
   workloadOutput,
   workloadQuery,
 } from "./schema";
-import {
-  cachedTaskList,
-  createTask,
-  deleteTask,
-  boardAnswer,
-  getTask,
-  getWorkload,
-  listTasks,
-  moveTask,
-  updateTask,
-} from "./service";
-import { generationSeenBefore } from "./list-hits";
+import { boardAnswers, taskListAnswers } from "./answers";
+import { createTask, deleteTask, getTask, getWorkload, moveTask, updateTask } from "./service";
 import { getTaskPeople } from "./people";
 import { addSubtask, getSubtask, getSubtasks, removeSubtask, reorderSubtasks, updateSubtask } from "./subtasks";
 
 const noTask = problemResponse("No such task, or not one you can see");
 const notAllowed = problemResponse("You can see the task but may not do this (docs/permissions.md)");
-
-/**
- * A cache hit is answered before the query string is validated (zod and Hono's query parsing are most of the
- * work left on a hit); only validated queries are ever stored.
- */
-const answerFromCache: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  // server.ts answers hits itself (list-hits.ts); what reaches here after its lookup missed reuses that lookup.
-  const seen = generationSeenBefore(c.env?.incoming);
-  if (seen !== undefined) {
-    c.set("taskListGeneration", seen);
-    return next();
-  }
-  const cached = await cachedTaskList(c.var.actor, requestQueryString(c));
-  if (cached.hit) return listAnswer(c, cached.body, "HIT");
-  c.set("taskListGeneration", cached.generation);
-  await next();
-};
-
-const xCacheHeader = {
-  description: "Whether the answer came from the cache",
-  schema: { type: "string" as const, enum: ["HIT", "MISS"] },
-};
-
-/** A task list's or board's answer: JSON bytes, cached as they are sent. */
-function listAnswer(c: Context<ApiEnv>, body: Buffer, cache: "HIT" | "MISS") {
-  // The body is already JSON bytes (cached as they are sent): no c.json, which would serialise again.
-  const headers = { "Content-Type": "application/json; charset=utf-8", "X-Cache": cache };
-  return c.body(body as Uint8Array<ArrayBuffer>, 200, headers);
-}
 
 const listRoute = apiRoute({
   method: "get",
@@ -94,7 +53,7 @@ const listRoute = apiRoute({
     "`tag` is one exact tag. Pages follow `nextCursor`. Answers are cached for 30 seconds per user and query string, " +
     "and `X-Cache` says HIT or MISS; any change to a task drops the cached lists of everyone who can see it.",
   access: "user",
-  middleware: [answerFromCache],
+  cached: taskListAnswers,
   request: { query: listTasksQuery },
   responses: {
     200: {
@@ -188,6 +147,7 @@ const boardRoute = apiRoute({
     "the cached boards of everyone who can see it, so a board never misses a change to its cards; a person's new name " +
     "in `people` may take up to 30 seconds to show.",
   access: "user",
+  cached: boardAnswers,
   request: { query: boardQuery },
   responses: { 200: { ...jsonContent(boardOutput, "The board"), headers: { "X-Cache": xCacheHeader } } },
 });
@@ -289,16 +249,9 @@ const deleteSubtaskRoute = apiRoute({
 });
 
 export const tasksRoutes = createRouter()
-  .openapi(listRoute, async (c) => {
-    // answerFromCache ran first and, on this miss, noted the cache generation.
-    const body = await listTasks(c.var.actor, c.req.valid("query"), requestQueryString(c), c.var.taskListGeneration!);
-    return listAnswer(c, body, "MISS") as never;
-  })
+  .openapi(listRoute, async (c) => answerMiss(c, taskListAnswers, c.req.valid("query")) as never)
   .openapi(createRoute, async (c) => c.json(await createTask(c.var.actor, c.req.valid("json")), 201))
-  .openapi(boardRoute, async (c) => {
-    const { body, hit } = await boardAnswer(c.var.actor, c.req.valid("query"));
-    return listAnswer(c, body, hit ? "HIT" : "MISS") as never;
-  })
+  .openapi(boardRoute, async (c) => answerMiss(c, boardAnswers, c.req.valid("query")) as never)
   .openapi(workloadRoute, async (c) => c.json(await getWorkload(c.var.actor, c.req.valid("query").completedSince), 200))
   .openapi(getRoute, async (c) => jsonWithETag(c, await getTask(c.var.actor, c.req.valid("param").id), 200))
   .openapi(updateRoute, async (c) =>

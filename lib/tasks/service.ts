@@ -15,7 +15,6 @@ import { isModuleEnabled } from "../modules/registry";
 import { findProjectRole } from "../projects/repo";
 import { purgeDeletedMedia } from "../media/purge";
 import { findMemberRole } from "../teams/repo";
-import { lookupTaskList, storeTaskList, type CacheLookup } from "./list-cache";
 import {
   boardColumns as readBoardColumns,
   countVisibleTasks,
@@ -441,23 +440,6 @@ function decodeCursor(cursor: string, sort: TaskSort): Keyset {
   throw badCursor();
 }
 
-/**
- * The cached answer of `GET /tasks` for this exact query string, or on a miss the generation to pass on to
- * `listTasks`. Answers are stored under the query string of a request that passed validation, so the caller may
- * look here before validating.
- */
-export function cachedTaskList(actor: Actor, queryString: string): Promise<CacheLookup> {
-  return lookupTaskList(actor.userId, queryString);
-}
-
-/**
- * Keeps an answer of `GET /tasks` in another form (compressed for an encoding) under its own key, with the
- * generation its lookup saw: a write since then makes it dead on arrival, as for the plain answer.
- */
-export function storeEncodedTaskList(actor: Actor, key: string, generation: number, body: Buffer): Promise<void> {
-  return storeTaskList(actor.userId, key, generation, body);
-}
-
 /** The repo's filter of a `GET /tasks` query. */
 function listFilterOf(query: Omit<ListTasksQuery, "sort" | "limit" | "cursor">): ListFilter {
   return {
@@ -478,19 +460,13 @@ export function countTasks(actor: Actor, query: Omit<ListTasksQuery, "sort" | "l
   return countVisibleTasks(actor.userId, listFilterOf(query));
 }
 
-/**
- * `GET /tasks` on a cache miss: the answer body (UTF-8 JSON), stored in the 30-second cache per user and query
- * string as bytes, so that a hit costs no database work, no serialising and no encoding. `generation` is what
- * `cachedTaskList` answered for this request, before the database is read.
- */
-export async function listTasks(actor: Actor, query: ListTasksQuery, queryString: string, generation: number): Promise<Buffer> {
+/** `GET /tasks`'s answer as JSON bytes: the tasks' stored JSON goes out as it is (cached: lib/tasks/answers.ts). */
+export async function listTasks(actor: Actor, query: ListTasksQuery): Promise<Buffer> {
   const after = query.cursor ? decodeCursor(query.cursor, query.sort) : null;
   const answers = await listVisibleTaskAnswers(actor.userId, listFilterOf(query), SORT_KEYS[query.sort], query.limit + 1, after);
   const page = answers.slice(0, query.limit);
   const nextCursor = answers.length > query.limit ? encodeCursor(query.sort, JSON.parse(page.at(-1)!) as TaskOutput) : null;
-  const body = Buffer.from(`{"items":[${page.join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`);
-  await storeTaskList(actor.userId, queryString, generation, body);
-  return body;
+  return Buffer.from(`{"items":[${page.join(",")}],"nextCursor":${JSON.stringify(nextCursor)}}`);
 }
 
 /** The first `limit` tasks the actor sees with these filters, in board order (for copying them, e.g. into a template). */
@@ -561,41 +537,17 @@ function assigneeIdsOf(card: string): string[] {
   return card.includes(`"assigneeIds":[]`) ? [] : (JSON.parse(card) as TaskOutput).assigneeIds;
 }
 
-/** The board for a page (the cards as objects): the answer `GET /board` gives, from the same cache. */
-export async function getBoard(actor: Actor, request: BoardRequest) {
-  const { body } = await boardAnswer(actor, request);
-  return JSON.parse(body.toString()) as {
-    columns: { status: TaskRow["status"]; tasks: TaskOutput[]; total: number; nextCursor: string | null }[];
-    people: Awaited<ReturnType<typeof findPeopleNames>>;
-  };
-}
-
 /**
- * The cache key of a board: its parameters in a fixed order, after a byte no query string of `GET /tasks` holds
- * (the two share each user's cache, and with it the generation every task change raises).
+ * `GET /board`'s answer as JSON bytes (cached: lib/tasks/answers.ts): the cards' stored JSON goes out as it is,
+ * neither parsed nor serialised again.
  */
-function boardCacheKey(request: BoardRequest): string {
-  const { groupId, projectId, userGroupId, limit, status, cursor } = request;
-  return `\u0001board ${JSON.stringify([groupId, projectId, userGroupId, limit, status, cursor])}`;
-}
-
-/**
- * `GET /board`'s answer as JSON bytes, cached as task lists are (lib/tasks/list-cache.ts): reused for 30 seconds
- * until a change to a task the user sees, or to what they see, drops it. On a miss the cards' stored JSON goes out
- * as it is, neither parsed nor serialised again.
- */
-export async function boardAnswer(actor: Actor, request: BoardRequest): Promise<{ body: Buffer; hit: boolean }> {
-  const key = boardCacheKey(request);
-  const cached = await lookupTaskList(actor.userId, key);
-  if (cached.hit) return { body: cached.body, hit: true };
+export async function boardAnswer(actor: Actor, request: BoardRequest): Promise<Buffer> {
   const { columns, people } = await boardColumns(actor, request);
   const parts = columns.map(
     (column) =>
       `{"status":"${column.status}","tasks":[${column.tasks.join(",")}],"total":${column.total},"nextCursor":${JSON.stringify(column.nextCursor)}}`,
   );
-  const body = Buffer.from(`{"columns":[${parts.join(",")}],"people":${JSON.stringify(people)}}`);
-  await storeTaskList(actor.userId, key, cached.generation, body);
-  return { body, hit: false };
+  return Buffer.from(`{"columns":[${parts.join(",")}],"people":${JSON.stringify(people)}}`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { limiter } from "../../lib/rate-limit/limiter";
 import { expectProblem, registerUser, startTestServer, type TestServer } from "./harness";
 
 let server: TestServer;
@@ -53,6 +54,47 @@ describe("general limit", () => {
   test("health checks are never limited", async () => {
     const headers = { "X-Forwarded-For": newAddress() };
     for (let i = 0; i < 12; i++) expect((await server.request("/healthz", { headers })).status).toBe(200);
+  });
+});
+
+describe("cacheable GETs answered before routing (GET /tasks, GET /board: lib/api/cached-get.ts)", () => {
+  test("each request is counted once, whichever path answers it: hit, miss, refused query, over the limit", async () => {
+    const alice = await registerUser(server);
+    const used = () => limiter("general").used(`user:${alice.user.id}`);
+    const get = (path: string) => server.request(path, { token: alice.token });
+    const before = await used();
+    expect((await get("/api/v1/tasks")).headers.get("x-cache")).toBe("MISS");
+    expect((await get("/api/v1/tasks")).headers.get("x-cache")).toBe("HIT");
+    expect((await get("/api/v1/board")).headers.get("x-cache")).toBe("MISS");
+    const hit = await get("/api/v1/board");
+    expect(hit.headers.get("x-cache")).toBe("HIT");
+    expect(hit.headers.get("ratelimit-remaining")).toBe(String(8 - before - 4));
+    expectProblem(await get("/api/v1/tasks?limit=0"), 400, "validation_failed"); // handed on to the API
+    expect(await used()).toBe(before + 5);
+
+    while ((await used()) < 8) expect((await get("/api/v1/tasks")).status).toBe(200);
+    // Over the limit: a hit and a miss, refused by the fast path's count and answered by the API without another.
+    const limited = expectProblem(await get("/api/v1/tasks"), 429, "rate_limited");
+    expect(limited.detail).toMatch(/try again/);
+    expectProblem(await get("/api/v1/board?limit=7"), 429, "rate_limited");
+    expect(await used()).toBe(10);
+  });
+
+  test("a read that fails is a 500 problem with the request's id, counted once; the next request reads again", async () => {
+    const bob = await registerUser(server);
+    const used = () => limiter("general").used(`user:${bob.user.id}`);
+    const before = await used();
+    await server.sql("alter table tasks rename to tasks_away");
+    try {
+      const failed = await server.request("/api/v1/tasks", { token: bob.token, headers: { "X-Request-Id": "broken-read" } });
+      expectProblem(failed, 500, "internal");
+      expect(failed.headers.get("x-request-id")).toBe("broken-read");
+    } finally {
+      await server.sql("alter table tasks_away rename to tasks");
+    }
+    expect(await used()).toBe(before + 1);
+    const again = await server.request("/api/v1/tasks", { token: bob.token });
+    expect([again.status, again.headers.get("x-cache")]).toEqual([200, "MISS"]);
   });
 });
 

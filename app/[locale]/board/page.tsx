@@ -14,7 +14,7 @@ import { localeOfTag, tagOfSegment } from "@/lib/i18n/locales";
 import { isModuleEnabled } from "@/lib/modules/registry";
 import { listProjects } from "@/lib/projects/service";
 import { listUserGroups } from "@/lib/teams/service";
-import { getBoard } from "@/lib/tasks/service";
+import { getBoard } from "@/lib/tasks/answers";
 import "@/components/board/board.css";
 
 /**

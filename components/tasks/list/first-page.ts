@@ -2,7 +2,9 @@ import { dayIn } from "@/components/tasks/local-day";
 import type { Actor } from "@/lib/auth/actor";
 import { fromZonedWallTime } from "@/lib/tasks/recurrence";
 import { listTasksQuery, type TaskOutput } from "@/lib/tasks/schema";
-import { cachedTaskList, countTasks, listTasks } from "@/lib/tasks/service";
+import { cachedAnswer } from "@/lib/api/cached-get";
+import { taskListAnswers } from "@/lib/tasks/answers";
+import { countTasks } from "@/lib/tasks/service";
 import { TASK_STATUSES } from "@/lib/tasks/vocabulary";
 import { completedApart, type TaskFilters, type TaskView } from "./filters";
 import type { TaskPage } from "./use-task-list";
@@ -80,15 +82,7 @@ type TaskListOutput = { items: TaskOutput[]; nextCursor: string | null };
 
 /** The first page of the list as `GET /api/v1/tasks?<queryString>` answers it, without the descriptions. */
 export async function loadFirstPage(actor: Actor, queryString: string): Promise<TaskPage> {
-  const cached = await cachedTaskList(actor, queryString);
-  const body = cached.hit
-    ? cached.body
-    : await listTasks(
-        actor,
-        listTasksQuery.parse(Object.fromEntries(new URLSearchParams(queryString))),
-        queryString,
-        cached.generation,
-      );
+  const body = await cachedAnswer(taskListAnswers, actor, queryString);
   const page = JSON.parse(body.toString("utf8")) as TaskListOutput;
   return { items: page.items.map(({ description: _, ...task }) => task), nextCursor: page.nextCursor };
 }
