@@ -14,6 +14,7 @@ import {
   type InvoiceWithItems,
   type ItemFields,
 } from "./repo";
+import { lineTotal } from "./amounts";
 import type { CreateInvoiceInput, InvoiceItemInput, InvoiceOutput, UpdateInvoiceInput } from "./schema";
 
 /*
@@ -22,11 +23,6 @@ import type { CreateInvoiceInput, InvoiceItemInput, InvoiceOutput, UpdateInvoice
  */
 
 const NOT_FOUND = "No invoice with this id";
-
-/** A line's amount without VAT in CZK, rounded half up to hellers (computed in whole units, free of float error). */
-export function lineTotal(quantity: number, unitPrice: number): number {
-  return Math.round((Math.round(quantity * 1000) * Math.round(unitPrice * 100)) / 1000) / 100;
-}
 
 export function toInvoiceOutput({ invoice, items }: InvoiceWithItems): InvoiceOutput {
   const total = items.reduce((sum, item) => sum + Math.round(lineTotal(item.quantity, item.unitPrice) * 100), 0) / 100;

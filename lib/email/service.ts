@@ -20,48 +20,10 @@ import {
   type ReminderOutput,
   type SendEmailInput,
 } from "./schema";
-import { renderEmail } from "./templates";
+import { renderEmail, type UserEmail } from "./templates";
 import { EmailTransportError, emailTransport } from "./transports";
 
-/**
- * The localized emails the service sends to its users, each with the values its template needs (times as ISO
- * strings; the template formats them in the user's locale and time zone).
- */
-export type UserEmail =
-  | { template: "reminder"; params: { taskId: string; taskTitle: string; dueAt: string; minutesBefore: number | null } }
-  | { template: "daily_summary"; params: { date: string; dueToday: EmailTask[]; overdue: EmailTask[] } }
-  | {
-      template: "weekly_report";
-      params: {
-        /** Monday of the reported week and the Sunday it ends on (local dates). */
-        weekStart: string;
-        weekEnd: string;
-        completed: number;
-        overdue: number;
-        created: number;
-        open: number;
-        /** The assistant's words on the week (lib/assistant/weekly.ts); null while the `ai` module is off. */
-        narrative: string | null;
-        /** The report's page, `/<locale>/reports/<weekStart>`, linked under APP_URL. */
-        reportPath: string;
-      };
-    }
-  | { template: "notification"; params: { title: string; body: string; url?: string } }
-  /** A link to choose a new password (lib/accounts/password-reset.ts): `token` goes into the link, once. */
-  | { template: "password_reset"; params: { token: string; email: string } }
-  /** A link that confirms the account's address (lib/accounts/email-verification.ts). */
-  | { template: "email_verification"; params: { token: string; email: string } }
-  /** Someone reminds the task's assignees of it (POST /email/reminder), with an optional note of their own. */
-  | {
-      template: "personal_reminder";
-      params: { taskId: string; taskTitle: string; dueAt: string | null; senderName: string; message: string | null };
-    };
-
-export interface EmailTask {
-  id: string;
-  title: string;
-  dueAt: string | null;
-}
+export type { EmailTask, UserEmail } from "./templates";
 
 /*
  * Rules. Every email the service sends, or tries to, is one email_log entry (to, subject, kind, transport, sent or

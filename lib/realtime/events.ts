@@ -4,7 +4,7 @@ import { eventsFor } from "../events/repo";
 import { onEvent } from "../events/publish";
 import type { StoredDomainEvent } from "../events/types";
 import { log } from "../log";
-import { userRoom } from "./socket";
+import { userRoom } from "./rooms";
 
 /** What a client receives for each event: never the audience (other users' ids). */
 export interface SocketEvent {

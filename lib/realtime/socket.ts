@@ -5,11 +5,9 @@ import { actorFromToken, tokenFromRequest, type Actor } from "../auth/actor";
 import { config } from "../config";
 import { publisherConnection, redisChannel, subscriberConnection } from "../redis/client";
 import { replayMissedEvents } from "./events";
+import { userRoom } from "./rooms";
 
 export const SOCKET_PATH = "/ws";
-
-/** The room that receives everything meant for one user. */
-export const userRoom = (userId: string) => `user:${userId}`;
 
 /**
  * Browsers must come from our own origin (APP_URL, or the host they asked for); clients that send no

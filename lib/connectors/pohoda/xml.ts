@@ -1,6 +1,6 @@
 import { XMLBuilder, XMLParser } from "fast-xml-parser";
 import type { InvoiceOutput } from "../../accounting/schema";
-import { lineTotal } from "../../accounting/service";
+import { lineTotal } from "../../accounting/amounts";
 
 /*
  * POHODA's XML (Stormware, schema version 2): requests are a `dat:dataPack` of `dat:dataPackItem`s, each with an
