@@ -27,6 +27,10 @@ export default defineConfig({
           env: { TZ: "Asia/Kolkata", LOG_LEVEL: "silent", NODE_ENV: "test" },
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // Side effects arrive through the event log's consumers after the commit; on PostgreSQL only once every
+          // transaction older than the event has ended, in any database of the server (the other test files' too),
+          // so on a busy run they can take seconds. expect.poll waits for them up to this long (its default is 1 s).
+          expect: { poll: { timeout: 15_000 } },
         },
       },
       {

@@ -162,7 +162,7 @@ export async function startReceiver(options: { answer?: string } = {}): Promise<
     redirectNext(location: string, count = 1, status = 307) {
       redirect = { location, count, status };
     },
-    async waitFor(count: number, timeoutMs = 5000) {
+    async waitFor(count: number, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       while (messages.length < count) {
         const left = deadline - Date.now();

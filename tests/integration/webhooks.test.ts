@@ -327,7 +327,9 @@ describe("with private targets allowed (receivers on 127.0.0.1)", () => {
       expect(requesterMessage!.body.data.eventId).toBe(message!.body.data.eventId);
       expect(requesterMessage!.id).not.toBe(message!.id);
 
-      // The delivery log shows it under the same webhook-id.
+      // The delivery log shows it under the same webhook-id, once the sender has recorded the receiver's answer (it
+      // does so after the answer, so right after the receiver has the message the attempt may still be running).
+      await expect.poll(async () => (await deliveries(recipient, recipientEndpoint.id)).items[0]?.status).toBe("succeeded");
       const list = await deliveries(recipient, recipientEndpoint.id);
       expect(list.items).toHaveLength(1);
       expect(list.items[0]).toMatchObject({
