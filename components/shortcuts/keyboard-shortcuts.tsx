@@ -9,8 +9,10 @@ import { moveSelection, openSelected, toggleSelected } from "./task-rows";
 /** The page's own search field (the task list's). */
 const SEARCH_FIELD = "main input[type='search']";
 
-/** Focuses an element when the page has it; whether it did. */
+/** Focuses an element when the page has it (unfolding the section it is folded in: the filters on a phone); whether it did. */
 function focus(element: HTMLElement | null): boolean {
+  const folded = element?.closest("details:not([open])");
+  if (folded instanceof HTMLDetailsElement) folded.open = true;
   element?.focus();
   return element !== null;
 }

@@ -95,9 +95,19 @@ export class TasksPage {
     return this.rows.locator(".task-row-title").allInnerTexts();
   }
 
+  /** Unfolds the filters where they are folded (on a phone, behind "Filters"); on wide screens they are always open. */
+  async openFilters() {
+    const fold = this.page.locator("form.task-filters details.task-filters-fold");
+    const summary = fold.locator("> summary");
+    if (!(await fold.evaluate((element) => (element as HTMLDetailsElement).open)) && (await summary.isVisible())) {
+      await summary.click();
+    }
+  }
+
   /** Opens "More filters" (status, assignee, due dates, tag) when it is closed. */
   async openMoreFilters() {
-    const details = this.filters.locator("details");
+    await this.openFilters();
+    const details = this.page.locator("form.task-filters details.task-filters-more");
     if (!(await details.evaluate((element) => (element as HTMLDetailsElement).open))) await details.locator("summary").click();
   }
 

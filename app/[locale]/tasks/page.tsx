@@ -96,13 +96,6 @@ export default async function TasksPage({ params, searchParams }: Props) {
             filters={filters}
             viewCounts={{ today: todayCount, upcoming: upcomingCount }}
           />
-          <SavedFilters
-            locale={locale}
-            items={saved.items}
-            currentQuery={filtersToSearch(filters).toString()}
-            max={SAVED_FILTERS_MAX}
-          />
-          <GroupManager locale={locale} groups={managed} />
         </div>
         <TaskListView
           locale={locale}
@@ -118,6 +111,16 @@ export default async function TasksPage({ params, searchParams }: Props) {
           initial={initial}
           completed={completedQuery ? { queryString: completedQuery, count: completedCount } : undefined}
         />
+        {/* Below the sidebar's links on wide screens; after the list on a phone, where the list comes first. */}
+        <div className="tasks-aside-more">
+          <SavedFilters
+            locale={locale}
+            items={saved.items}
+            currentQuery={filtersToSearch(filters).toString()}
+            max={SAVED_FILTERS_MAX}
+          />
+          <GroupManager locale={locale} groups={managed} />
+        </div>
       </NextIntlClientProvider>
     </div>
   );

@@ -31,13 +31,18 @@ interface Props {
 /**
  * The list's filters: a GET form on the list's own URL (it works without JavaScript through "Apply"); with it,
  * every change shows the new list after a short pause. The form keeps what is being typed while the URL follows
- * it, and takes the URL's filters when they come from elsewhere (the back button, a sidebar or tag link).
+ * it, and takes the URL's filters when they come from elsewhere (the back button, a sidebar or tag link); then
+ * "Apply" is hidden. On a phone the whole form folds behind "Filters" (open while any filter is set), so that the list starts near
+ * the top; on wide screens it is one row, always open (task-list.css), with the rarer ones under "More filters".
  */
 export function TaskFiltersForm({ locale, filters, groups, onNavigate }: Props) {
   const t = useTranslations("TaskList");
   const fields = useTranslations("TaskFields");
   const id = useId();
   const [values, setValues] = useState(filters);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const [foldOpen, setFoldOpen] = useState(narrowingFilterCount(filters) > 0);
   const [moreOpen, setMoreOpen] = useState(moreFilterCount(filters) > 0);
   const [shown, setShown] = useState(listHref(locale, filters));
   /** URLs this form asked for whose list has not come yet, oldest first. */
@@ -73,6 +78,7 @@ export function TaskFiltersForm({ locale, filters, groups, onNavigate }: Props) 
   }
 
   const moreCount = moreFilterCount(values);
+  const count = narrowingFilterCount(values);
 
   return (
     <form
@@ -85,139 +91,149 @@ export function TaskFiltersForm({ locale, filters, groups, onNavigate }: Props) 
         go(values);
       }}
     >
-      <div className="task-filters-main">
-        <div className="task-filter task-filter-search">
-          <label htmlFor={`${id}-q`}>{t("searchLabel")}</label>
-          <input
-            id={`${id}-q`}
-            name="q"
-            type="search"
-            dir="auto"
-            maxLength={200}
-            placeholder={t("searchPlaceholder")}
-            value={values.q ?? ""}
-            onChange={(event) => change({ q: event.currentTarget.value || undefined }, DELAY_MS.typing)}
-          />
-        </div>
-        <div className="task-filter task-filter-group">
-          <label htmlFor={`${id}-group`}>{t("groupLabel")}</label>
-          <select
-            id={`${id}-group`}
-            name="group"
-            value={values.groupId ?? ""}
-            onChange={(event) => change({ groupId: event.currentTarget.value || undefined })}
-          >
-            <option value="">{t("allTasks")}</option>
-            {groups.map((group) => (
-              <option key={group.id} value={group.id}>
-                {group.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="task-filter">
-          <label htmlFor={`${id}-sort`}>{t("sortLabel")}</label>
-          <select
-            id={`${id}-sort`}
-            name="sort"
-            value={values.sort}
-            onChange={(event) => change({ sort: event.currentTarget.value as ListSort })}
-          >
-            {LIST_SORTS.map((sort) => (
-              <option key={sort} value={sort}>
-                {t(SORT_LABELS[sort])}
-              </option>
-            ))}
-          </select>
-        </div>
-      </div>
-      <details className="task-filters-more" open={moreOpen} onToggle={(event) => setMoreOpen(event.currentTarget.open)}>
-        <summary>{moreCount > 0 ? t("moreFiltersActive", { count: moreCount }) : t("moreFilters")}</summary>
-        <div className="task-filters-grid">
-          <fieldset className="task-filter task-filter-statuses">
-            <legend>{t("statusLegend")}</legend>
-            {TASK_STATUSES.map((status) => (
-              <label key={status}>
+      <details className="task-filters-fold" open={foldOpen} onToggle={(event) => setFoldOpen(event.currentTarget.open)}>
+        <summary className="task-filters-toggle">{count > 0 ? t("filtersActive", { count }) : t("filtersLabel")}</summary>
+        <div className="task-filters-body">
+          <div className="task-filters-main">
+            <div className="task-filter task-filter-search">
+              <label htmlFor={`${id}-q`}>{t("searchLabel")}</label>
+              <input
+                id={`${id}-q`}
+                name="q"
+                type="search"
+                dir="auto"
+                maxLength={200}
+                placeholder={t("searchPlaceholder")}
+                value={values.q ?? ""}
+                onChange={(event) => change({ q: event.currentTarget.value || undefined }, DELAY_MS.typing)}
+              />
+            </div>
+            <div className="task-filter task-filter-group">
+              <label htmlFor={`${id}-group`}>{t("groupLabel")}</label>
+              <select
+                id={`${id}-group`}
+                name="group"
+                value={values.groupId ?? ""}
+                onChange={(event) => change({ groupId: event.currentTarget.value || undefined })}
+              >
+                <option value="">{t("allTasks")}</option>
+                {groups.map((group) => (
+                  <option key={group.id} value={group.id}>
+                    {group.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="task-filter">
+              <label htmlFor={`${id}-sort`}>{t("sortLabel")}</label>
+              <select
+                id={`${id}-sort`}
+                name="sort"
+                value={values.sort}
+                onChange={(event) => change({ sort: event.currentTarget.value as ListSort })}
+              >
+                {LIST_SORTS.map((sort) => (
+                  <option key={sort} value={sort}>
+                    {t(SORT_LABELS[sort])}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
+          <div className="task-filters-actions">
+            {/* Without JavaScript only: with it, every change shows its list by itself (and Enter at once). */}
+            <button className="button" type="submit" hidden={hydrated}>
+              {t("applyFilters")}
+            </button>
+            {count > 0 && (
+              <Link
+                className="task-filters-clear"
+                href={listHref(locale, clearedFilters(filters))}
+                prefetch={false}
+                scroll={false}
+                onClick={() => clearTimeout(timer.current)}
+              >
+                {t("clearFilters")}
+              </Link>
+            )}
+          </div>
+          <details className="task-filters-more" open={moreOpen} onToggle={(event) => setMoreOpen(event.currentTarget.open)}>
+            <summary>{moreCount > 0 ? t("moreFiltersActive", { count: moreCount }) : t("moreFilters")}</summary>
+            <div className="task-filters-grid">
+              <fieldset className="task-filter task-filter-statuses">
+                <legend>{t("statusLegend")}</legend>
+                {TASK_STATUSES.map((status) => (
+                  <label key={status}>
+                    <input
+                      type="checkbox"
+                      name="status"
+                      value={status}
+                      checked={values.statuses.includes(status)}
+                      onChange={(event) => {
+                        const checked = event.currentTarget.checked;
+                        change({
+                          statuses: TASK_STATUSES.filter((value) =>
+                            value === status ? checked : values.statuses.includes(value),
+                          ),
+                        });
+                      }}
+                    />{" "}
+                    {fields(`status.${status}`)}
+                  </label>
+                ))}
+              </fieldset>
+              <div className="task-filter">
+                <label htmlFor={`${id}-assignee`}>{t("assigneeLabel")}</label>
+                <select
+                  id={`${id}-assignee`}
+                  name="assignee"
+                  value={values.assignedToMe ? "me" : ""}
+                  onChange={(event) => change({ assignedToMe: event.currentTarget.value === "me" })}
+                >
+                  <option value="">{t("assigneeAnyone")}</option>
+                  <option value="me">{t("assigneeMe")}</option>
+                </select>
+              </div>
+              <div className="task-filter">
+                <label htmlFor={`${id}-from`}>{t("dueFromLabel")}</label>
                 <input
-                  type="checkbox"
-                  name="status"
-                  value={status}
-                  checked={values.statuses.includes(status)}
-                  onChange={(event) => {
-                    const checked = event.currentTarget.checked;
-                    change({
-                      statuses: TASK_STATUSES.filter((value) => (value === status ? checked : values.statuses.includes(value))),
-                    });
-                  }}
-                />{" "}
-                {fields(`status.${status}`)}
-              </label>
-            ))}
-          </fieldset>
-          <div className="task-filter">
-            <label htmlFor={`${id}-assignee`}>{t("assigneeLabel")}</label>
-            <select
-              id={`${id}-assignee`}
-              name="assignee"
-              value={values.assignedToMe ? "me" : ""}
-              onChange={(event) => change({ assignedToMe: event.currentTarget.value === "me" })}
-            >
-              <option value="">{t("assigneeAnyone")}</option>
-              <option value="me">{t("assigneeMe")}</option>
-            </select>
-          </div>
-          <div className="task-filter">
-            <label htmlFor={`${id}-from`}>{t("dueFromLabel")}</label>
-            <input
-              id={`${id}-from`}
-              name="from"
-              type="date"
-              value={values.dueFrom ?? ""}
-              max={values.dueUntil}
-              onChange={(event) => change({ dueFrom: event.currentTarget.value || undefined }, DELAY_MS.typing)}
-            />
-          </div>
-          <div className="task-filter">
-            <label htmlFor={`${id}-until`}>{t("dueUntilLabel")}</label>
-            <input
-              id={`${id}-until`}
-              name="until"
-              type="date"
-              value={values.dueUntil ?? ""}
-              min={values.dueFrom}
-              onChange={(event) => change({ dueUntil: event.currentTarget.value || undefined }, DELAY_MS.typing)}
-            />
-          </div>
-          <div className="task-filter">
-            <label htmlFor={`${id}-tag`}>{t("tagLabel")}</label>
-            <input
-              id={`${id}-tag`}
-              name="tag"
-              type="text"
-              dir="auto"
-              maxLength={50}
-              value={values.tag ?? ""}
-              onChange={(event) => change({ tag: event.currentTarget.value.replaceAll(",", "") || undefined }, DELAY_MS.typing)}
-            />
-          </div>
+                  id={`${id}-from`}
+                  name="from"
+                  type="date"
+                  value={values.dueFrom ?? ""}
+                  max={values.dueUntil}
+                  onChange={(event) => change({ dueFrom: event.currentTarget.value || undefined }, DELAY_MS.typing)}
+                />
+              </div>
+              <div className="task-filter">
+                <label htmlFor={`${id}-until`}>{t("dueUntilLabel")}</label>
+                <input
+                  id={`${id}-until`}
+                  name="until"
+                  type="date"
+                  value={values.dueUntil ?? ""}
+                  min={values.dueFrom}
+                  onChange={(event) => change({ dueUntil: event.currentTarget.value || undefined }, DELAY_MS.typing)}
+                />
+              </div>
+              <div className="task-filter">
+                <label htmlFor={`${id}-tag`}>{t("tagLabel")}</label>
+                <input
+                  id={`${id}-tag`}
+                  name="tag"
+                  type="text"
+                  dir="auto"
+                  maxLength={50}
+                  value={values.tag ?? ""}
+                  onChange={(event) =>
+                    change({ tag: event.currentTarget.value.replaceAll(",", "") || undefined }, DELAY_MS.typing)
+                  }
+                />
+              </div>
+            </div>
+          </details>
         </div>
       </details>
-      <div className="task-filters-actions">
-        <button className="button" type="submit">
-          {t("applyFilters")}
-        </button>
-        {narrowingFilterCount(values) > 0 && (
-          <Link
-            className="task-filters-clear"
-            href={listHref(locale, clearedFilters(filters))}
-            prefetch={false}
-            scroll={false}
-            onClick={() => clearTimeout(timer.current)}
-          >
-            {t("clearFilters")}
-          </Link>
-        )}
-      </div>
     </form>
   );
 }
