@@ -166,4 +166,10 @@ export default defineConfig(
     files: [`**/*.{js,mjs,cjs}`],
     languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly" } },
   },
+  {
+    // CommonJS configuration files (.dependency-cruiser.cjs).
+    name: "spolu/commonjs",
+    files: [`**/*.cjs`],
+    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
+  },
 );

@@ -232,9 +232,7 @@ async function measureRow(
     load,
     {
       backingServices: true,
-      ...(expect.warmupPath
-        ? { warmup: { path: expect.warmupPath, headers: bearer(token), connections: CONNECTIONS } }
-        : {}),
+      ...(expect.warmupPath ? { warmup: { path: expect.warmupPath, headers: bearer(token), connections: CONNECTIONS } } : {}),
       beforeMeasured: async () => {
         await expect.beforeMeasured?.();
         tally.ok = tally.otherSize = tally.notOk = tally.hits = 0;

@@ -181,7 +181,11 @@ export async function answerBeforeRouting(
     return false;
   }
   const given = request.headers["x-request-id"];
-  const headers = answerHeaders(requestIdFor(Array.isArray(given) ? given.join(", ") : given), limit, answer.hit ? "HIT" : "MISS");
+  const headers = answerHeaders(
+    requestIdFor(Array.isArray(given) ? given.join(", ") : given),
+    limit,
+    answer.hit ? "HIT" : "MISS",
+  );
   headers.push(["Vary", "Accept-Encoding"]);
   if (answer.encoding) headers.push(["Content-Encoding", answer.encoding]);
   headers.push(["Content-Length", String(answer.body.length)]);
