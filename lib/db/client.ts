@@ -492,9 +492,10 @@ export type SnapshotRows = <T>(shape: string, build: () => SQL, values: Record<s
 /**
  * Runs several `statementRows` reads in one read-only, repeatable-read transaction (every statement sees the same
  * snapshot: a board's totals always match its cards) on one connection, with PostgreSQL's generic plans
- * (`plan_cache_mode = force_generic_plan`, for this transaction only). The board's eight statements are unions of
- * six branches whose custom plan takes 1-1.3 ms to make and 0.1-0.3 ms to run; on a table whose statistics are
- * skewed (one person with most of the tasks, one task group holding them) PostgreSQL's cost estimate kept choosing
+ * (`plan_cache_mode = force_generic_plan`, for this transaction only). The board's statement (eight of them before:
+ * a page and a count per column) is made of unions of six branches whose custom plan takes 1-1.3 ms to make and
+ * 0.1-0.3 ms to run; on a table whose statistics are skewed (one person with most of the tasks, one task group
+ * holding them) PostgreSQL's cost estimate kept choosing
  * a custom plan on every run, so a board cost 10 ms of planning with 100,000 other tasks in the table and 0.1 ms
  * with 100. The generic plans of these statements read the same indexes: measured on that table, 0.12-0.25 ms a
  * run for a user with 50 tasks and 0.2 ms (page) and 30 ms (count) for the one with 100,000, against 0.35 and

@@ -114,9 +114,14 @@ function listValues(userId: string, filter: ListFilter, after: Keyset | null): L
 
 const bind = sql.placeholder;
 
-function filterConditions(values: ListValues): SQL[] {
+/**
+ * The conditions of a list's filters. With `status`, the tasks' status must equal it (a board's column, given by the
+ * statement around this one) and `statuses` is left to that statement.
+ */
+function filterConditions(values: ListValues, status?: SQL): SQL[] {
   const conditions: SQL[] = [];
-  if ("statuses" in values) conditions.push(sql`${tasks.status} = any(${bind("statuses")}::text[])`);
+  if (status) conditions.push(sql`${tasks.status} = ${status}`);
+  else if ("statuses" in values) conditions.push(sql`${tasks.status} = any(${bind("statuses")}::text[])`);
   if ("groupId" in values) conditions.push(sql`${tasks.groupId} = ${bind("groupId")}`);
   if ("projectId" in values) conditions.push(sql`${tasks.projectId} = ${bind("projectId")}`);
   if ("userGroupId" in values) conditions.push(sql`${tasks.userGroupId} = ${bind("userGroupId")}`);
@@ -158,8 +163,8 @@ function afterKeyset({ column, descending, nullable }: SortKey, values: ListValu
  * 10,000 tasks (3 ms a run); with the parameter it plans for the values until the table's statistics make a
  * generic plan as good.
  */
-function visiblePage(values: ListValues, sort: SortKey): SQL {
-  const conditions = filterConditions(values);
+function visiblePage(values: ListValues, sort: SortKey, status?: SQL): SQL {
+  const conditions = filterConditions(values, status);
   if ("afterId" in values) conditions.push(afterKeyset(sort, values));
   const order = sql.join(orderOf(sort), sql`, `);
   const limit = bind("limit");
@@ -256,21 +261,20 @@ function outerOrder(sort: SortKey, table = "t."): string {
  */
 export async function countVisibleTasks(userId: string, filter: ListFilter, run: SnapshotRows = statementRows): Promise<number> {
   const values = listValues(userId, filter, null);
-  const [row] = await run<{ total: number }>(
-    shapeOf("task-count", values),
-    () => {
-      const branches = visibleBranches(
-        bind("userId"),
-        filterConditions(values),
-        (where) => sql`(select count(*) as n from ${tasks} where ${where})`,
-        (groups, column, where) =>
-          sql`(select count(*) as n from ${groups} as mine(id) join ${tasks} on ${column} = mine.id where ${where})`,
-      );
-      return sql`select coalesce(sum(n), 0)::int as total from (${sql.join(branches, sql` union all `)}) counts`;
-    },
-    values,
-  );
+  const [row] = await run<{ total: number }>(shapeOf("task-count", values), () => visibleCount(values), values);
   return row?.total ?? 0;
+}
+
+/** The count of `countVisibleTasks` as a query (`total`); with `status`, of that status (see `filterConditions`). */
+function visibleCount(values: ListValues, status?: SQL): SQL {
+  const branches = visibleBranches(
+    bind("userId"),
+    filterConditions(values, status),
+    (where) => sql`(select count(*) as n from ${tasks} where ${where})`,
+    (groups, column, where) =>
+      sql`(select count(*) as n from ${groups} as mine(id) join ${tasks} on ${column} = mine.id where ${where})`,
+  );
+  return sql`select coalesce(sum(n), 0)::int as total from (${sql.join(branches, sql` union all `)}) counts`;
 }
 
 export const BOARD_ORDER: SortKey = { column: tasks.position, descending: false, nullable: false };
@@ -287,9 +291,12 @@ export interface BoardColumn {
 
 /**
  * Board columns: each status's tasks in position order (as answer JSON), `limit` of them after `after` (the last
- * card already shown; null: from the top), whether more follow, and how many the column holds. Every read goes
- * through the user's own rows (the branches of `visiblePage`), so a board costs the same however many tasks other
- * people have; all of them run in one snapshot on generic plans (`statementSnapshot`), so the totals match the cards.
+ * card already shown; null: from the top), whether more follow, and how many the column holds. One statement: for
+ * each status (`unnest … with ordinality`), a lateral page and a lateral count, each through the user's own rows
+ * (the branches of `visiblePage`), so a board costs the same however many tasks other people have. Eight
+ * statements (a page and a count per column) cost eight round trips, plans and executions: most of a board's CPU on
+ * both sides. It runs on a generic plan (`statementSnapshot`: the six-branch unions took 1-1.3 ms to plan on a
+ * skewed table, docs/performance.md).
  */
 export function boardColumns(
   userId: string,
@@ -298,15 +305,31 @@ export function boardColumns(
   limit: number,
   after: Keyset | null,
 ): Promise<BoardColumn[]> {
+  const values = { ...listValues(userId, { ...filter, statuses }, after), limit: limit + 1 };
   return statementSnapshot(async (run) => {
-    const columns: BoardColumn[] = [];
-    for (const status of statuses) {
-      const columnFilter = { ...filter, statuses: [status] };
-      const answers = await listVisibleTaskAnswers(userId, columnFilter, BOARD_ORDER, limit + 1, after, run);
-      const total = await countVisibleTasks(userId, columnFilter, run);
-      columns.push({ status, tasks: answers.slice(0, limit), more: answers.length > limit, total });
-    }
-    return columns;
+    const rows = await run<{ status: TaskRow["status"]; json: string | null; total: number | null }>(
+      shapeOf("board", values, BOARD_ORDER),
+      () => {
+        const column = sql.raw("col.status");
+        const statusesOf = sql`unnest(${bind("statuses")}::text[]) with ordinality as col(status, n)`;
+        return sql`select status, json, total from (
+            select col.n, col.status, page.json, null::int as total, page.position, page.id
+            from ${statusesOf} cross join lateral
+              (select t.answer as json, t.position, t.id from (${visiblePage(values, BOARD_ORDER, column)}) t) page
+            union all
+            select col.n, col.status, null, counts.total, null, null
+            from ${statusesOf} cross join lateral (${visibleCount(values, column)}) counts
+          ) board
+          order by n, total is null, position, id`;
+      },
+      values,
+    );
+    return statuses.map((status) => {
+      const mine = rows.filter((row) => row.status === status);
+      const cards = mine.flatMap((row) => (row.json === null ? [] : [row.json]));
+      const total = mine.find((row) => row.total !== null)?.total ?? 0;
+      return { status, tasks: cards.slice(0, limit), more: cards.length > limit, total };
+    });
   });
 }
 
