@@ -12,7 +12,9 @@
  *      holds more than 20); each answer must say `X-Cache: MISS`;
  *   2. GET /tasks?limit=50, cache miss (a new `dueBefore` far in the future on every request, as bench:tasks
  *      does): a page of 50 tasks, the reference for the single read;
- *   3. GET /tasks/{id}: one of the user's tasks.
+ *   3. GET /tasks/{id}: one of the user's tasks;
+ *   4. the other single reads: GET /goals/{id}, /groups/{id} and /projects/{id} (the user's own), and
+ *      GET /notifications/unread-count; each is held to the page's CPU as the task is.
  * CPU per request is the server's (from /proc) and PostgreSQL's: the CPU time of the backends connected to the
  * bench database (client backends only: their pids from pg_stat_activity, their time from /proc), over the measured
  * seconds; the bench's own connection and autovacuum are left out (the table is vacuumed after each insert).
@@ -98,10 +100,14 @@ interface Created {
   status: string;
 }
 
+/** The single reads besides the task's, with what their answer must be. */
+const OTHER_READS = ["goal", "group", "project", "unread"] as const;
+type Kind = "board" | "boardMiss" | "page" | "task" | (typeof OTHER_READS)[number];
+
 /** One measured row with the CPU per request on both sides. */
 interface Row {
   measurement: Measurement;
-  kind: "board" | "boardMiss" | "page" | "task";
+  kind: Kind;
   server: string;
   others: number;
   serverMsPerRequest: number;
@@ -222,6 +228,10 @@ async function measureRow(
     boardMiss: "GET /board (cache miss)",
     page: "GET /tasks?limit=50 (cache miss)",
     task: "GET /tasks/{id}",
+    goal: "GET /goals/{id}",
+    group: "GET /groups/{id}",
+    project: "GET /projects/{id}",
+    unread: "GET /notifications/unread-count",
   }[kind];
   let before = new Map<number, number>();
   let readsBefore = { seq: 0, index: 0 };
@@ -351,6 +361,31 @@ async function main() {
       }
     }
     const sample = created[7]!;
+    const post = async (urlPath: string, body: unknown, what: string) =>
+      (await expectJson(
+        await fetch(`${server.url}${urlPath}`, {
+          method: "POST",
+          headers: { ...bearer(token), "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+        201,
+        what,
+      )) as { id: string };
+    const goal = await post("/api/v1/goals", { title: "Learn Czech", progress: 35 }, "POST /goals");
+    const project = await post("/api/v1/projects", { name: "The garden" }, "POST /projects");
+    const myGroups = (await expectJson(await fetch(`${server.url}/groups`, { headers: bearer(token) }), 200, "GET /groups")) as {
+      items: { id: string }[];
+    };
+    const group = myGroups.items[0]!;
+    /** A single read whose answer must carry this id (and, for the goal and project, what the bench wrote). */
+    const single = (urlPath: string, expected: Record<string, unknown>) => ({
+      path: () => urlPath,
+      check: (body: unknown) => {
+        const answer = body as Record<string, unknown>;
+        const wrong = Object.entries(expected).find(([name, value]) => answer[name] !== value);
+        return wrong ? `${wrong[0]} is ${JSON.stringify(answer[wrong[0]])}, not ${JSON.stringify(wrong[1])}` : null;
+      },
+    });
     // A change to one of the user's cards: a move to where it already is (its `updatedAt` changes, its size does not).
     const touchCard = async (each: Child) => {
       const response = await fetch(`${each.url}/api/v1/tasks/${created[0]!.id}/move`, {
@@ -380,6 +415,10 @@ async function main() {
             : `the page holds ${items.length} tasks, not the user's ${created.length} in board order`;
         },
       },
+      goal: single(`/api/v1/goals/${goal.id}`, { id: goal.id, title: "Learn Czech", progress: 35 }),
+      group: single(`/api/v1/groups/${group.id}`, { id: group.id }),
+      project: single(`/api/v1/projects/${project.id}`, { id: project.id, name: "The garden" }),
+      unread: single("/api/v1/notifications/unread-count", { unread: 0 }),
       task: {
         path: () => `/api/v1/tasks/${sample.id}`,
         check: (body: unknown) => {
@@ -393,7 +432,7 @@ async function main() {
     for (const size of [FIRST_SIZE, settings.others]) {
       await insertOthers(admin, other.id, groups.items[0]!.id, from, size);
       from = size + 1;
-      for (const kind of ["board", "boardMiss", "page", "task"] as const) {
+      for (const kind of ["board", "boardMiss", "page", "task", ...OTHER_READS] as const) {
         for (const each of servers) {
           const expect = kind === "boardMiss" ? checks.boardMiss(each) : checks[kind];
           rows.push(await measureRow(kind, each, token, size, admin, expect));
@@ -455,12 +494,14 @@ function printTargets(rows: Row[]) {
       );
     }
     for (const others of [FIRST_SIZE, settings.others]) {
-      const task = find("task", server, others);
       const page = find("page", server, others);
-      if (task && page) {
+      for (const kind of ["task", ...OTHER_READS] as const) {
+        const read = find(kind, server, others);
+        if (!read || !page) continue;
         process.stdout.write(
-          `Single read, ${server}, ${others.toLocaleString("en")} other tasks: GET /tasks/{id} ${total(task).toFixed(2)} ms ` +
-            `of CPU against ${total(page).toFixed(2)} ms for a page (target at most the page's): ${verdict(total(task) <= total(page))}\n`,
+          `Single read, ${server}, ${others.toLocaleString("en")} other tasks: ${read.measurement.label.split(",")[0]} ` +
+            `${total(read).toFixed(2)} ms of CPU against ${total(page).toFixed(2)} ms for a page (target at most the page's): ` +
+            `${verdict(total(read) <= total(page))}\n`,
         );
       }
     }
@@ -488,5 +529,5 @@ function signed(share: number): string {
 }
 
 const settings: BoardSettings = settingsOrExit(readBoardSettings);
-const rowCount = 2 * 4 * (settings.baseline ? 2 : 1);
+const rowCount = 2 * (4 + OTHER_READS.length) * (settings.baseline ? 2 : 1);
 runBench(main, 2 * START_TIMEOUT_MS + (rowCount * (settings.quietWait + settings.warmup + settings.duration + 15) + 120) * 1000);
