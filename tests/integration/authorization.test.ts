@@ -453,8 +453,10 @@ describe("authorization matrix", () => {
     expect(request.body).toMatchObject({ state: "pending", kind: "collaborate" });
     const invitation = await server.request(`/invitations/${owner.invitationId}`, { token: owner.token });
     expect(invitation.body.status).toBe("pending");
-    const unread = await server.request("/api/v1/notifications/unread-count", { token: owner.token });
-    expect(unread.body).toMatchObject({ unread: 1 });
+    // The notification is written by the event log's consumer after its commit: it may still be on its way.
+    await expect
+      .poll(async () => (await server.request("/api/v1/notifications/unread-count", { token: owner.token })).body.unread)
+      .toBe(1);
     const webhook = await server.request(`/api/v1/webhooks/${owner.webhookId}`, { token: owner.token });
     expect(webhook.body).toMatchObject({ enabled: true, url: expect.stringContaining("hooks.example.com") });
     const subscriptions = await server.request("/api/v1/push/subscriptions", { token: owner.token });
