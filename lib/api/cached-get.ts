@@ -162,7 +162,10 @@ export async function answerBeforeRouting(
       const encoding = plain.length >= COMPRESS_MIN_BYTES ? wanted : null;
       const body = encoding ? await compressBody(plain, encoding) : plain;
       if (encodedKey && encodedLookup) {
-        await route.cache.set(actor.userId, encodedKey, encodedLookup.generation, packEncoded(body, encoding));
+        // Kept for the next request without holding this answer back (Redis down is a no-op in the store).
+        void route.cache
+          .set(actor.userId, encodedKey, encodedLookup.generation, packEncoded(body, encoding))
+          .catch((error: unknown) => log.error("Could not keep a compressed answer", { error: errorText(error) }));
       }
       answer = { body, encoding, hit: cached.hit };
     }
