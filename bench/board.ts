@@ -35,13 +35,15 @@
  */
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { RequestSpec } from "autocannon";
 import pg from "pg";
 import {
   BENCH_OPTIONS,
+  backendMsBetween,
+  backendTimes,
   benchDatabaseName,
   bearer,
   createBenchDatabase,
@@ -78,7 +80,6 @@ const PAGE = "/api/v1/tasks?limit=50&status=todo,in_progress,done,cancelled";
 const FAR_FUTURE_MS = Date.UTC(2100, 0, 1);
 /** The board within this share between the two sizes; the single read at most the page's CPU. */
 const FLAT_TARGET = 0.1;
-const MS_PER_TICK = 10;
 
 interface BoardSettings extends Settings {
   others: number;
@@ -133,30 +134,6 @@ async function tableReads(admin: pg.Client): Promise<{ seq: number; index: numbe
     "select seq_tup_read as seq, coalesce(idx_tup_fetch, 0) as index from pg_stat_user_tables where relname = 'tasks'",
   );
   return { seq: Number(rows[0]!.seq), index: Number(rows[0]!.index) };
-}
-
-/** CPU time (ms) of every backend connected to the bench database, by pid. */
-async function backendTimes(admin: pg.Client, database: string): Promise<Map<number, number>> {
-  const { rows } = await admin.query<{ pid: number }>(
-    "select pid from pg_stat_activity where datname = $1 and backend_type = 'client backend' and pid <> pg_backend_pid()",
-    [database],
-  );
-  const times = new Map<number, number>();
-  for (const { pid } of rows) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      times.set(pid, (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK);
-    } catch {
-      // The backend ended in between.
-    }
-  }
-  return times;
-}
-
-function backendMsBetween(before: Map<number, number>, after: Map<number, number>): number {
-  let total = 0;
-  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
-  return total;
 }
 
 async function getJson(server: Child, token: string, urlPath: string): Promise<{ body: unknown; bytes: number }> {

@@ -1,7 +1,8 @@
 /**
- * What the benchmarks share (bench/api.ts, bench/tasks.ts): servers started as child processes and stopped
- * on exit, error and Ctrl-C; CPU shares read from /proc; waiting for a quiet machine; one autocannon
- * measurement with its CPU and error counts; a fresh PostgreSQL database, the bench's Redis keys; the
+ * What the benchmarks share (bench/api.ts, bench/tasks.ts, bench/board.ts, bench/writes.ts): servers started as
+ * child processes and stopped on exit, error and Ctrl-C; CPU shares read from /proc, PostgreSQL's backends'
+ * included; waiting for a quiet machine; one autocannon measurement with its CPU and error counts; a fresh
+ * PostgreSQL database, the bench's Redis keys; the
  * machine's description and the Markdown table that docs/performance.md takes as printed.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -455,6 +456,30 @@ export async function measure(
       .map(([code, { count }]) => `${code}×${count}`)
       .join(" "),
   };
+}
+
+/**
+ * CPU time (ms) of every client backend connected to `database`, by pid (the caller's own connection left out),
+ * from /proc: PostgreSQL's share of a measurement is what these backends used between two calls.
+ */
+export async function backendTimes(admin: pg.Client, database: string): Promise<Map<number, number>> {
+  const { rows } = await admin.query<{ pid: number }>(
+    "select pid from pg_stat_activity where datname = $1 and backend_type = 'client backend' and pid <> pg_backend_pid()",
+    [database],
+  );
+  const times = new Map<number, number>();
+  for (const { pid } of rows) {
+    const ms = processCpuMs(pid);
+    // null: the backend ended in between.
+    if (ms !== null) times.set(pid, ms);
+  }
+  return times;
+}
+
+export function backendMsBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+  return total;
 }
 
 /** Resolves whether something accepts TCP connections at the URL's host and port within a second. */
