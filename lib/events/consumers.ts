@@ -7,7 +7,7 @@ import {
   claimConsumers,
   consumerLags,
   createMissingCursors,
-  moveCursor,
+  moveCursors,
   releaseConsumers,
   settledEventsAfter,
   type ConsumerLag,
@@ -105,10 +105,14 @@ export function startEventConsumers(owner = OWNER): EventConsumers {
     return done;
   };
 
-  /** Hands one consumer the events after its position, then moves its cursor to the last one it handled. */
-  const consume = async (name: string, position: LogPosition, events: readonly (StoredDomainEvent & { txId: string })[]) => {
+  /** Hands one consumer the events after its position; answers the position of the last one it handled. */
+  const consume = async (
+    name: string,
+    position: LogPosition,
+    events: readonly (StoredDomainEvent & { txId: string })[],
+  ): Promise<LogPosition> => {
     const consumer = registeredConsumers().find((candidate) => candidate.name === name);
-    if (!consumer) return;
+    if (!consumer) return position;
     let reached = position;
     for (const event of events) {
       const at = { txId: event.txId, eventId: event.id };
@@ -123,9 +127,7 @@ export function startEventConsumers(owner = OWNER): EventConsumers {
       }
       reached = at;
     }
-    if (reached === position) return;
-    if (await moveCursor(name, owner, reached)) held.set(name, reached);
-    else held.delete(name); // another process took the lease over (this one stalled): it goes on from there
+    return reached;
   };
 
   /** One look: answers whether there may be more to read at once. */
@@ -135,7 +137,19 @@ export function startEventConsumers(owner = OWNER): EventConsumers {
     const from = [...held.values()].reduce((a, b) => (before(b, a) ? b : a));
     const events = await settledEventsAfter(from, BATCH);
     if (events.length === 0) return false;
-    await Promise.all([...held].map(([name, position]) => consume(name, position, events)));
+    const moves = new Map<string, LogPosition>();
+    await Promise.all(
+      [...held].map(async ([name, position]) => {
+        const reached = await consume(name, position, events);
+        if (reached !== position) moves.set(name, reached);
+      }),
+    );
+    // Every cursor that moved, in one statement.
+    const moved = await moveCursors(owner, moves);
+    for (const [name, reached] of moves) {
+      if (moved.has(name)) held.set(name, reached);
+      else held.delete(name); // another process took the lease over (this one stalled): it goes on from there
+    }
     return events.length === BATCH;
   };
 

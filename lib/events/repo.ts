@@ -101,19 +101,26 @@ export async function releaseConsumers(owner: string, database: Executor = db())
   await database.update(eventCursors).set({ leaseOwner: null, leaseUntil: null }).where(eq(eventCursors.leaseOwner, owner));
 }
 
-/** Moves a consumer's cursor on, if `owner` still holds its lease; answers whether it did. */
-export async function moveCursor(
-  consumer: string,
+/**
+ * Moves each consumer's cursor to its new position, in one statement, where `owner` still holds the consumer's
+ * lease; answers the consumers whose cursors it moved.
+ */
+export async function moveCursors(
   owner: string,
-  position: LogPosition,
+  moves: ReadonlyMap<string, LogPosition>,
   database: Executor = db(),
-): Promise<boolean> {
-  const rows = await database
-    .update(eventCursors)
-    .set({ lastTxId: position.txId, lastEventId: position.eventId, updatedAt: sql`now()` })
-    .where(and(eq(eventCursors.consumer, consumer), eq(eventCursors.leaseOwner, owner)))
-    .returning({ consumer: eventCursors.consumer });
-  return rows.length > 0;
+): Promise<Set<string>> {
+  if (moves.size === 0) return new Set();
+  const positions = sql.join(
+    [...moves].map(([consumer, { txId, eventId }]) => sql`(${consumer}::text, ${txId}::xid8, ${eventId}::bigint)`),
+    sql`, `,
+  );
+  const result = await database.execute(sql`
+    update ${eventCursors} set last_tx_id = moved.tx_id, last_event_id = moved.event_id, updated_at = now()
+    from (values ${positions}) as moved (consumer, tx_id, event_id)
+    where ${eventCursors.consumer} = moved.consumer and ${eventCursors.leaseOwner} = ${owner}
+    returning ${eventCursors.consumer}`);
+  return new Set((result as unknown as { rows: { consumer: string }[] }).rows.map((row) => row.consumer));
 }
 
 /** The committed events after `position` that no transaction still running can precede, in log order. */
