@@ -97,6 +97,35 @@ export async function failPendingDeliveries(endpointId: string, reason: string, 
 
 // Fan-out
 
+/** Which endpoints an event goes to: the enabled ones of its audience that subscribe to its type and existed then. */
+function subscribedTo(userIds: readonly string[], type: string, happenedAt: Date): SQL {
+  return and(
+    inArray(webhookEndpoints.userId, [...userIds]),
+    eq(webhookEndpoints.enabled, true),
+    lte(webhookEndpoints.createdAt, happenedAt),
+    sql`(cardinality(${webhookEndpoints.events}) = 0 or ${type} = any(${webhookEndpoints.events}))`,
+  )!;
+}
+
+/**
+ * Whether any of the given users has an endpoint the event goes to (see `lockSubscribedEndpoints`), without a lock or
+ * a transaction: most events have none, and then nothing else needs reading.
+ */
+export async function anySubscribedEndpoint(
+  userIds: readonly string[],
+  type: string,
+  happenedAt: Date,
+  database: Executor = db(),
+): Promise<boolean> {
+  if (userIds.length === 0) return false;
+  const rows = await database
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(subscribedTo(userIds, type, happenedAt))
+    .limit(1);
+  return rows.length > 0;
+}
+
 /**
  * The enabled endpoints of the given users that subscribe to `type` (an empty list: every type) and existed when
  * the event happened, locked in id order until the transaction ends: two fan-outs of one event (the in-process
@@ -112,14 +141,7 @@ export async function lockSubscribedEndpoints(
   return tx
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
-    .where(
-      and(
-        inArray(webhookEndpoints.userId, [...userIds]),
-        eq(webhookEndpoints.enabled, true),
-        lte(webhookEndpoints.createdAt, happenedAt),
-        sql`(cardinality(${webhookEndpoints.events}) = 0 or ${type} = any(${webhookEndpoints.events}))`,
-      ),
-    )
+    .where(subscribedTo(userIds, type, happenedAt))
     .orderBy(asc(webhookEndpoints.id))
     .for("update");
 }

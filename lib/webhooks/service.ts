@@ -30,6 +30,7 @@ import {
   listDeliveries,
   listEndpoints,
   lockEndpoint,
+  anySubscribedEndpoint,
   lockSubscribedEndpoints,
   updateEndpointRow,
   type EndpointPatch,
@@ -328,7 +329,7 @@ function eventPayload(event: StoredDomainEvent): Record<string, unknown> {
  * endpoints are locked while checking, so two fan-outs of one event cannot both insert); answers the new ids.
  */
 export async function queueEventDeliveries(event: StoredDomainEvent): Promise<string[]> {
-  if (event.audience.length === 0) return [];
+  if (!(await anySubscribedEndpoint(event.audience, event.type, event.createdAt))) return [];
   const created = await db().transaction(async (tx) => {
     const endpoints = await lockSubscribedEndpoints(tx, event.audience, event.type, event.createdAt);
     if (endpoints.length === 0) return [];
