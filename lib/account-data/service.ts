@@ -224,7 +224,8 @@ async function deleteEverything(account: AccountRow, tx: Executor): Promise<stri
   await publish(tx, ...deleted);
   const changed: string[] = [];
   for (const [taskId, was] of othersTouched) {
-    changed.push(...(await announceTaskChange(tx, { type: "task.updated", actorId: null, taskId, before: was })));
+    const { audience } = await announceTaskChange(tx, { type: "task.updated", actorId: null, taskId, before: was });
+    changed.push(...audience);
   }
   return [...before, ...changed, ...(await taskAudience(visible, tx))].filter((id) => id !== userId);
 }

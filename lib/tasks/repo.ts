@@ -339,6 +339,9 @@ export function boardColumns(
  * distinct keys. Whoever also locks a task of the owner locks the owner first (no deadlock).
  */
 export async function lockedLastPosition(ownerId: string, database: Executor): Promise<string | null> {
+  // Two statements on purpose: under READ COMMITTED a statement reads the snapshot taken when it started, before it
+  // waited for the lock, so a maximum read in the locking statement would miss the task of the transaction it waited
+  // for (subtasks-board.test.ts, "tasks created at the same moment get distinct positions", fails on PostgreSQL).
   await lockUserRow(database, ownerId);
   const [row] = await database
     .select({ last: max(tasks.position) })

@@ -84,7 +84,8 @@ const notFound = () => new AppError("not_found", "No such task");
 /**
  * Announces a change to a task, in its transaction, after the change: `type` with the task as it is now to
  * everyone who sees it now (and `task.completed` when it was just completed), `task.unshared` with only its id to
- * those who saw it before and no longer do. Answers everyone whose cached lists the change makes stale.
+ * those who saw it before and no longer do. Answers everyone whose cached lists the change makes stale, and the task
+ * as announced (null when it is gone).
  */
 export async function announceTaskChange(
   tx: Executor,
@@ -95,18 +96,19 @@ export async function announceTaskChange(
     before: readonly string[];
     completed?: boolean;
   },
-): Promise<string[]> {
-  const task = await findTaskRow(change.taskId, tx);
-  if (!task) return [...change.before];
+): Promise<{ audience: string[]; task: TaskOutput | null }> {
+  const row = await findTaskRow(change.taskId, tx);
+  if (!row) return { audience: [...change.before], task: null };
   const after = await taskAudience([change.taskId], tx);
-  const data = { task: toTaskOutput(task) };
+  const task = toTaskOutput(row);
+  const data = { task };
   const base = { actorId: change.actorId, taskId: change.taskId };
   const events: DomainEvent[] = [{ ...base, type: change.type, audience: after, data }];
   if (change.completed) events.push({ ...base, type: "task.completed", audience: after, data });
   const gone = change.before.filter((userId) => !after.includes(userId));
   if (gone.length) events.push({ ...base, type: "task.unshared", audience: gone, data: { taskId: change.taskId } });
   await publish(tx, ...events);
-  return [...new Set([...change.before, ...after])];
+  return { audience: [...new Set([...change.before, ...after])], task };
 }
 
 /**
@@ -245,14 +247,15 @@ async function userGroupFor(actor: Actor, userGroupId: string | null | undefined
 
 /**
  * Writes one new task in the caller's transaction: its group, project and user group checked for the actor, its
- * subtasks (open, in this order), and `task.created` published. Answers its id and everyone whose lists it changes.
+ * subtasks (open, in this order), and `task.created` published. Answers the task as published, which is the answer
+ * to its creation: read in the transaction after every write of it, it is what the commit makes visible.
  */
 async function insertTaskFor(
   tx: Executor,
   actor: Actor,
   input: CreateTaskInput,
   subtaskTitles: readonly string[] = [],
-): Promise<string> {
+): Promise<TaskOutput> {
   const assigneeIds = checkAssignees(actor, input.assigneeIds ?? [], []);
   const now = nowDate();
   const dueAt = input.dueAt ? toDate(input.dueAt) : null;
@@ -280,19 +283,18 @@ async function insertTaskFor(
       tx,
     );
   }
-  await announceTaskChange(tx, {
+  const { task } = await announceTaskChange(tx, {
     type: "task.created",
     actorId: actor.userId,
     taskId: id,
     before: [],
     completed: row.status === "done",
   });
-  return id;
+  return task!;
 }
 
 export async function createTask(actor: Actor, input: CreateTaskInput): Promise<TaskOutput> {
-  const id = await db().transaction((tx) => insertTaskFor(tx, actor, input));
-  return toTaskOutput(await getVisibleTask(actor, id));
+  return db().transaction((tx) => insertTaskFor(tx, actor, input));
 }
 
 /**
@@ -304,14 +306,11 @@ export async function createTasksWithSubtasks(
   actor: Actor,
   items: readonly { task: CreateTaskInput; subtasks: readonly string[] }[],
 ): Promise<TaskOutput[]> {
-  const ids = await db().transaction(async (tx) => {
-    const ids: string[] = [];
-    for (const item of items) ids.push(await insertTaskFor(tx, actor, item.task, item.subtasks));
-    return ids;
+  return db().transaction(async (tx) => {
+    const created: TaskOutput[] = [];
+    for (const item of items) created.push(await insertTaskFor(tx, actor, item.task, item.subtasks));
+    return created;
   });
-  const created: TaskOutput[] = [];
-  for (const id of ids) created.push(toTaskOutput(await getVisibleTask(actor, id)));
-  return created;
 }
 
 /** A task the actor can see: its stored answer JSON, read by a statement built once (not the row, mapped). */
