@@ -66,10 +66,9 @@ export async function actorFromClaims(claims: TokenClaims | null): Promise<Actor
     const owner = await actorForUser(claims.sub);
     return owner && { ...owner, accessToken: { id: claims.tid, scopes: claims.scopes } };
   }
-  const user = await findSessionUser(claims.sub);
-  if (!user || user.disabled || user.tokenVersion !== claims.ver) return null;
-  const credential = await liveCredential(claims);
-  if (!credential) return null;
+  // Both looked up at once (one round trip to Redis, not two): neither needs the other, and both must hold.
+  const [user, credential] = await Promise.all([findSessionUser(claims.sub), liveCredential(claims)]);
+  if (!user || user.disabled || user.tokenVersion !== claims.ver || !credential) return null;
   return {
     userId: user.id,
     email: user.email,
