@@ -404,28 +404,50 @@ export async function taskAudience(taskIds: readonly string[], database: Executo
   return [...new Set([...(await taskAudiences(taskIds, database)).values()].flat())];
 }
 
+/**
+ * Who sees the tasks whose ids are the uuid array `ids` (see `visibleTaskCondition`): one row (task_id, user_id) per
+ * task and person, from every way of seeing a task.
+ */
+function audienceRows(ids: SQL): SQL {
+  return sql`
+    select t.id as task_id, t.owner_id as user_id from ${tasks} t where t.id = any(${ids})
+    union
+    select a.task_id, a.user_id from ${taskAssignees} a where a.task_id = any(${ids})
+    union
+    select t.id, m.user_id from ${tasks} t join ${userGroupMembers} m on m.group_id = t.user_group_id where t.id = any(${ids})
+    union
+    select c.task_id, c.user_id from ${taskCollaborators} c where c.task_id = any(${ids})
+    union
+    select t.id, p.user_id from ${tasks} t join ${projectMembers} p on p.project_id = t.project_id where t.id = any(${ids})
+    union
+    select t.id, f.user_id from ${tasks} t join ${taskGroups} g on g.id = t.group_id join ${familyMembers} f on f.family_id = g.family_id
+      where t.id = any(${ids})`;
+}
+
 /** Who sees each of the tasks (see taskAudience), by task id; a task nobody sees (or that does not exist) is absent. */
 export async function taskAudiences(taskIds: readonly string[], database: Executor = db()): Promise<Map<string, string[]>> {
   if (taskIds.length === 0) return new Map();
-  const ids = `{${taskIds.join(",")}}`;
-  const result = (await database.execute(sql`
-    select t.id as task_id, t.owner_id as user_id from ${tasks} t where t.id = any(${ids}::uuid[])
-    union
-    select a.task_id, a.user_id from ${taskAssignees} a where a.task_id = any(${ids}::uuid[])
-    union
-    select t.id, m.user_id from ${tasks} t join ${userGroupMembers} m on m.group_id = t.user_group_id where t.id = any(${ids}::uuid[])
-    union
-    select c.task_id, c.user_id from ${taskCollaborators} c where c.task_id = any(${ids}::uuid[])
-    union
-    select t.id, p.user_id from ${tasks} t join ${projectMembers} p on p.project_id = t.project_id where t.id = any(${ids}::uuid[])
-    union
-    select t.id, f.user_id from ${tasks} t join ${taskGroups} g on g.id = t.group_id join ${familyMembers} f on f.family_id = g.family_id
-      where t.id = any(${ids}::uuid[])`)) as unknown as {
-    rows: { task_id: string; user_id: string }[];
-  };
+  const ids = sql`${`{${taskIds.join(",")}}`}::uuid[]`;
+  const result = (await database.execute(audienceRows(ids))) as unknown as { rows: { task_id: string; user_id: string }[] };
   const audiences = new Map<string, string[]>();
   for (const row of result.rows) audiences.set(row.task_id, [...(audiences.get(row.task_id) ?? []), row.user_id]);
   return audiences;
+}
+
+/** A task's row and everyone who sees it (as `taskAudience` answers), in one statement; null for no such task. */
+export async function findTaskRowWithAudience(
+  taskId: string,
+  database: Executor,
+): Promise<{ row: TaskRow; audience: string[] } | null> {
+  const [found] = await database
+    .select({
+      row: tasks,
+      audience: sql<string[]>`array(select seen.user_id::text from (${audienceRows(sql`array[${tasks.id}]`)}) seen)`,
+    })
+    .from(tasks)
+    .where(eq(tasks.id, taskId))
+    .limit(1);
+  return found ?? null;
 }
 
 /** The ids of the tasks assigned to a user group as a whole. */

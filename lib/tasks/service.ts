@@ -22,6 +22,7 @@ import {
   findVisibleTaskAnswer,
   deleteTaskRow,
   findTaskRow,
+  findTaskRowWithAudience,
   findUserGroupTaskIds,
   findVisibleTask,
   insertSubtask,
@@ -97,10 +98,10 @@ export async function announceTaskChange(
     completed?: boolean;
   },
 ): Promise<{ audience: string[]; task: TaskOutput | null }> {
-  const row = await findTaskRow(change.taskId, tx);
-  if (!row) return { audience: [...change.before], task: null };
-  const after = await taskAudience([change.taskId], tx);
-  const task = toTaskOutput(row);
+  const found = await findTaskRowWithAudience(change.taskId, tx);
+  if (!found) return { audience: [...change.before], task: null };
+  const after = found.audience;
+  const task = toTaskOutput(found.row);
   const data = { task };
   const base = { actorId: change.actorId, taskId: change.taskId };
   const events: DomainEvent[] = [{ ...base, type: change.type, audience: after, data }];
