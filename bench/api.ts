@@ -559,6 +559,6 @@ async function main() {
 }
 
 const settings: Settings = settingsOrExit(() => readSettings(parseArgs({ options: BENCH_OPTIONS }).values));
-// 4 rows on PGlite and its floor, 2 per family on PostgreSQL; PGlite, PostgreSQL and two floors to start.
-const ROWS = 4 + 2 * 7;
+// 3 rows on PGlite and its floor, 2 per family on PostgreSQL; PGlite, PostgreSQL and two floors to start.
+const ROWS = 3 + 2 * 7;
 runBench(main, ROWS * (settings.quietWait + settings.warmup + settings.duration + 15) * 1000 + 4 * START_TIMEOUT_MS);
