@@ -238,6 +238,18 @@ export function startFloor(answer: Answer): Promise<Child> {
   return startChild("floor", "bench/floor-server.ts", { FLOOR_RESPONSE: JSON.stringify(answer) }, "Floor is listening");
 }
 
+/** The most an environment variable may hold on Linux is 128 KiB; the answers go in one. */
+const FLOOR_ANSWERS_MAX_CHARS = 120_000;
+
+/** Starts one floor replaying several answers, each for its own request path (bench/floor-server.ts, FLOOR_ANSWERS). */
+export function startFloorByPath(answers: Record<string, Answer>): Promise<Child> {
+  const json = JSON.stringify(answers);
+  if (json.length > FLOOR_ANSWERS_MAX_CHARS) {
+    throw new Error(`The floor's answers take ${json.length} characters, more than an environment variable holds`);
+  }
+  return startChild("floor", "bench/floor-server.ts", { FLOOR_ANSWERS: json }, "Floor is listening");
+}
+
 /**
  * The environment server.ts runs with in every benchmark, plus `extra` (the database, mostly): the defaults users
  * run (jobs on, the access log on at `info`), but for the pages (the API benchmarks measure the API) and the rate
