@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { nowDate } from "../clock";
-import { db, type Executor } from "../db/client";
+import { db, statementRows, type Executor } from "../db/client";
+import { isoText } from "../db/iso-text";
 import { goalProgressReports, goals, goalTasks, studyPlans, type GoalRow } from "../db/schema/goals";
 import { tasks, type TaskStatus } from "../db/schema/tasks";
 import { visibleTaskCondition } from "../permissions/repo";
@@ -18,6 +19,21 @@ export interface LinkedTask {
   title: string;
   status: TaskStatus;
   dueAt: Date | null;
+}
+
+/** A goal with the linked tasks its owner can see, as its answer shows them: instants as ISO text. */
+export interface GoalAnswerRow {
+  id: string;
+  title: string;
+  description: string;
+  status: GoalStatus;
+  /** As set by hand (the answer derives it from the linked tasks while there are any). */
+  progress: number;
+  targetDate: string | null;
+  achievedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  linkedTasks: { id: string; title: string; status: TaskStatus; dueAt: string | null }[];
 }
 
 const own = (ownerId: string, goalId: string) => and(eq(goals.id, goalId), eq(goals.ownerId, ownerId));
@@ -60,6 +76,32 @@ export async function findOwnGoal(ownerId: string, goalId: string, executor: Exe
 export async function lockOwnGoal(ownerId: string, goalId: string, tx: Executor): Promise<GoalRow | null> {
   const [row] = await tx.select().from(goals).where(own(ownerId, goalId)).for("update");
   return row ?? null;
+}
+
+/**
+ * The user's goal with the linked tasks they can see (those of `listLinkedTasks`, in its order), or null when it is
+ * not theirs. One statement, built once (see `statementRows`): the goal and its linked tasks were two statements that
+ * Drizzle built on every read (the second with the whole `read` permission in it) and PostgreSQL parsed and planned
+ * on every run: 2.1-2.9 times the CPU of a page of 50 tasks (docs/performance.md, "Board and single reads").
+ */
+export async function findOwnGoalAnswer(ownerId: string, goalId: string): Promise<GoalAnswerRow | null> {
+  const [row] = await statementRows<Omit<GoalAnswerRow, "linkedTasks"> & { linkedTasks: string }>(
+    "goal-answer",
+    () => {
+      const userId = sql.placeholder("userId");
+      const linked = sql`json_build_object('id', ${tasks.id}, 'title', ${tasks.title}, 'status', ${tasks.status}, 'dueAt', ${isoText(tasks.dueAt)})`;
+      return sql`select ${goals.id} as id, ${goals.title} as title, ${goals.description} as description,
+          ${goals.status} as status, ${goals.progress} as progress, to_char(${goals.targetDate}, 'YYYY-MM-DD') as "targetDate",
+          ${isoText(goals.achievedAt)} as "achievedAt", ${isoText(goals.createdAt)} as "createdAt",
+          ${isoText(goals.updatedAt)} as "updatedAt",
+          (select coalesce(json_agg(${linked} order by ${goalTasks.createdAt}, ${tasks.id}), '[]')::text
+            from ${goalTasks} inner join ${tasks} on ${tasks.id} = ${goalTasks.taskId}
+            where ${goalTasks.goalId} = ${goals.id} and ${visibleTaskCondition(userId)}) as "linkedTasks"
+        from ${goals} where ${goals.id} = ${sql.placeholder("goalId")} and ${goals.ownerId} = ${userId}`;
+    },
+    { userId: ownerId, goalId },
+  );
+  return row ? { ...row, linkedTasks: JSON.parse(row.linkedTasks) as GoalAnswerRow["linkedTasks"] } : null;
 }
 
 export async function updateGoalRow(goalId: string, patch: GoalPatch, executor: Executor): Promise<void> {

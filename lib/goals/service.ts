@@ -14,6 +14,7 @@ import {
   deleteReport,
   findLatestReport,
   findOwnGoal,
+  findOwnGoalAnswer,
   insertGoal,
   insertLink,
   insertReport,
@@ -22,6 +23,7 @@ import {
   listReports,
   lockOwnGoal,
   updateGoalRow,
+  type GoalAnswerRow,
   type GoalPatch,
   type GoalRow,
   type LinkedTask,
@@ -64,22 +66,33 @@ export function goalProgress(
 }
 
 function toGoalOutput(goal: GoalRow, linked: readonly LinkedTask[]): GoalOutput {
-  return {
-    id: goal.id,
-    title: goal.title,
-    description: goal.description,
-    status: goal.status,
-    ...goalProgress(goal.progress, linked),
-    targetDate: goal.targetDate,
+  return goalAnswer({
+    ...goal,
     achievedAt: goal.achievedAt?.toISOString() ?? null,
+    createdAt: goal.createdAt.toISOString(),
+    updatedAt: goal.updatedAt.toISOString(),
     linkedTasks: linked.map((task) => ({
       id: task.id,
       title: task.title,
       status: task.status,
       dueAt: task.dueAt?.toISOString() ?? null,
     })),
-    createdAt: goal.createdAt.toISOString(),
-    updatedAt: goal.updatedAt.toISOString(),
+  });
+}
+
+/** A goal's answer from its fields, instants already ISO text: the one place that orders the answer's fields. */
+function goalAnswer(goal: GoalAnswerRow): GoalOutput {
+  return {
+    id: goal.id,
+    title: goal.title,
+    description: goal.description,
+    status: goal.status,
+    ...goalProgress(goal.progress, goal.linkedTasks),
+    targetDate: goal.targetDate,
+    achievedAt: goal.achievedAt,
+    linkedTasks: goal.linkedTasks,
+    createdAt: goal.createdAt,
+    updatedAt: goal.updatedAt,
   };
 }
 
@@ -132,7 +145,9 @@ export async function listGoals(actor: Actor, query: ListGoalsQuery): Promise<Go
 }
 
 export async function getGoal(actor: Actor, goalId: string): Promise<GoalOutput> {
-  return goalOutputFor(actor, await getOwnGoalOrThrow(actor, goalId));
+  const goal = await findOwnGoalAnswer(actor.userId, goalId);
+  if (!goal) throw goalNotFound();
+  return goalAnswer(goal);
 }
 
 export async function createGoal(actor: Actor, input: CreateGoalInput): Promise<GoalOutput> {

@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { db, type Executor } from "../db/client";
+import { isoText } from "../db/iso-text";
 import {
   notificationPrefs,
   notifications,
@@ -19,8 +20,6 @@ import { taskAssignees, tasks } from "../db/schema/tasks";
 import { users } from "../db/schema/users";
 import { DEFAULT_PREFS, REMIND_BEFORE_MAX } from "./schema";
 
-/** An instant as the ISO text JavaScript writes (`toISOString`), computed by PostgreSQL. */
-const isoText = (column: SQL) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const OPEN = sql.raw(`('todo', 'in_progress')`);
 /** PGlite takes no JavaScript arrays as parameters: a text[] literal of validated channel names instead. */
 const channelArray = (channels: readonly NotificationChannel[]) => `{${channels.join(",")}}`;

@@ -16,6 +16,7 @@ import {
   deleteProjectRow,
   findMember,
   findMemberProject,
+  findMemberProjectAnswer,
   findProjectRole,
   insertMember,
   insertProject,
@@ -28,6 +29,7 @@ import {
   updateMemberRole,
   updateProjectRow,
   type MemberProject,
+  type MemberProjectAnswerRow,
   type MemberRecord,
   type ProjectPatch,
 } from "./repo";
@@ -66,6 +68,16 @@ const lastOwner = (who: "you" | "member") =>
 const isManager = (role: ProjectRole) => role === "owner" || role === "admin";
 
 function toProjectOutput(project: MemberProject): ProjectOutput {
+  return projectAnswer({
+    ...project,
+    archivedAt: project.archivedAt?.toISOString() ?? null,
+    createdAt: project.createdAt.toISOString(),
+    updatedAt: project.updatedAt.toISOString(),
+  });
+}
+
+/** A project's answer from its fields, instants already ISO text: the one place that orders the answer's fields. */
+function projectAnswer(project: MemberProjectAnswerRow): ProjectOutput {
   return {
     id: project.id,
     name: project.name,
@@ -75,10 +87,10 @@ function toProjectOutput(project: MemberProject): ProjectOutput {
     memberCount: project.memberCount,
     tasks: { total: project.taskTotal, open: project.taskOpen },
     archived: project.archivedAt !== null,
-    archivedAt: project.archivedAt?.toISOString() ?? null,
+    archivedAt: project.archivedAt,
     createdBy: project.createdBy,
-    createdAt: project.createdAt.toISOString(),
-    updatedAt: project.updatedAt.toISOString(),
+    createdAt: project.createdAt,
+    updatedAt: project.updatedAt,
   };
 }
 
@@ -133,7 +145,9 @@ export async function listProjects(actor: Actor, includeArchived: boolean): Prom
 }
 
 export async function getProject(actor: Actor, projectId: string): Promise<ProjectOutput> {
-  return toProjectOutput(await getMemberProjectOrThrow(actor, projectId));
+  const project = await findMemberProjectAnswer(actor.userId, projectId);
+  if (!project) throw projectNotFound();
+  return projectAnswer(project);
 }
 
 /** Creates a project; its creator is its owner. */

@@ -140,6 +140,31 @@ describe("GET /goals", () => {
   });
 });
 
+describe("GET /goals/{id}", () => {
+  test("answers the goal as the routes that change it do, to the byte of its ETag: dates, instants, linked tasks", async () => {
+    const owner = await registerUser(server);
+    const goal = await createGoal(owner, { title: "Run a marathon", description: "Slowly", targetDate: "2030-04-06" });
+    const dueAt = "2030-03-01T17:45:30.123Z";
+    const task = await createTask(server, owner.token, { title: "Long run", dueAt });
+    await createTask(server, owner.token, { title: "Not linked" });
+    await link(owner, goal.id, task.id);
+    const changed = await patchGoal(owner, goal.id, { status: "achieved" });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+
+    const read = await api(`/goals/${goal.id}`, { token: owner.token });
+    expect(read.status).toBe(200);
+    expect(expectShape(goalOutput, read.body)).toEqual(changed.body);
+    expect(read.headers.get("etag")).toBe(changed.headers.get("etag"));
+    expect(read.body).toMatchObject({
+      targetDate: "2030-04-06",
+      achievedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      linkedTasks: [{ id: task.id, title: "Long run", status: "todo", dueAt }],
+    });
+    const listed = expectShape(goalListOutput, (await api("/goals", { token: owner.token })).body).items;
+    expect(listed).toEqual([read.body]);
+  });
+});
+
 describe("PATCH /goals/{id}", () => {
   test("changes the fields given; achieved sets achievedAt, keeps it, and another status clears it", async () => {
     const owner = await registerUser(server);

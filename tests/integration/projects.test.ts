@@ -174,6 +174,7 @@ describe("GET /projects and /projects/{id}", () => {
 
     const read = await api(`/projects/${bobs.id}`, { token: alice.token });
     expect(expectShape(projectOutput, read.body)).toMatchObject({ id: bobs.id, name: "Bob's", role: "viewer", memberCount: 2 });
+    expect(read.body).toEqual(list[1]);
   });
 
   test("archived projects are hidden unless ?archived=true, and can be restored", async () => {
@@ -193,8 +194,11 @@ describe("GET /projects and /projects/{id}", () => {
       [kept.id, false],
       [old.id, true],
     ]);
-    // Still readable by id; archiving again keeps the first archiving time.
-    expect((await api(`/projects/${old.id}`, { token: owner.token })).body).toMatchObject({ archived: true });
+    // Still readable by id, as the change answered it (to the byte of its ETag); archiving again keeps the first
+    // archiving time.
+    const read = await api(`/projects/${old.id}`, { token: owner.token });
+    expect(read.body).toEqual(archived.body);
+    expect(read.headers.get("etag")).toBe(archived.headers.get("etag"));
     expect((await patchProject(owner, old.id, { archived: true })).body.archivedAt).toBe(archivedAt);
 
     expect((await patchProject(owner, old.id, { archived: false })).body).toMatchObject({ archived: false, archivedAt: null });
