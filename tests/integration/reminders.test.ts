@@ -424,10 +424,11 @@ describe("the weekly report", () => {
       timeTrackingAvailable: true,
       narrative: expect.objectContaining({ answeredBy: { provider: "built-in" } }),
     };
-    expect(list).toEqual({
-      items: [{ ...expected, ...assistantParts, createdAt: "2027-03-29T06:00:00.000Z" }],
-      nextCursor: null,
-    });
+    expect(list).toEqual({ items: [{ ...expected, ...assistantParts, createdAt: expect.any(String) }], nextCursor: null });
+    // Made by the 08:00 run, not the 09:00 one (the clock is moved, then runs on: the run takes real milliseconds).
+    const madeAfterEight = Date.parse(list.items[0]!.createdAt) - Date.parse("2027-03-29T06:00:00Z");
+    expect(madeAfterEight).toBeGreaterThanOrEqual(0);
+    expect(madeAfterEight).toBeLessThan(MINUTE);
     const one = await api("/reports/weekly/2027-03-22", { token: me.token });
     expect(expectShape(weeklyReportOutput, one.body)).toMatchObject(expected);
     expectProblem(await api("/reports/weekly/2027-03-15", { token: me.token }), 404, "not_found");
