@@ -47,16 +47,17 @@ import { parseArgs } from "node:util";
 import type { RequestSpec } from "autocannon";
 import pg from "pg";
 import {
-  BENCH_OPTIONS,
   backendMsBetween,
   backendTimes,
-  benchDatabaseName,
   bearer,
+  BENCH_OPTIONS,
+  benchDatabaseName,
   captureAnswer,
   createBenchDatabase,
   deleteRedisKeys,
   dropBenchDatabase,
   expectJson,
+  invalidate,
   makeTempDir,
   measure,
   messageOf,
@@ -361,10 +362,6 @@ function checkedLoad(urlPath: string, headers: Record<string, string>, bytes: nu
     tally.xCache = { HIT: 0, MISS: 0, none: 0 };
   };
   return { load: { path: urlPath, headers, connections: settings.connections, requests: [request] }, tally, reset };
-}
-
-function invalidate(row: Measurement, reason: string) {
-  row.invalid = row.invalid ? `${row.invalid}; ${reason}` : reason;
 }
 
 /** One family's two rows: its floor, then server.ts, each answer checked; PostgreSQL's backends' CPU read around the row. */

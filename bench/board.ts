@@ -41,13 +41,14 @@ import { parseArgs } from "node:util";
 import type { RequestSpec } from "autocannon";
 import pg from "pg";
 import {
-  BENCH_OPTIONS,
   backendMsBetween,
   backendTimes,
-  benchDatabaseName,
   bearer,
+  BENCH_OPTIONS,
+  benchDatabaseName,
   createBenchDatabase,
   expectJson,
+  invalidate,
   measure,
   positive,
   printMachine,
@@ -122,10 +123,6 @@ let missKeys = 0;
 const BOARD_MISSES = 400;
 const BOARD_MISS_FIRST_LIMIT = 21;
 let boardMissKeys = 0;
-
-function invalidate(row: Measurement, reason: string) {
-  row.invalid = row.invalid ? `${row.invalid}; ${reason}` : reason;
-}
 
 /** Rows of `tasks` read so far by sequential scans and through indexes (the statistics lag up to a second). */
 async function tableReads(admin: pg.Client): Promise<{ seq: number; index: number }> {

@@ -494,6 +494,11 @@ export function backendMsBetween(before: Map<number, number>, after: Map<number,
   return total;
 }
 
+/** Marks a measurement as not counting, with the reason (added to any reason it already has). */
+export function invalidate(row: Measurement, reason: string) {
+  row.invalid = row.invalid ? `${row.invalid}; ${reason}` : reason;
+}
+
 /** Resolves whether something accepts TCP connections at the URL's host and port within a second. */
 export function reachable(url: string, defaultPort: number): Promise<boolean> {
   const { hostname, port } = new URL(url);

@@ -38,6 +38,7 @@ import {
   deleteRedisKeys,
   dropBenchDatabase,
   expectJson,
+  invalidate,
   makeTempDir,
   measure,
   messageOf,
@@ -291,10 +292,6 @@ async function sampleCache(server: Child, token: string, path: string, times: nu
     values.push(`${response.status} ${response.headers.get("x-cache") ?? "no X-Cache"}`);
   }
   return values;
-}
-
-function invalidate(row: Measurement, reason: string) {
-  row.invalid = row.invalid ? `${row.invalid}; ${reason}` : reason;
 }
 
 /** Starts server.ts on a fresh database of the kind, or returns why it cannot. */

@@ -35,15 +35,16 @@ import { parseArgs } from "node:util";
 import type { RequestSpec } from "autocannon";
 import pg from "pg";
 import {
-  BENCH_OPTIONS,
   backendMsBetween,
   backendTimes,
-  benchDatabaseName,
   bearer,
+  BENCH_OPTIONS,
+  benchDatabaseName,
   createBenchDatabase,
   deleteRedisKeys,
   dropBenchDatabase,
   expectJson,
+  invalidate,
   makeTempDir,
   measure,
   positive,
@@ -113,10 +114,6 @@ let titles = 0;
  */
 function holdsEveryAnswer(grown: number, created: number): boolean {
   return grown >= created && grown <= created + 2 * CONNECTIONS;
-}
-
-function invalidate(row: Measurement, reason: string) {
-  row.invalid = row.invalid ? `${row.invalid}; ${reason}` : reason;
 }
 
 /**
