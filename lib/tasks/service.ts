@@ -21,7 +21,6 @@ import {
   findPeopleNames,
   findVisibleTaskAnswer,
   deleteTaskRow,
-  findTaskRow,
   findTaskRowWithAudience,
   findUserGroupTaskIds,
   findVisibleTask,
@@ -156,8 +155,9 @@ export async function announceTasksAround<T>(
   const result = await change();
   for (const [taskId, audience] of before) {
     const base = { actorId: tasks.actorId, taskId };
-    if (await findTaskRow(taskId, tx)) await announceTaskChange(tx, { ...base, type: "task.updated", before: audience });
-    else await publish(tx, { ...base, type: "task.deleted", audience, data: { taskId } });
+    // A task that is gone is announced by nobody there (null): it is deleted for everyone who saw it.
+    const { task } = await announceTaskChange(tx, { ...base, type: "task.updated", before: audience });
+    if (!task) await publish(tx, { ...base, type: "task.deleted", audience, data: { taskId } });
   }
   return result;
 }
