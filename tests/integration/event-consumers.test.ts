@@ -1,6 +1,7 @@
 import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startEventConsumers } from "../../lib/events/consumers";
+import { claimConsumers, createMissingCursors, moveCursors, releaseConsumers } from "../../lib/events/repo";
 import { eventConsumerStatusOutput } from "../../lib/admin/schema";
 import { createDueOccurrences } from "../../lib/tasks/recurring";
 import { ADMIN_EMAIL, createTask, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
@@ -158,4 +159,27 @@ test("events committed while no consumer ran produce each side effect once, also
   expect(await sideEffects()).toEqual(expected);
   const deliveries = await server.request(`/api/v1/webhooks/${endpoint.body.id}/deliveries`, { token: recipient.token });
   expect(deliveries.body.items).toHaveLength(1);
+});
+
+test("a look moves the cursors of the consumers its process holds, in one statement, and no other process's", async () => {
+  const names = ["lease-test-a", "lease-test-b"];
+  await createMissingCursors(names);
+  const held = await claimConsumers(names, "process-1", 60_000);
+  expect([...held.keys()].sort()).toEqual(names);
+  expect((await claimConsumers(names, "process-2", 60_000)).size).toBe(0);
+
+  const moves = new Map(names.map((name, index) => [name, { txId: held.get(name)!.txId, eventId: 100 + index }]));
+  // A process whose lease was taken over (it stalled) moves nothing, and is told so.
+  expect(await moveCursors("process-2", moves)).toEqual(new Set());
+  expect(await moveCursors("process-1", moves)).toEqual(new Set(names));
+  const positions = await server.sql<{ consumer: string; last_event_id: string }>(
+    "select consumer, last_event_id::text from event_cursors where consumer = any($1::text[]) order by consumer",
+    [`{${names.join(",")}}`],
+  );
+  expect(positions).toEqual([
+    { consumer: "lease-test-a", last_event_id: "100" },
+    { consumer: "lease-test-b", last_event_id: "101" },
+  ]);
+  await releaseConsumers("process-1");
+  await server.sql("delete from event_cursors where consumer = any($1::text[])", [`{${names.join(",")}}`]);
 });
