@@ -40,8 +40,12 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: process.env.CI ? 1 : 0,
+  // Two at once in CI: Playwright's default is half the cores (one on CI's two), and a single worker leaves the
+  // machine idle while a test waits on the server, the socket or an e-mail. Each test registers its own users.
+  workers: process.env.CI ? 2 : undefined,
   reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
-  timeout: 30_000,
+  // Two workers share two cores with the server and Chromium: a test that takes 15 s alone can take twice that.
+  timeout: 45_000,
   expect: { timeout: 10_000 },
   use: {
     baseURL: BASE_URL,
