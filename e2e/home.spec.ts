@@ -117,3 +117,16 @@ for (const locale of ["en", "cs", "he", "ru", "ua"]) {
     expect(errors).toEqual([]);
   });
 }
+
+test("a page sends the browser the messages its shell and its own components read, not the whole catalogue", async ({
+  request,
+}) => {
+  const html = await (await request.get("/en")).text();
+  // The header's menus read theirs in the browser (in the page's payload, a JSON string inside a script)…
+  expect(html).toContain('\\"Nav\\":{');
+  // …other pages' are not: the task page's live status and the goal page's lead.
+  expect(html).not.toContain("Connecting for live updates…");
+  expect(html).not.toContain("Set goals, follow your progress and let a study plan break them into sessions.");
+  // The whole catalogue is some 100 KB of JSON in English; the home page now weighs less than half of that.
+  expect(html.length).toBeLessThan(60_000);
+});

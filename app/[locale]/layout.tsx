@@ -2,9 +2,10 @@ import type { Metadata, Viewport } from "next";
 import { cookies } from "next/headers";
 import { notFound } from "next/navigation";
 import { NextIntlClientProvider } from "next-intl";
-import { getTranslations, setRequestLocale } from "next-intl/server";
+import { getMessages, getTranslations, setRequestLocale } from "next-intl/server";
 import { VERIFY_BANNER_COOKIE } from "@/components/auth/verify-banner-cookie";
 import { VerifyEmailBanner } from "@/components/auth/verify-email";
+import { shellMessages } from "@/components/i18n/client-messages";
 import { pageUser } from "@/components/ui/page-user";
 import { SiteFooter } from "@/components/ui/site-footer";
 import { SiteHeader } from "@/components/ui/site-header";
@@ -59,13 +60,15 @@ export default async function LocaleLayout({ children, params }: Props) {
   // A signed-in person whose address is not confirmed is told so on every page, until they confirm or dismiss it.
   const user = await pageUser();
   const bannerDismissed = (await cookies()).get(VERIFY_BANNER_COOKIE)?.value === "dismissed";
+  // The shell's messages only: each page gives its own client components theirs (components/i18n/client-messages.ts).
+  const messages = shellMessages(await getMessages({ locale: tag }));
   return (
     <html lang={tag} dir={isRtl(tag) ? "rtl" : "ltr"} data-theme={theme ?? undefined}>
       <body>
         <a className="skip-link" href="#main">
           {t("skipToContent")}
         </a>
-        <NextIntlClientProvider>
+        <NextIntlClientProvider messages={messages}>
           <SiteHeader locale={locale} theme={theme ?? "system"} />
           {user && !user.emailVerified && !bannerDismissed && <VerifyEmailBanner email={user.email} />}
           <main id="main" className="page">

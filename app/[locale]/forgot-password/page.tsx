@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getTranslations, setRequestLocale } from "next-intl/server";
+import { NextIntlClientProvider } from "next-intl";
+import { getMessages, getTranslations, setRequestLocale } from "next-intl/server";
 import { ForgotPasswordForm } from "@/components/auth/password-reset-forms";
+import { pickMessages } from "@/components/i18n/client-messages";
 import { tagOfSegment } from "@/lib/i18n/locales";
 import "@/components/auth/auth.css";
 
@@ -23,13 +25,15 @@ export default async function ForgotPasswordPage({ params }: Props) {
   const t = await getTranslations({ locale: tag, namespace: "PasswordReset" });
   const signInLink = (chunks: React.ReactNode) => <a href={`/${locale}/sign-in`}>{chunks}</a>;
   return (
-    <div className="auth">
-      <section className="auth-card" aria-labelledby="auth-title">
-        <h1 id="auth-title">{t("requestTitle")}</h1>
-        <p className="auth-lead">{t("requestLead")}</p>
-        <ForgotPasswordForm />
-        <p className="auth-switch">{t.rich("backToSignIn", { link: signInLink })}</p>
-      </section>
-    </div>
+    <NextIntlClientProvider messages={pickMessages(await getMessages({ locale: tag }), ["PasswordReset"])}>
+      <div className="auth">
+        <section className="auth-card" aria-labelledby="auth-title">
+          <h1 id="auth-title">{t("requestTitle")}</h1>
+          <p className="auth-lead">{t("requestLead")}</p>
+          <ForgotPasswordForm />
+          <p className="auth-switch">{t.rich("backToSignIn", { link: signInLink })}</p>
+        </section>
+      </div>
+    </NextIntlClientProvider>
   );
 }

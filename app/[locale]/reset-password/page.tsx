@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getTranslations, setRequestLocale } from "next-intl/server";
+import { NextIntlClientProvider } from "next-intl";
+import { getMessages, getTranslations, setRequestLocale } from "next-intl/server";
 import { ResetPasswordForm } from "@/components/auth/password-reset-forms";
+import { pickMessages } from "@/components/i18n/client-messages";
 import { PASSWORD_MIN_LENGTH } from "@/lib/auth/passwords";
 import { tagOfSegment } from "@/lib/i18n/locales";
 import "@/components/auth/auth.css";
@@ -26,12 +28,14 @@ export default async function ResetPasswordPage({ params }: Props) {
   setRequestLocale(tag);
   const t = await getTranslations({ locale: tag, namespace: "PasswordReset" });
   return (
-    <div className="auth">
-      <section className="auth-card" aria-labelledby="auth-title">
-        <h1 id="auth-title">{t("resetTitle")}</h1>
-        <p className="auth-lead">{t("resetLead")}</p>
-        <ResetPasswordForm locale={locale} passwordMin={PASSWORD_MIN_LENGTH} />
-      </section>
-    </div>
+    <NextIntlClientProvider messages={pickMessages(await getMessages({ locale: tag }), ["PasswordReset"])}>
+      <div className="auth">
+        <section className="auth-card" aria-labelledby="auth-title">
+          <h1 id="auth-title">{t("resetTitle")}</h1>
+          <p className="auth-lead">{t("resetLead")}</p>
+          <ResetPasswordForm locale={locale} passwordMin={PASSWORD_MIN_LENGTH} />
+        </section>
+      </div>
+    </NextIntlClientProvider>
   );
 }

@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
-import { getTranslations, setRequestLocale } from "next-intl/server";
+import { NextIntlClientProvider } from "next-intl";
+import { getMessages, getTranslations, setRequestLocale } from "next-intl/server";
 import { ExternalProviders } from "@/components/auth/external-providers";
 import { safeNextPath, signInPath } from "@/components/auth/next-path";
 import { pageActor } from "@/components/auth/page-session";
 import { RegisterForm, SignInForm } from "@/components/auth/sign-in-forms";
+import { pickMessages } from "@/components/i18n/client-messages";
 import { PASSWORD_MIN_LENGTH } from "@/lib/auth/passwords";
 import { tagOfSegment } from "@/lib/i18n/locales";
 import "@/components/auth/auth.css";
@@ -47,26 +49,28 @@ export default async function SignInPage({ params, searchParams }: Props) {
   const oauthError = OAUTH_ERRORS.find((reason) => reason === query.oauthError);
 
   return (
-    <div className="auth">
-      <section className="auth-card" aria-labelledby="auth-title">
-        <h1 id="auth-title">{registering ? t("registerTitle") : t("title")}</h1>
-        <p className="auth-lead">{registering ? t("registerLead") : t("lead")}</p>
-        {oauthError && (
-          <p className="auth-form-error" role="alert">
-            {t(`oauthErrors.${oauthError}`)}
+    <NextIntlClientProvider messages={pickMessages(await getMessages({ locale: tag }), ["SignIn"])}>
+      <div className="auth">
+        <section className="auth-card" aria-labelledby="auth-title">
+          <h1 id="auth-title">{registering ? t("registerTitle") : t("title")}</h1>
+          <p className="auth-lead">{registering ? t("registerLead") : t("lead")}</p>
+          {oauthError && (
+            <p className="auth-form-error" role="alert">
+              {t(`oauthErrors.${oauthError}`)}
+            </p>
+          )}
+          {registering ? (
+            <RegisterForm locale={locale} next={next} passwordMin={PASSWORD_MIN_LENGTH} />
+          ) : (
+            <SignInForm locale={locale} next={next} />
+          )}
+          {/* Without `next`, /tasks: the proxy sends it on in the language the sign-in has just set (NEXT_LOCALE). */}
+          <ExternalProviders returnTo={next ?? "/tasks"} />
+          <p className="auth-switch">
+            {registering ? t.rich("haveAccount", { link: switchLink }) : t.rich("noAccount", { link: switchLink })}
           </p>
-        )}
-        {registering ? (
-          <RegisterForm locale={locale} next={next} passwordMin={PASSWORD_MIN_LENGTH} />
-        ) : (
-          <SignInForm locale={locale} next={next} />
-        )}
-        {/* Without `next`, /tasks: the proxy sends it on in the language the sign-in has just set (NEXT_LOCALE). */}
-        <ExternalProviders returnTo={next ?? "/tasks"} />
-        <p className="auth-switch">
-          {registering ? t.rich("haveAccount", { link: switchLink }) : t.rich("noAccount", { link: switchLink })}
-        </p>
-      </section>
-    </div>
+        </section>
+      </div>
+    </NextIntlClientProvider>
   );
 }
