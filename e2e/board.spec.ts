@@ -400,3 +400,50 @@ for (const locale of ["en", "he"] as const) {
     }
   });
 }
+
+test.describe("on a phone with a touch screen", () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true });
+
+  test("a card dragged by a finger (a long press on its body) lands in another column and stays there after a reload", async ({
+    page,
+  }) => {
+    const errors = collectErrors(page);
+    const board = new BoardPage(page);
+    await register(page.request);
+    const [insurance] = await createTasks(page.request, [
+      { title: "Renew the insurance", dueAt: "2031-06-01T08:00:00Z" },
+      { title: "Sort the mail" },
+    ]);
+    await createTasks(page.request, [{ title: "Repaint the door", status: "in_progress" }]);
+    await board.goto();
+    await expect(page.locator(".board-live")).toHaveText("Live");
+    await board.expectTitles("To do", ["Renew the insurance", "Sort the mail"]);
+
+    // On a phone the columns are 85 % of the screen wide and snap into place as the board scrolls sideways, so only a
+    // sliver of "In progress" shows beside "To do" (a finger dropping there would also make the board scroll by
+    // itself). To drop on a known spot, the test turns the snapping off and brings the edge between the two columns
+    // to the middle of the screen: the card and the drop area are then both under a finger.
+    const card = board.card("Renew the insurance");
+    await card.scrollIntoViewIfNeeded();
+    await board.column("In progress").evaluate((column) => {
+      const columns = column.closest<HTMLElement>(".board-columns");
+      if (!columns) throw new Error("no .board-columns around the column");
+      columns.style.scrollSnapType = "none";
+      columns.scrollLeft += column.getBoundingClientRect().left - window.innerWidth / 2;
+    });
+
+    // Held on its due date (neither its link, its handle nor a button), then moved onto "In progress".
+    const moved = board.nextMove();
+    await board.dragWithTouch(card.locator(".board-card-badges"), board.dropArea("In progress"));
+    expect((await moved).status()).toBe(200);
+    await expect(board.column("In progress").getByRole("link", { name: "Renew the insurance", exact: true })).toBeVisible();
+
+    // Saved: after a reload it is still there, and the API says so.
+    await page.reload();
+    await expect(board.column("In progress").getByRole("link", { name: "Renew the insurance", exact: true })).toBeVisible();
+    await board.expectTitles("To do", ["Sort the mail"]);
+    const saved = await page.request.get(`/api/v1/tasks/${insurance}`);
+    expect((await saved.json()).status).toBe("in_progress");
+    expect(errors).toEqual([]);
+  });
+});

@@ -68,6 +68,45 @@ export class BoardPage {
     await this.page.mouse.up();
   }
 
+  /**
+   * Drags with a finger, as a phone does: a touch on `grip` held still past the board's long-press delay (250 ms),
+   * then moved in small steps onto `target` and lifted. Touch events go through the DevTools protocol (Playwright's
+   * `touchscreen` only taps). Each point is the middle of the part of its element that is on screen (the board
+   * scrolls sideways on a phone), kept away from the screen's edges, where dragging would scroll the board.
+   */
+  async dragWithTouch(grip: Locator, target: Locator) {
+    const viewport = this.page.viewportSize();
+    if (!viewport) throw new Error("no viewport to touch");
+    const visibleMiddle = async (locator: Locator) => {
+      const box = await locator.boundingBox();
+      if (!box) throw new Error("nothing to touch");
+      const left = Math.max(box.x, viewport.width * 0.25);
+      const right = Math.min(box.x + box.width, viewport.width * 0.75);
+      const top = Math.max(box.y, 0);
+      const bottom = Math.min(box.y + box.height, viewport.height);
+      if (left >= right || top >= bottom) throw new Error("the element is not on screen");
+      return { x: (left + right) / 2, y: (top + Math.min(bottom, top + 80)) / 2 };
+    };
+    const from = await visibleMiddle(grip);
+    const to = await visibleMiddle(target);
+    const cdp = await this.page.context().newCDPSession(this.page);
+    try {
+      const touch = (type: "touchStart" | "touchMove" | "touchEnd", point?: { x: number; y: number }) =>
+        cdp.send("Input.dispatchTouchEvent", { type, touchPoints: point ? [{ x: point.x, y: point.y }] : [] });
+      await touch("touchStart", from);
+      // Held still past the TouchSensor's 250 ms delay (kanban-board.tsx): the drag starts.
+      await this.page.waitForTimeout(400);
+      const steps = 20;
+      for (let step = 1; step <= steps; step += 1) {
+        await touch("touchMove", { x: from.x + ((to.x - from.x) * step) / steps, y: from.y + ((to.y - from.y) * step) / steps });
+        await this.page.waitForTimeout(16);
+      }
+      await touch("touchEnd");
+    } finally {
+      await cdp.detach();
+    }
+  }
+
   /** Moves a card with its Move button and one of the choices ("Up one place", "To “Done”"). */
   async moveWithMenu(title: string, choice: string) {
     await this.page.getByRole("button", { name: `Move “${title}”`, exact: true }).click();

@@ -881,6 +881,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/tasks/view-counts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * How many open tasks the Today and Upcoming views hold
+     * @description The numbers the task list shows beside its views, counted now: `today` is the open (`todo` or `in_progress`) tasks overdue or due before tomorrow begins, `upcoming` those due from the start of today to the end of the 13th day after it, both in whole days of your profile's time zone (`day` and `timeZone` say which). The same tasks as `GET /tasks` with `status=todo,in_progress` and those `dueAfter`/`dueBefore` bounds. Per-group numbers: `GET /groups?counts=true`. Not cached: a client asks again after the live events that may change it.
+     */
+    get: operations["countTaskViews"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/tasks/{id}": {
     parameters: {
       query?: never;
@@ -5300,6 +5320,30 @@ export interface components {
       pending: number;
       completed: number;
       overdue: number;
+    };
+    /** @description How many tasks the task list's Today and Upcoming views hold: the tasks you can see (as `GET /tasks`) that are open (`todo` or `in_progress`) and due in the view's whole days of your time zone. */
+    ViewCounts: {
+      /**
+       * Format: date
+       * @description Today in your time zone, the day the views start from
+       * @example 2026-11-28
+       */
+      day: string;
+      /**
+       * @description Your profile's time zone
+       * @example Europe/Prague
+       */
+      timeZone: string;
+      /**
+       * @description Open tasks overdue or due today
+       * @example 3
+       */
+      today: number;
+      /**
+       * @description Open tasks due today or in the 13 days after it
+       * @example 7
+       */
+      upcoming: number;
     };
     UpdateTaskInput: {
       title?: string;
@@ -14882,6 +14926,78 @@ export interface operations {
            *     }
            */
           "application/json": components["schemas"]["Workload"];
+        };
+      };
+      /** @description Invalid input: `errors` names each bad field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, invalid or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Rate limit passed; see Retry-After */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unexpected error (logged with the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  countTaskViews: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The views' counts */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["XRequestId"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "day": "2026-11-28",
+           *       "timeZone": "Europe/Prague",
+           *       "today": 3,
+           *       "upcoming": 7
+           *     }
+           */
+          "application/json": components["schemas"]["ViewCounts"];
         };
       };
       /** @description Invalid input: `errors` names each bad field */

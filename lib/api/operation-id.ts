@@ -123,6 +123,7 @@ export const OPERATION_ID_OVERRIDES: Readonly<Record<string, string>> = {
   "POST /tasks/{id}/timer/start": "startTaskTimer",
   "POST /timer/stop": "stopTimer",
   "GET /tasks/{id}/time": "getTaskTime",
+  "GET /tasks/view-counts": "countTaskViews",
   "GET /time-entries/report": "getTimeReport",
   "GET /time-entries/export.csv": "exportTimeEntriesCsv",
   "GET /calendar/{file}": "getCalendarFeedFile",

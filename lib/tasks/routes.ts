@@ -29,11 +29,13 @@ import {
   taskPeopleOutput,
   updateSubtaskInput,
   updateTaskInput,
+  viewCountsOutput,
+  viewCountsQuery,
   workloadOutput,
   workloadQuery,
 } from "./schema";
 import { boardAnswers, taskListAnswers } from "./answers";
-import { createTask, deleteTask, getTask, getWorkload, moveTask, updateTask } from "./service";
+import { countTaskViews, createTask, deleteTask, getTask, getWorkload, moveTask, updateTask } from "./service";
 import { getTaskPeople } from "./people";
 import { addSubtask, getSubtask, getSubtasks, removeSubtask, reorderSubtasks, updateSubtask } from "./subtasks";
 
@@ -162,6 +164,22 @@ const workloadRoute = apiRoute({
   responses: { 200: jsonContent(workloadOutput, "The counts") },
 });
 
+const viewCountsRoute = apiRoute({
+  method: "get",
+  path: "/tasks/view-counts",
+  tags: ["Tasks"],
+  summary: "How many open tasks the Today and Upcoming views hold",
+  description:
+    "The numbers the task list shows beside its views, counted now: `today` is the open (`todo` or `in_progress`) " +
+    "tasks overdue or due before tomorrow begins, `upcoming` those due from the start of today to the end of the 13th " +
+    "day after it, both in whole days of your profile's time zone (`day` and `timeZone` say which). The same tasks " +
+    "as `GET /tasks` with `status=todo,in_progress` and those `dueAfter`/`dueBefore` bounds. Per-group numbers: " +
+    "`GET /groups?counts=true`. Not cached: a client asks again after the live events that may change it.",
+  access: "user",
+  request: { query: viewCountsQuery },
+  responses: { 200: jsonContent(viewCountsOutput, "The views' counts") },
+});
+
 const peopleRoute = apiRoute({
   method: "get",
   path: "/tasks/{id}/people",
@@ -253,6 +271,7 @@ export const tasksRoutes = createRouter()
   .openapi(createRoute, async (c) => c.json(await createTask(c.var.actor, c.req.valid("json")), 201))
   .openapi(boardRoute, async (c) => answerMiss(c, boardAnswers, c.req.valid("query")) as never)
   .openapi(workloadRoute, async (c) => c.json(await getWorkload(c.var.actor, c.req.valid("query").completedSince), 200))
+  .openapi(viewCountsRoute, async (c) => c.json(await countTaskViews(c.var.actor), 200))
   .openapi(getRoute, async (c) => jsonWithETag(c, await getTask(c.var.actor, c.req.valid("param").id), 200))
   .openapi(updateRoute, async (c) =>
     jsonWithETag(c, await updateTask(c.var.actor, c.req.valid("param").id, c.req.valid("json"), ifMatch(c)), 200),

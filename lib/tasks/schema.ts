@@ -265,3 +265,19 @@ export const workloadOutput = z
 export const workloadQuery = z.strictObject({
   completedSince: dateTime.optional().openapi({ description: "Count as `completed` only the tasks done since this moment" }),
 });
+
+export const viewCountsQuery = z.strictObject({}).openapi("ViewCountsQuery");
+
+export const viewCountsOutput = z
+  .object({
+    day: z.iso.date().openapi({ description: "Today in your time zone, the day the views start from", example: "2026-11-28" }),
+    timeZone: z.string().openapi({ description: "Your profile's time zone", example: "Europe/Prague" }),
+    today: z.number().int().min(0).openapi({ description: "Open tasks overdue or due today", example: 3 }),
+    upcoming: z.number().int().min(0).openapi({ description: "Open tasks due today or in the 13 days after it", example: 7 }),
+  })
+  .openapi("ViewCounts", {
+    description:
+      "How many tasks the task list's Today and Upcoming views hold: the tasks you can see (as `GET /tasks`) that " +
+      "are open (`todo` or `in_progress`) and due in the view's whole days of your time zone.",
+  });
+export type ViewCountsOutput = z.infer<typeof viewCountsOutput>;

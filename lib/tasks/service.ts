@@ -49,8 +49,10 @@ import {
   type TaskOutput,
   type TaskSort,
   type UpdateTaskInput,
+  type ViewCountsOutput,
 } from "./schema";
 import { PRIORITIES, TASK_STATUSES } from "./vocabulary";
+import { calendarDay, viewFilter, type TaskViewName } from "./views";
 
 export function toTaskOutput(task: TaskRow): TaskOutput {
   return {
@@ -458,6 +460,20 @@ function listFilterOf(query: Omit<ListTasksQuery, "sort" | "limit" | "cursor">):
 /** How many tasks the actor sees that match the filters of a `GET /tasks` query (the list page's counts). */
 export function countTasks(actor: Actor, query: Omit<ListTasksQuery, "sort" | "limit" | "cursor">): Promise<number> {
   return countVisibleTasks(actor.userId, listFilterOf(query));
+}
+
+/**
+ * `GET /tasks/view-counts`: how many open tasks the actor sees in the task list's Today and Upcoming views, in whole
+ * days of their time zone at `now` (the list page renders its first numbers with this too).
+ */
+export async function countTaskViews(actor: Actor, now: Date = nowDate()): Promise<ViewCountsOutput> {
+  const day = calendarDay(now, actor.timeZone);
+  const count = (view: TaskViewName) => {
+    const { status, ...due } = viewFilter(view, day, actor.timeZone);
+    return countTasks(actor, { status: [...status], ...due });
+  };
+  const [today, upcoming] = await Promise.all([count("today"), count("upcoming")]);
+  return { day, timeZone: actor.timeZone, today, upcoming };
 }
 
 /** `GET /tasks`'s answer as JSON bytes: the tasks' stored JSON goes out as it is (cached: lib/tasks/answers.ts). */

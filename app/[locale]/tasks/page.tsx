@@ -4,11 +4,12 @@ import { NextIntlClientProvider } from "next-intl";
 import { getMessages, getTranslations, setRequestLocale } from "next-intl/server";
 import { signInPath } from "@/components/auth/next-path";
 import { pageActor } from "@/components/auth/page-session";
-import { filtersToSearch, parseFilters, viewFilters, type SearchParams } from "@/components/tasks/list/filters";
+import { filtersToSearch, parseFilters, type SearchParams } from "@/components/tasks/list/filters";
 import { countMatching, hasCompletedSection, loadFirstPage, taskListQueryString } from "@/components/tasks/list/first-page";
 import { GroupManager } from "@/components/tasks/groups/group-manager";
 import { GroupSidebar } from "@/components/tasks/list/group-sidebar";
 import { SavedFilters } from "@/components/tasks/list/saved-filters";
+import { SidebarCountsProvider } from "@/components/tasks/list/sidebar-counts";
 import { TaskListView } from "@/components/tasks/list/task-list-view";
 import { nowDate } from "@/lib/clock";
 import { listGroups } from "@/lib/groups/service";
@@ -16,6 +17,7 @@ import { isLocale, tagOfSegment } from "@/lib/i18n/locales";
 import { isModuleEnabled } from "@/lib/modules/registry";
 import { listProjects } from "@/lib/projects/service";
 import { quickAddLists } from "@/lib/quick-add/service";
+import { countTaskViews } from "@/lib/tasks/service";
 import { SAVED_FILTERS_MAX } from "@/lib/saved-filters/schema";
 import { listSavedFilters } from "@/lib/saved-filters/service";
 import "@/components/tasks/list/task-list.css";
@@ -59,14 +61,13 @@ export default async function TasksPage({ params, searchParams }: Props) {
   const now = nowDate();
   const queryString = taskListQueryString(filters, actor, now);
   const completedQuery = hasCompletedSection(filters) ? taskListQueryString(filters, actor, now, true) : undefined;
-  const [initial, messages, lists, projects, completedCount, todayCount, upcomingCount, saved] = await Promise.all([
+  const [initial, messages, lists, projects, completedCount, viewCounts, saved] = await Promise.all([
     loadFirstPage(actor, queryString),
     getMessages({ locale: tag }),
     quickAddLists(actor),
     isModuleEnabled("projects") ? listProjects(actor, false) : { items: [] },
     completedQuery ? countMatching(actor, completedQuery) : 0,
-    countMatching(actor, taskListQueryString(viewFilters("today"), actor, now)),
-    countMatching(actor, taskListQueryString(viewFilters("upcoming"), actor, now)),
+    countTaskViews(actor, now),
     listSavedFilters(actor),
   ]);
   const groupLinks = groups.map((group) => ({ id: group.id, name: group.name }));
@@ -89,28 +90,36 @@ export default async function TasksPage({ params, searchParams }: Props) {
         messages={{ TaskList: messages.TaskList, TaskFields: messages.TaskFields, TaskGroups: messages.TaskGroups }}
         timeZone={actor.timeZone}
       >
-        <div className="tasks-aside">
-          <GroupSidebar
+        <SidebarCountsProvider
+          initial={{
+            views: { today: viewCounts.today, upcoming: viewCounts.upcoming },
+            groups: Object.fromEntries(groups.map((group) => [group.id, group.openTasks ?? 0])),
+          }}
+          renderedAt={now.toISOString()}
+        >
+          <div className="tasks-aside">
+            <GroupSidebar
+              locale={locale}
+              groups={groups.map((group) => ({ id: group.id, name: group.name, openTasks: group.openTasks ?? 0 }))}
+              filters={filters}
+              viewCounts={{ today: viewCounts.today, upcoming: viewCounts.upcoming }}
+            />
+          </div>
+          <TaskListView
             locale={locale}
-            groups={groups.map((group) => ({ id: group.id, name: group.name, openTasks: group.openTasks ?? 0 }))}
+            userId={actor.userId}
+            timeZone={actor.timeZone}
+            now={now.toISOString()}
             filters={filters}
-            viewCounts={{ today: todayCount, upcoming: upcomingCount }}
+            groups={groupLinks}
+            defaultGroupId={defaultGroupId}
+            lists={lists}
+            listNames={listNames}
+            queryString={queryString}
+            initial={initial}
+            completed={completedQuery ? { queryString: completedQuery, count: completedCount } : undefined}
           />
-        </div>
-        <TaskListView
-          locale={locale}
-          userId={actor.userId}
-          timeZone={actor.timeZone}
-          now={now.toISOString()}
-          filters={filters}
-          groups={groupLinks}
-          defaultGroupId={defaultGroupId}
-          lists={lists}
-          listNames={listNames}
-          queryString={queryString}
-          initial={initial}
-          completed={completedQuery ? { queryString: completedQuery, count: completedCount } : undefined}
-        />
+        </SidebarCountsProvider>
         {/* Below the sidebar's links on wide screens; after the list on a phone, where the list comes first. */}
         <div className="tasks-aside-more">
           <SavedFilters

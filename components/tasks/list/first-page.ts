@@ -1,11 +1,11 @@
 import { dayIn } from "@/components/tasks/local-day";
 import type { Actor } from "@/lib/auth/actor";
-import { fromZonedWallTime } from "@/lib/tasks/recurrence";
 import { listTasksQuery, type TaskOutput } from "@/lib/tasks/schema";
 import { cachedAnswer } from "@/lib/api/cached-get";
 import { taskListAnswers } from "@/lib/tasks/answers";
 import { countTasks } from "@/lib/tasks/service";
 import { TASK_STATUSES } from "@/lib/tasks/vocabulary";
+import { startOfDay, viewFilter } from "@/lib/tasks/views";
 import { completedApart, type TaskFilters, type TaskView } from "./filters";
 import type { TaskPage } from "./use-task-list";
 
@@ -19,22 +19,12 @@ import type { TaskPage } from "./use-task-list";
 /** Tasks per page, the first rendered on the server and each "Load more". */
 export const PAGE_SIZE = 50;
 
-/** The instant a local calendar day (YYYY-MM-DD) starts in a time zone; `plusDays` moves to a later day. */
-function startOfDay(day: string, timeZone: string, plusDays = 0): string {
-  const [year = 0, month = 1, date = 1] = day.split("-").map(Number);
-  const wall = { year, month, day: date + plusDays, hour: 0, minute: 0, second: 0, millisecond: 0 };
-  return fromZonedWallTime(wall, timeZone).toISOString();
-}
-
-/** Upcoming: today and the 13 days after it. */
-export const UPCOMING_DAYS = 14;
-const OPEN_STATUSES = "todo,in_progress";
-
 /** The `GET /tasks` filters of a view, from the start of the user's day (`today` is YYYY-MM-DD in their zone). */
 function viewQuery(query: URLSearchParams, view: TaskView, today: string, timeZone: string): void {
-  query.set("status", OPEN_STATUSES);
-  if (view === "upcoming") query.set("dueAfter", startOfDay(today, timeZone));
-  query.set("dueBefore", startOfDay(today, timeZone, view === "today" ? 1 : UPCOMING_DAYS));
+  const { status, dueAfter, dueBefore } = viewFilter(view, today, timeZone);
+  query.set("status", status.join(","));
+  if (dueAfter) query.set("dueAfter", dueAfter);
+  query.set("dueBefore", dueBefore);
 }
 
 /**

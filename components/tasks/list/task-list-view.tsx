@@ -13,6 +13,7 @@ import { CompletedSection } from "./completed-section";
 import { clearedFilters, completedApart, listHref, narrowingFilterCount, type TaskFilters } from "./filters";
 import { QuickAdd, writeFailure } from "./quick-add";
 import { QUICK_ADD_INPUT_ID } from "./quick-add-id";
+import { useRefreshSidebarCounts } from "./sidebar-counts";
 import { TaskFiltersForm } from "./task-filters-form";
 import { TaskRow } from "./task-row";
 import { UndoNotice, type UndoableCompletion } from "./undo-notice";
@@ -81,6 +82,8 @@ export function TaskListView({
   const [undoable, setUndoable] = useState<UndoableCompletion>();
   const closeUndo = useCallback(() => setUndoable(undefined), []);
   const completions = useRef(0);
+  // The sidebar's counts follow this tab's changes too (without waiting for their events over /ws).
+  const refreshCounts = useRefreshSidebarCounts();
 
   const groupNames = new Map(groups.map((group) => [group.id, group.name]));
   const shownGroup = filters.groupId ? groupNames.get(filters.groupId) : undefined;
@@ -93,7 +96,10 @@ export function TaskListView({
   async function changeStatus(task: ListTask, status: TaskStatus): Promise<boolean> {
     setMessage(undefined);
     const result = await list.setStatus(task, status);
-    if (result.ok) return true;
+    if (result.ok) {
+      refreshCounts();
+      return true;
+    }
     if (result.answer?.status === 404) setMessage(t("errorGone", { title: task.title }));
     else setMessage(t("errorUpdate", { title: task.title, reason: writeFailure(t, result) }));
     return false;
@@ -153,7 +159,11 @@ export function TaskListView({
         groupName={targetGroup}
         lists={lists}
         listNames={listNames}
-        onAdd={(task) => list.addTask(task.groupId || !filters.groupId ? task : { ...task, groupId: filters.groupId })}
+        onAdd={async (task) => {
+          const result = await list.addTask(task.groupId || !filters.groupId ? task : { ...task, groupId: filters.groupId });
+          if (result.ok) refreshCounts();
+          return result;
+        }}
       />
       {!filters.view && (
         <TaskFiltersForm
