@@ -326,7 +326,13 @@ export function TaskDetail(props: TaskDetailProps) {
             />
             {can.share && <InvitePanel taskId={taskId} />}
             <NotificationPrefs taskId={taskId} initial={props.prefs} announce={announce} />
-            {can.delete && <DeleteTask taskId={taskId} title={task.title} onDeleted={() => (closePanel ? closePanel() : router.push(props.listHref))} />}
+            {can.delete && (
+              <DeleteTask
+                taskId={taskId}
+                title={task.title}
+                onDeleted={() => (closePanel ? closePanel() : router.push(props.listHref))}
+              />
+            )}
           </div>
         </div>
       )}
