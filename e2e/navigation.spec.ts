@@ -160,10 +160,10 @@ test("keyboard shortcuts on the task list: q, /, j, k, x, e and ?", async ({ pag
   await page.keyboard.press("Escape");
   await expect(help).toBeHidden();
 
-  // e opens the selected task.
+  // e opens the selected task, as a click on its row does: in the side panel over the list, at the task's address.
   await page.keyboard.press("e");
   await expect(page).toHaveURL(/\/en\/tasks\/[0-9a-f-]+$/);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(first!);
+  await expect(page.getByRole("dialog", { name: first!, exact: true }).getByRole("heading", { level: 1 })).toHaveText(first!);
 
   // x completes the selected task: it leaves the open tasks for the Completed section, with Undo.
   await tasks.goto();

@@ -17,14 +17,17 @@ import "@/components/shortcuts/shortcuts.css";
 import "@/components/notifications/notifications.css";
 import "@/components/auth/verify-email.css";
 
-/** `locale` is Spolu's code from the URL (`/ua`); next-intl and Intl get its tag (`uk`). */
-type Props = { children: React.ReactNode; params: Promise<{ locale: string }> };
+/**
+ * `locale` is Spolu's code from the URL (`/ua`); next-intl and Intl get its tag (`uk`). `panel` is the side panel
+ * slot (./@panel): a task opened from the list or the board, shown over them; nothing elsewhere.
+ */
+type Props = { children: React.ReactNode; panel: React.ReactNode; params: Promise<{ locale: string }> };
 
 export function generateStaticParams() {
   return LOCALES.map((locale) => ({ locale }));
 }
 
-export async function generateMetadata({ params }: Omit<Props, "children">): Promise<Metadata> {
+export async function generateMetadata({ params }: Pick<Props, "params">): Promise<Metadata> {
   const tag = tagOfSegment((await params).locale);
   if (!tag) return {};
   const t = await getTranslations({ locale: tag, namespace: "Common" });
@@ -49,7 +52,7 @@ export async function generateViewport(): Promise<Viewport> {
   };
 }
 
-export default async function LocaleLayout({ children, params }: Props) {
+export default async function LocaleLayout({ children, panel, params }: Props) {
   const { locale } = await params;
   if (!isLocale(locale)) notFound();
   const tag = languageTag(locale);
@@ -74,6 +77,7 @@ export default async function LocaleLayout({ children, params }: Props) {
           <main id="main" className="page">
             {children}
           </main>
+          {panel}
           <SiteFooter />
         </NextIntlClientProvider>
       </body>

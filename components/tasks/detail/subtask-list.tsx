@@ -321,7 +321,8 @@ function SubtaskRow({ subtask, index, total, canEdit, onChange, onRemove, onMove
             if (event.key === "Enter") {
               event.preventDefault();
               void rename();
-            } else if (event.key === "Escape") {
+            } else if (event.key === "Escape" && draft !== null) {
+              event.preventDefault(); // the draft goes, not the side panel the list may be in
               setDraft(null);
             }
           }}

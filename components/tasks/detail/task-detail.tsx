@@ -28,6 +28,7 @@ import { SubtaskList } from "./subtask-list";
 import { noAnswer, type SaveResult, type TaskAbilities } from "./task-api";
 import { api } from "@/lib/api-client/client";
 import { TaskEditor, type TaskChoices } from "./task-editor";
+import { useTaskPanelClose } from "./task-panel";
 
 /*
  * The task page in the browser: it holds the task, its subtasks, its people and its requests as the server
@@ -35,6 +36,8 @@ import { TaskEditor, type TaskChoices } from "./task-editor";
  * arrive on the socket (useLiveEvents): the task itself comes with the event, the rest is read again. A field
  * the user is typing in keeps their draft (see AutosaveField). What the user may do comes from the server; when
  * their place on the task changes (a transfer, a new share), the page asks the server again (router.refresh).
+ * The same component is the side panel over the list and the board (./task-panel.tsx): there, the way back to the
+ * list is the panel's close button, and a deleted task closes the panel.
  */
 
 export interface TaskDetailProps {
@@ -70,6 +73,7 @@ const peopleIdsOf = (task: TaskOutput) =>
 export function TaskDetail(props: TaskDetailProps) {
   const t = useTranslations("TaskDetail");
   const router = useRouter();
+  const closePanel = useTaskPanelClose();
   const { me, can, now } = props;
   const taskId = props.task.id;
   const [task, setTask] = useState(props.task);
@@ -219,9 +223,11 @@ export function TaskDetail(props: TaskDetailProps) {
   return (
     <article className="task-detail" aria-labelledby="task-heading">
       <header className="task-detail-header">
-        <a className="task-back" href={props.listHref}>
-          <BackIcon /> {t("backToList")}
-        </a>
+        {!closePanel && (
+          <a className="task-back" href={props.listHref}>
+            <BackIcon /> {t("backToList")}
+          </a>
+        )}
         <h1 id="task-heading" dir="auto">
           {task.title}
         </h1>
@@ -241,9 +247,15 @@ export function TaskDetail(props: TaskDetailProps) {
       {gone && (
         <div className="task-gone" role="alert">
           <p>{t(gone === "deleted" ? "goneDeleted" : "goneUnshared")}</p>
-          <a className="button" href={props.listHref}>
-            {t("backToList")}
-          </a>
+          {closePanel ? (
+            <button className="button" type="button" onClick={closePanel}>
+              {t("closePanel")}
+            </button>
+          ) : (
+            <a className="button" href={props.listHref}>
+              {t("backToList")}
+            </a>
+          )}
         </div>
       )}
       {stale && !gone && (
@@ -314,7 +326,13 @@ export function TaskDetail(props: TaskDetailProps) {
             />
             {can.share && <InvitePanel taskId={taskId} />}
             <NotificationPrefs taskId={taskId} initial={props.prefs} announce={announce} />
-            {can.delete && <DeleteTask taskId={taskId} title={task.title} onDeleted={() => router.push(props.listHref)} />}
+            {can.delete && (
+              <DeleteTask
+                taskId={taskId}
+                title={task.title}
+                onDeleted={() => (closePanel ? closePanel() : router.push(props.listHref))}
+              />
+            )}
           </div>
         </div>
       )}
