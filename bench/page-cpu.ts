@@ -25,6 +25,7 @@
  *   --tasks     (BENCH_TASKS)     tasks the user gets, 200
  *   --database  (BENCH_DATABASE)  pglite, postgres or both, both
  */
+import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import type { RequestSpec } from "autocannon";
 import pg from "pg";
@@ -259,6 +260,8 @@ async function runOn(database: Database, settings: PageSettings): Promise<Row[]>
     env.DATABASE_URL = await createBenchDatabase(settings.postgresUrl);
     env.REDIS_URL = settings.redisUrl;
     env.REDIS_PREFIX = REDIS_PREFIX;
+    // Several processes could share this database: the server wants the key they would all sign sessions with.
+    env.JWT_SECRET = randomBytes(32).toString("base64url");
     admin = new pg.Client({ connectionString: settings.postgresUrl });
     await admin.connect();
   }
