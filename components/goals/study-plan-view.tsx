@@ -156,9 +156,15 @@ export function StudyPlanView({ goalId, plan, onPlan, onApplied, aiConfigured }:
           </button>
         )}
         {problem?.offerReplace && (
-          <button className="button" type="button" disabled={busy !== null} onClick={() => apply(true)}>
-            {t("applyAnyway")}
-          </button>
+          <>
+            <button className="button" type="button" disabled={busy !== null} onClick={() => apply(true)}>
+              {t("applyAnyway")}
+            </button>
+            {/* Keeping the progress set by hand: the question goes, nothing is made. */}
+            <button className="button" type="button" disabled={busy !== null} onClick={() => setProblem(null)}>
+              {t("cancel")}
+            </button>
+          </>
         )}
       </div>
       {!plan && <p className="goals-empty">{aiConfigured ? t("noPlanAi") : t("noPlan")}</p>}
