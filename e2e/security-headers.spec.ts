@@ -16,13 +16,17 @@ import { DocsPage, RENDER_TIMEOUT } from "./pages/docs-page";
 
 const APP = path.join(process.cwd(), "app");
 
-/** Every page route under app/: its path with `[param]` segments, from each page.tsx (route groups and api/ aside). */
+/**
+ * Every page route under app/: its path with `[param]` segments, from each page.tsx (route groups and api/ aside).
+ * A parallel route's slot (`@panel`) is left out: it renders beside its siblings at their own addresses, which are
+ * listed, and its intercepting routes (`(.)tasks`) have no address of their own.
+ */
 function pageRoutes(dir = APP, prefix = ""): string[] {
   const routes: string[] = [];
   for (const entry of readdirSync(dir)) {
     const full = path.join(dir, entry);
     if (statSync(full).isDirectory()) {
-      if (entry === "api") continue;
+      if (entry === "api" || entry.startsWith("@")) continue;
       routes.push(...pageRoutes(full, /^\(.*\)$/.test(entry) ? prefix : `${prefix}/${entry}`));
     } else if (entry === "page.tsx") {
       routes.push(prefix || "/");
