@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "./fixtures";
+import { expect, test } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { ActivityPage } from "./pages/activity-page";
+import { collectErrors } from "./page-errors";
 
 /*
  * /{locale}/activity: signed out, the page sends the visitor to sign in. A user's phone reports a batch through the
@@ -9,16 +10,6 @@ import { ActivityPage } from "./pages/activity-page";
  * runs the built-in analysis of the week and names the assistant that answered, passes axe, reads right to left
  * in Hebrew, and deletes the data.
  */
-
-/** Uncaught errors in the page, and React's complaints (hydration...) in the console. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  return errors;
-}
 
 const TIME_ZONE = "Europe/Prague";
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "./fixtures";
+import { expect, test } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { AdminPage, signInAsAdmin } from "./pages/admin-page";
 import { SignInPage } from "./pages/sign-in-page";
 import { SiteHeader } from "./pages/site-header";
+import { collectErrors } from "./page-errors";
 
 /*
  * /{locale}/admin: a normal user gets the ordinary 404 page. The administrator (ADMIN_EMAILS) finds that user by
@@ -11,16 +12,6 @@ import { SiteHeader } from "./pages/site-header";
  * the password is refused), enables them again (they can sign in); the error statistics and the recent errors show
  * an error a client reported.
  */
-
-/** Uncaught errors in the page, and React's complaints (hydration...) in the console. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  return errors;
-}
 
 test("admin dashboard: 404 for others; find, disable and enable a user; error statistics", async ({ page, browser }) => {
   const errors = collectErrors(page);

@@ -1,23 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "./fixtures";
+import { expect, test, type APIRequestContext } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { AssistantPage } from "./pages/assistant-page";
+import { collectErrors } from "./page-errors";
 
 /*
  * The assistant's pages with the built-in assistant (no AI endpoint in the e2e server): the chat answers what is
  * due today with the user's own task, a proposed "add task" is confirmed and the task exists; the briefing lists
  * an overdue task; the reports page; signed-out visitors go to the sign-in page. Axe on each page.
  */
-
-/** Uncaught errors in the page, and React's complaints (hydration...) in the console. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  return errors;
-}
 
 /** Registers a user in UTC through the API: `page.request` shares the browser's cookies, so the page is signed in. */
 async function register(request: APIRequestContext, timeZone = "UTC") {

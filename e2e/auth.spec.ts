@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "./fixtures";
+import { expect, test } from "./fixtures";
 import { HomePage } from "./pages/home-page";
 import { SignInPage } from "./pages/sign-in-page";
+import { collectErrors } from "./page-errors";
 
 /*
  * Signing up, out and in through the pages, as a visitor does it: the registration form opens the user's tasks
@@ -9,16 +10,6 @@ import { SignInPage } from "./pages/sign-in-page";
  * is refused, visibly); a signed-in visitor of the sign-in page goes on to their tasks. The tasks page belongs to
  * another part of the web application: these tests only look at where the browser goes and at the header.
  */
-
-/** Uncaught errors in the page, and React's complaints (hydration...) in the console. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  return errors;
-}
 
 test("sign up, sign out from the header, sign in again with the password", async ({ page }) => {
   const errors = collectErrors(page);

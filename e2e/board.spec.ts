@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "./fixtures";
+import { expect, test, type APIRequestContext } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { BoardPage } from "./pages/board-page";
+import { collectErrors } from "./page-errors";
 
 /*
  * The kanban board: each test registers its own user through the API (in the browser's context, so the page
@@ -40,16 +41,6 @@ async function createTasks(request: APIRequestContext, tasks: Record<string, unk
     ids.push((await response.json()).id as string);
   }
   return ids;
-}
-
-/** Uncaught errors in the page, and React's complaints (hydration...) in the console. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  return errors;
 }
 
 test("signed out, the board sends the visitor to sign in and keeps the filter for afterwards", async ({ page }) => {

@@ -1,21 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "./fixtures";
+import { expect, test } from "./fixtures";
 import { expectAccessible } from "./axe";
+import { collectErrors } from "./page-errors";
 
 /*
  * /{locale}/settings/calendar: reached from the settings home; a calendar link is made and shown once (copied to the
  * clipboard, gone after a reload); the link serves an iCalendar file with the user's task; revoking it (after a
  * confirmation) makes the link answer 404. In Hebrew the page is right-to-left and the link stays left-to-right.
  */
-
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  return errors;
-}
 
 test("calendar settings: create a link shown once, copy it, subscribe, revoke", async ({ page, context }) => {
   const errors = collectErrors(page);

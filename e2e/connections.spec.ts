@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "./fixtures";
+import { expect, test } from "./fixtures";
 import { ODOO_ADMIN, ODOO_DATABASE, startOdooServer, type OdooServer } from "../tests/integration/odoo-server";
 import { expectAccessible } from "./axe";
+import { collectErrors } from "./page-errors";
 
 // A long flow (several pages, axe runs, a local partner): more than the default 30 s on a busy machine.
 test.describe.configure({ timeout: 90_000 });
@@ -21,15 +22,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await odoo.close();
 });
-
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  return errors;
-}
 
 test("connections: add an Odoo connection, check it, import, see the run", async ({ page }) => {
   const errors = collectErrors(page);

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { SiteHeader } from "./pages/site-header";
+import { collectErrors } from "./page-errors";
 
 /*
  * The family page. Dana creates a family workspace and invites Noa as a child; Noa accepts, shares one of her task
@@ -12,15 +13,6 @@ import { SiteHeader } from "./pages/site-header";
 test.use({ timezoneId: "Europe/Prague" });
 // Two people, several pages, axe in two themes on each: more than the default 30 seconds on a busy machine.
 test.describe.configure({ timeout: 120_000 });
-
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  return errors;
-}
 
 async function register(request: APIRequestContext, name: string, locale = "en") {
   const email = `family-${randomUUID()}@example.com`;

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "./fixtures";
+import { expect, test } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { GOALS_WORDS, GoalsPage } from "./pages/goals-page";
 import { publicHolidays } from "../lib/goals/holidays";
+import { collectErrors } from "./page-errors";
 
 // A long flow (a goal, reports, a plan, axe runs): more than the default 30 s on a busy machine.
 test.describe.configure({ timeout: 90_000 });
@@ -16,15 +17,6 @@ test.describe.configure({ timeout: 90_000 });
  */
 
 const ZONE = "Europe/Prague";
-
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  return errors;
-}
 
 /** A local date in the user's time zone, `days` from today there (or from `from`). */
 function localDate(days = 0, from?: string): string {

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "./fixtures";
+import { expect, test } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { GoalsPage } from "./pages/goals-page";
+import { collectErrors } from "./page-errors";
 
 // A long flow (several pages, axe runs, a local partner): more than the default 30 s on a busy machine.
 test.describe.configure({ timeout: 90_000 });
@@ -13,16 +14,6 @@ test.describe.configure({ timeout: 90_000 });
  */
 
 const ZONE = "Europe/Prague";
-
-/** Uncaught errors in the page, and React's complaints (hydration...) in the console. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  return errors;
-}
 
 /** A local date in the user's time zone, `days` from today there. */
 function localDate(days = 0): string {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "./fixtures";
+import { expect, test } from "./fixtures";
 import { SignInPage } from "./pages/sign-in-page";
+import { collectErrors } from "./page-errors";
 
 /*
  * /{locale}/settings/notifications: a user registered through the API signs in, sets the daily summary to 18:30,
@@ -8,16 +9,6 @@ import { SignInPage } from "./pages/sign-in-page";
  * GET /notification-settings. The push section settles on a state (headless Chromium has no push service here,
  * so nothing is subscribed) without errors, and the page in Hebrew is right-to-left.
  */
-
-/** Uncaught errors in the page, and React's complaints (hydration...) in the console. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  return errors;
-}
 
 test("notification settings: summaries kept after a reload, push section, Hebrew right-to-left", async ({ page, request }) => {
   const errors = collectErrors(page);

@@ -5,6 +5,7 @@ import { expectAccessible } from "./axe";
 import { SecurityPage } from "./pages/security-page";
 import { registerUser } from "./pages/tasks-page";
 import { SignInPage } from "./pages/sign-in-page";
+import { collectErrors } from "./page-errors";
 
 /*
  * The sign-in page and the security settings with passkeys, in Chromium with its virtual authenticator (a platform
@@ -52,16 +53,6 @@ async function addVirtualAuthenticator(page: Page) {
   return {
     credentials: async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials,
   };
-}
-
-/** Uncaught errors in the page, and React's complaints (hydration...) in the console. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  return errors;
 }
 
 async function devicesOf(page: Page): Promise<Device[]> {

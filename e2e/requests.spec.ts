@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "./fixtures";
+import { expect, test, type APIRequestContext } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { TaskDetailPage } from "./pages/task-detail-page";
+import { collectErrors } from "./page-errors";
 
 /*
  * Collaboration between two people in two browser contexts: Alex asks Bea (by email, from the task page) to
@@ -19,15 +20,6 @@ async function register(request: APIRequestContext, name: string) {
   });
   expect(response.status()).toBe(201);
   return { email, id: (await response.json()).user.id as string };
-}
-
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  return errors;
 }
 
 test("requests: an invitation to collaborate reaches the other person live, is accepted, and the task shows the collaborator", async ({

@@ -1,23 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "./fixtures";
+import { expect, test } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { ReviewsPage } from "./pages/reviews-page";
 import { SiteHeader } from "./pages/site-header";
+import { collectErrors } from "./page-errors";
 
 /*
  * Spaced repetition in the browser: a card is made on /en/reviews (linked to a goal), it is due at once, its answer
  * is revealed and graded with the keyboard, and it leaves the due queue (the API agrees, and a reload too). The
  * briefing names the due card with a link here; the menu has a Reviews entry; the page passes axe, also in Hebrew.
  */
-
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  return errors;
-}
 
 test("reviews: create a card, review it, it leaves the due queue", async ({ page }) => {
   const errors = collectErrors(page);

@@ -1,25 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { expect, test, type Page } from "./fixtures";
+import { expect, test } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { SettingsPage } from "./pages/settings-page";
 import { SignInPage } from "./pages/sign-in-page";
+import { collectErrors } from "./page-errors";
 
 /*
  * The settings pages: a user registered through the API signs in on /en/sign-in, edits the profile (kept after a
  * reload), switches to Czech (the page moves to /cs/...), downloads the data export (a ZIP) and deletes the account, after
  * which the password signs in no more.
  */
-
-/** Uncaught errors in the page, and React's complaints (hydration...) in the console. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  return errors;
-}
 
 test("settings: profile, language, export and deleting the account", async ({ page, request }) => {
   const errors = collectErrors(page);

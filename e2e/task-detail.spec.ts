@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { TaskDetailPage } from "./pages/task-detail-page";
+import { collectErrors } from "./page-errors";
 
 /*
  * The task page, arranged through the API: a user registered with `page.request` (which shares the browser's
@@ -31,16 +32,6 @@ async function readTask(page: Page, id: string) {
   const response = await page.request.get(`/api/v1/tasks/${id}`);
   expect(response.status()).toBe(200);
   return response.json();
-}
-
-/** Uncaught errors in the page, and React's complaints (hydration...) in the console. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  return errors;
 }
 
 test("task page: edit every field, with errors next to the field and changes kept after a reload", async ({ page }) => {

@@ -3,6 +3,7 @@ import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import { expectAccessible } from "./axe";
 import { CirclePage } from "./pages/circle-page";
 import { SiteHeader } from "./pages/site-header";
+import { collectErrors } from "./page-errors";
 
 /*
  * The team pages. Ann creates a team, invites Ben by e-mail; Ben accepts in his Requests and becomes a member;
@@ -14,16 +15,6 @@ import { SiteHeader } from "./pages/site-header";
 test.use({ timezoneId: "Europe/Prague" });
 // Two people, several pages, axe in two themes on each: more than the default 30 seconds on a busy machine.
 test.describe.configure({ timeout: 120_000 });
-
-/** Uncaught errors in the page, and React's complaints (hydration...) in the console. */
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  return errors;
-}
 
 /** Registers through the page's request context, which signs its browser in too. */
 async function register(request: APIRequestContext, name: string, locale = "en") {

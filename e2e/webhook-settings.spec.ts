@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "./fixtures";
+import { expect, test } from "./fixtures";
 import { expectAccessible } from "./axe";
+import { collectErrors } from "./page-errors";
 
 /*
  * /{locale}/settings/webhooks: reached from the settings home; a URL that is no http(s) URL is refused next to the
@@ -8,15 +9,6 @@ import { expectAccessible } from "./axe";
  * reload); it is paused (kept after a reload), resumed, changed, sent a test (its host does not resolve, so the test fails
  * and shows in the deliveries) and deleted after a confirmation.
  */
-
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  return errors;
-}
 
 test("webhook settings: add with a secret shown once, pause, test, delete", async ({ page, context }) => {
   const errors = collectErrors(page);
