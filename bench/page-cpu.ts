@@ -58,8 +58,8 @@ import {
   type Settings,
 } from "./harness";
 import { dueAt, registerPageUser, seedTasks, send, taskBody } from "./page-user";
+import { SESSION_COOKIE } from "../lib/auth/actor";
 
-const SESSION_COOKIE = "spolu_session";
 const CONNECTIONS = 10;
 const LIST_PAGE = 50;
 const TARGET_MS = 10;

@@ -40,8 +40,8 @@ import {
   stopChild,
 } from "./harness";
 import { dueAt, registerPageUser, seedTasks, taskBody } from "./page-user";
+import { SESSION_COOKIE } from "../lib/auth/actor";
 
-const SESSION_COOKIE = "spolu_session";
 const STATUSES = ["todo", "in_progress", "done", "cancelled"] as const;
 const TARGET_INTERACTIVE_MS = 1000;
 const TARGET_ELEMENTS = 800;

@@ -29,8 +29,8 @@ import { parseArgs } from "node:util";
 import { chromium, type Browser, type BrowserContext } from "@playwright/test";
 import { messageOf, positive, printMachine, progress, settingsOrExit } from "./harness";
 import { registerPageUser, seedTasks, send } from "./page-user";
+import { SESSION_COOKIE } from "../lib/auth/actor";
 
-const SESSION_COOKIE = "spolu_session";
 const PAGE_PATH = "/en/tasks";
 const TARGET_MS = 1000;
 const QUICK_ADD = "#quick-add-title";
