@@ -109,6 +109,8 @@ describe("GET /tasks/view-counts", () => {
       "validation_failed",
     );
     expect(problem.errors?.length).toBeGreaterThan(0);
+    // The problem names the parameter it refused.
+    expect(JSON.stringify(problem.errors)).toContain("view");
   });
 
   test("GET /tasks/view-counts – 401 without a token", async () => {
