@@ -9,7 +9,8 @@ import {
   invoiceParams,
   updateInvoiceInput,
 } from "./schema";
-import { accountingStatus, createInvoice, deleteInvoice, getInvoice, listOwnInvoices, updateInvoice } from "./service";
+import { connectionStatusOfKind } from "../connectors/service";
+import { createInvoice, deleteInvoice, getInvoice, listOwnInvoices, updateInvoice } from "./service";
 
 const TAGS = ["Accounting"];
 const OWNER_ONLY =
@@ -109,4 +110,6 @@ export const accountingRoutes = createRouter()
     await deleteInvoice(c.var.actor, c.req.valid("param").id);
     return c.body(null, 204);
   })
-  .openapi(statusRoute, async (c) => c.json(await accountingStatus(c.var.actor, c.req.valid("query").connectionId), 200));
+  .openapi(statusRoute, async (c) =>
+    c.json(await connectionStatusOfKind(c.var.actor, "accounting", c.req.valid("query").connectionId), 200),
+  );

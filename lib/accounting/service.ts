@@ -1,8 +1,6 @@
 import { AppError, invalidField } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
-import type { StatusOutput } from "../connectors/schema";
-import { checkVisible, connectionOfKind } from "../connectors/service";
 import { getTask } from "../tasks/service";
 import {
   deleteInvoiceRow,
@@ -134,9 +132,4 @@ export async function markInvoicePaid(actor: Actor, id: string, paid: boolean): 
   if ((invoice.paidAt !== null) === paid) return false;
   await updateInvoiceRow(actor.userId, id, { paidAt: paid ? nowDate() : null });
   return true;
-}
-
-/** `GET /accounting/status`: the check of the caller's accounting (POHODA) connection. */
-export async function accountingStatus(actor: Actor, connectionId?: string): Promise<StatusOutput> {
-  return checkVisible(await connectionOfKind(actor, "accounting", connectionId));
 }

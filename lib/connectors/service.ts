@@ -463,6 +463,14 @@ export async function checkConnection(actor: Actor, id: string): Promise<StatusO
   return checkVisible(await visibleConnection(actor, id));
 }
 
+/**
+ * The check of the caller's connection of one kind (the one named, or their own, else their team's): for example
+ * `GET /accounting/status` for POHODA.
+ */
+export async function connectionStatusOfKind(actor: Actor, kind: ConnectorKind, connectionId?: string): Promise<StatusOutput> {
+  return checkVisible(await connectionOfKind(actor, kind, connectionId));
+}
+
 export async function checkVisible({ row, driver }: Visible): Promise<StatusOutput> {
   let report;
   try {
