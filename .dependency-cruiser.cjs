@@ -2,15 +2,18 @@
  * The boundaries between domains (issue 20, STYLE.md §1), checked by dependency-cruiser in `npm run lint`:
  * - a domain (lib/<domain>/) may use another's service, schema and vocabulary, never its repo;
  * - no import cycle between files;
- * - nothing in lib/ imports a composition root (the files that import every domain: lib/api/app.ts,
- *   lib/jobs/jobs.ts, lib/realtime/handlers.ts, lib/events/consumers.ts) but another composition root.
+ * - nothing in lib/ imports a composition root: server.ts and server/ (the files that import every domain:
+ *   server/api.ts mounts every domain's routes, server/jobs.ts lists the background jobs, server/subscribers.ts
+ *   registers who reacts to which event).
  * The violations left when the rules came (2026-11-28: 57 repo imports, 1 file cycle, 3 imports of a
  * composition root) are listed in .dependency-cruiser-known-violations.json and not reported; a new one fails the
  * lint. The list only shrinks: after removing some, write it again with
- *   npx depcruise-baseline lib server.ts --config .dependency-cruiser.cjs > .dependency-cruiser-known-violations.json
- * Not checked yet: cycles between domains (folders). dependency-cruiser finds 409 cycle paths (`scope: "folder"`),
- * most of them through the composition roots in lib/api and lib/jobs and through lib/db/schema; its baseline does
- * not match folder violations (17.4.3), so the rule comes once the composition roots have moved out of lib/.
+ *   npx depcruise-baseline lib server server.ts --config .dependency-cruiser.cjs > .dependency-cruiser-known-violations.json
+ * Not checked yet: cycles between domains (folders). With the composition roots in server/ (they were in lib/api,
+ * lib/jobs and lib/realtime), dependency-cruiser (`scope: "folder"`) reports 5 cycles instead of 409 paths, through
+ * two pairs: lib/api ↔ lib/auth (the request layer resolves the actor; auth's routes use the request layer's helpers)
+ * and lib/db/schema ↔ lib/reviews (the schema types two columns with the reviews vocabulary). Its baseline does not
+ * match folder violations (17.4.3), so the rule comes once those two are untangled.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -31,10 +34,10 @@ module.exports = {
     },
     {
       name: "no-composition-roots-in-lib",
-      comment: "A composition root imports every domain; lib/ must not depend on one (only server.ts and app/ do).",
+      comment: "A composition root imports every domain; lib/ must not depend on one.",
       severity: "error",
-      from: { path: "^lib/", pathNot: "^lib/(api/app|jobs/jobs|realtime/handlers|events/consumers)\\.ts$" },
-      to: { path: "^lib/(api/app|jobs/jobs|realtime/handlers|events/consumers)\\.ts$" },
+      from: { path: "^lib/" },
+      to: { path: "^(server/|server\\.ts$)" },
     },
   ],
   options: {

@@ -34,6 +34,7 @@ WORKDIR /app
 COPY --from=build /app/package.json /app/tsconfig.json /app/next.config.ts /app/server.ts ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/.next ./.next
+COPY --from=build /app/server ./server
 COPY --from=build /app/lib ./lib
 COPY --from=build /app/db ./db
 COPY --from=build /app/messages ./messages

@@ -1,7 +1,9 @@
 // ESLint flat config. Besides typescript-eslint's recommended rules it enforces the import direction of
 // STYLE.md §1 (`app → components → lib/<domain> → lib/{db,api,events,jobs,config}`) with core
 // `no-restricted-imports`, so that no extra plugin is needed:
-//   - lib/** imports nothing from app/, components/ or server.ts;  components/** nothing from app/ or server.ts;
+//   - lib/** imports nothing from app/, components/, server.ts or server/ (the composition roots);
+//     components/** nothing from app/, server.ts or server/; app/** nothing from server.ts or server/ but the API
+//     route handler, which hands requests to the Hono app (server/api.ts);
 //   - Drizzle, pg and PGlite only in lib/**/repo.ts and lib/db/** (and tests, benchmarks, server.ts wiring);
 //   - socket.io (server side) only in lib/realtime/** and server.ts;
 //   - unit tests (*.test.ts), tests/**, e2e/** and bench/** may import anything.
@@ -23,12 +25,12 @@ const SOCKET = {
 };
 
 /**
- * Imports of the top-level `targets` (folders, or `server` for server.ts) through the `@/` alias or a
+ * Imports of the top-level `targets` (folders; `server` means server.ts and server/) through the `@/` alias or a
  * relative path that climbs to the root. No folder inside lib/ or components/ bears those names, so
  * `../app` can only mean the top-level one (while lib/api's `./app` stays allowed).
  */
 function upward(targets, message) {
-  const names = targets.map((t) => (t === "server" ? "server(\\.ts)?$" : `${t}(/|$)`)).join("|");
+  const names = targets.map((t) => (t === "server" ? "server(\\.ts$|/|$)" : `${t}(/|$)`)).join("|");
   return [
     { regex: `^@/(${names})`, message },
     { regex: `^(\\.\\./)+(${names})`, message },
@@ -37,12 +39,18 @@ function upward(targets, message) {
 
 const LIB_UPWARD = upward(
   ["app", "components", "server"],
-  "lib/ never imports app/, components/ or server.ts: imports flow app → components → lib (STYLE.md §1).",
+  "lib/ never imports app/, components/, server.ts or server/: imports flow server → app → components → lib (STYLE.md §1).",
 );
 const COMPONENTS_UPWARD = upward(
   ["app", "server"],
-  "components/ never imports app/ or server.ts: imports flow app → components → lib (STYLE.md §1).",
+  "components/ never imports app/, server.ts or server/: imports flow server → app → components → lib (STYLE.md §1).",
 );
+const APP_UPWARD = upward(
+  ["server"],
+  "app/ never imports server.ts or server/ (only the API route handler hands requests to server/api.ts) (STYLE.md §1).",
+);
+/** The one file of app/ that imports a composition root: `next start` without server.ts answers the API there. */
+const APP_API_ROUTE = "app/api/v1/[[][[]...route[]][]]/route.ts";
 
 function importRules({ upwardPatterns = [], database = false, socket = false }) {
   return {
@@ -62,6 +70,12 @@ function layerConfigs() {
     {
       name: "spolu/imports/app",
       files: [`app/**/*.${CODE}`, `i18n/**/*.${CODE}`, "proxy.ts"],
+      ignores: [APP_API_ROUTE],
+      rules: importRules({ upwardPatterns: APP_UPWARD }),
+    },
+    {
+      name: "spolu/imports/app-api-route",
+      files: [APP_API_ROUTE],
       rules: importRules({}),
     },
     {

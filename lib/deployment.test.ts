@@ -197,6 +197,7 @@ describe("Dockerfile", () => {
       "package.json",
       "package-lock.json",
       "server.ts",
+      "server/api.ts",
       "lib/config.ts",
       "app/layout.tsx",
       "db/migrations/meta/_journal.json",

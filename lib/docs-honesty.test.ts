@@ -121,7 +121,7 @@ test("an operation count stated in the documentation is the OpenAPI document's",
   const dataDir = mkdtempSync(path.join(tmpdir(), "spolu-docs-"));
   try {
     loadConfig({ JWT_SECRET: "docs-honesty-test-secret-of-32-characters", DATA_DIR: dataDir, LOG_LEVEL: "silent" });
-    const { createApiApp } = await import("./api/app");
+    const { createApiApp } = await import("../server/api");
     const openApi = createApiApp().getOpenAPI31Document({ openapi: "3.1.0", info: { title: "Spolu API", version: "1.0.0" } });
     const operations = Object.values(openApi.paths ?? {}).reduce((sum, item) => sum + Object.keys(item ?? {}).length, 0);
     expect(operations).toBeGreaterThan(100);

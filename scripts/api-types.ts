@@ -27,7 +27,7 @@ export async function generateApiTypes(): Promise<string> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "spolu-api-types-"));
   try {
     loadConfig({ JWT_SECRET: "api-types-script-secret-of-32-characters", DATA_DIR: dataDir, LOG_LEVEL: "silent" });
-    const { createApiApp, openApiDocument } = await import("../lib/api/app");
+    const { createApiApp, openApiDocument } = await import("../server/api");
     const document = openApiDocument(createApiApp()) as OpenAPI3;
     const types = astToString(await openapiTS(document, { silent: true }));
     const options = await prettier.resolveConfig(SCHEMA_FILE);

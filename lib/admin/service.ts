@@ -3,9 +3,9 @@ import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
 import { endAllSessions } from "../auth/sessions/service";
 import { config } from "../config";
-import { backgroundJobs } from "../jobs/jobs";
 import { eventConsumerLags } from "../events/consumers";
 import { listJobRuns } from "../jobs/repo";
+import { JOB_CATALOG } from "../jobs/catalog";
 import { isModuleEnabled } from "../modules/registry";
 import { disconnectUser } from "../realtime/events";
 import { countAdminUsers, findAdminUser, listAdminUsers, setUserDisabled, type AdminUserRow } from "./repo";
@@ -69,27 +69,25 @@ export async function enableUser(userId: string): Promise<AdminUserOutput> {
 /** Every background job with its last run, whichever process ran it (job_runs), and whether its module pauses it. */
 export async function listJobStatus(): Promise<JobStatusListOutput> {
   const runs = new Map((await listJobRuns()).map((row) => [row.name, row]));
-  const items = backgroundJobs()
-    .map((job) => {
-      const run = runs.get(job.name);
-      return {
-        name: job.name,
-        module: job.module ?? null,
-        paused: job.module ? !isModuleEnabled(job.module) : false,
-        intervalMs: job.intervalMs,
-        nextRunAt: run?.nextRunAt.toISOString() ?? null,
-        runningOn: run?.leaseOwner ?? null,
-        lastStartedAt: run?.lastStartedAt?.toISOString() ?? null,
-        lastFinishedAt: run?.lastFinishedAt?.toISOString() ?? null,
-        lastDurationMs: run?.lastDurationMs ?? null,
-        lastOutcome: run?.lastOutcome ?? null,
-        lastError: run?.lastError ?? null,
-        lastRunner: run?.lastRunner ?? null,
-        runCount: run?.runCount ?? 0,
-        failureCount: run?.failureCount ?? 0,
-      };
-    })
-    .sort((a, b) => a.name.localeCompare(b.name));
+  const items = JOB_CATALOG.map((job) => {
+    const run = runs.get(job.name);
+    return {
+      name: job.name,
+      module: job.module ?? null,
+      paused: job.module ? !isModuleEnabled(job.module) : false,
+      intervalMs: job.intervalMs,
+      nextRunAt: run?.nextRunAt.toISOString() ?? null,
+      runningOn: run?.leaseOwner ?? null,
+      lastStartedAt: run?.lastStartedAt?.toISOString() ?? null,
+      lastFinishedAt: run?.lastFinishedAt?.toISOString() ?? null,
+      lastDurationMs: run?.lastDurationMs ?? null,
+      lastOutcome: run?.lastOutcome ?? null,
+      lastError: run?.lastError ?? null,
+      lastRunner: run?.lastRunner ?? null,
+      runCount: run?.runCount ?? 0,
+      failureCount: run?.failureCount ?? 0,
+    };
+  }).sort((a, b) => a.name.localeCompare(b.name));
   const now = Date.now();
   const eventConsumers = (await eventConsumerLags()).map((lag) => ({
     name: lag.consumer,

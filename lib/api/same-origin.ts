@@ -77,7 +77,7 @@ export function crossSiteSource(c: Context<ApiEnv>): string | null {
   return `a ${site} page`;
 }
 
-/** The middleware (lib/api/app.ts runs it before anything reads the body). */
+/** The middleware (server/api.ts runs it before anything reads the body). */
 export const sameOriginOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {
   const source = crossSiteSource(c);
   if (source) throw crossOrigin(source);

@@ -8,7 +8,7 @@ import { expirePendingRows, insertHistory, type ExpiryScope } from "./repo";
 /*
  * A pending request expires when its `expiresAt` passes without a decision. It is marked (state `expired`,
  * history `expired` with no actor, event `collaboration.expired`) lazily, whenever it is read or decided, and by
- * the `collaboration-expiry` background job (lib/jobs/jobs.ts), so that lists and events do not wait for a read.
+ * the `collaboration-expiry` background job (server/jobs.ts), so that lists and events do not wait for a read.
  */
 
 /** How many requests one transaction of the job expires. */

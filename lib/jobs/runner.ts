@@ -1,16 +1,13 @@
 import { hostname } from "node:os";
 import { errorText, log } from "../log";
 import { observeJobRun } from "../metrics/registry";
-import { isModuleEnabled, type ModuleId } from "../modules/registry";
+import { isModuleEnabled } from "../modules/registry";
+import type { JobInfo } from "./catalog";
 
 /** A background job: runs every `intervalMs`, once per interval across the deployment. */
-export interface Job {
-  name: string;
-  intervalMs: number;
+export interface Job extends JobInfo {
   /** Delay before this process first tries to run it (default: staggered from 10 s after start). */
   initialDelayMs?: number;
-  /** The feature module it belongs to: skipped while that module is switched off. */
-  module?: ModuleId;
   /** `signal` aborts when the process stops: a long job should return soon after (it is abandoned otherwise). */
   run(signal: AbortSignal): Promise<void>;
 }

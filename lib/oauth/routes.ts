@@ -26,7 +26,7 @@ import {
   withQuery,
 } from "./service";
 
-// Mounted last in lib/api/app.ts: `/auth/{provider}` must not catch the fixed `/auth/...` paths. Every path also
+// Mounted last in server/api.ts: `/auth/{provider}` must not catch the fixed `/auth/...` paths. Every path also
 // answers at the site root (`/auth/google`, `/auth/google/callback`).
 const TAGS = ["Sign-in with other accounts"];
 const PROVIDERS =

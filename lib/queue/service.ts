@@ -22,7 +22,7 @@ import type { ListQueueItemsQuery, QueueItemListOutput, QueueItemOutput, QueueSu
 /*
  * The one work queue. A domain defines a kind of work (`defineQueue`: how many attempts, how long one may take, what
  * to do), adds items to it (`enqueue`, in the domain's own transaction when it has one) and lets them be worked:
- * `work` (the background jobs, lib/jobs/jobs.ts) takes what is due, `runNow` one item at once (a test message sent
+ * `work` (the background jobs, server/jobs.ts) takes what is due, `runNow` one item at once (a test message sent
  * while the user waits). The domain keeps its own records (deliveries, runs) and what users see of them; the queue
  * keeps when each piece of work is due, who holds it and how it went, for the administrators (GET /admin/queue).
  *

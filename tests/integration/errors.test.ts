@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { z } from "zod";
 import { errorLogOutput, errorStatsOutput } from "../../lib/errors/schema";
-import { backgroundJobs } from "../../lib/jobs/jobs";
+import { backgroundJobs } from "../../server/jobs";
 import { ADMIN_EMAIL, expectProblem, expectShape, registerUser, startTestServer, type TestServer } from "./harness";
 
 let server: TestServer;

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { advanceClock, resetClock } from "../../lib/clock";
-import { backgroundJobs } from "../../lib/jobs/jobs";
+import { backgroundJobs } from "../../server/jobs";
 import { expectProblem, registerUser, startTestServer, type TestServer } from "./harness";
 
 let server: TestServer;

@@ -1,6 +1,6 @@
 import { validate, compileErrors } from "@readme/openapi-parser";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { apiApp } from "../../lib/api/app";
+import { apiApp } from "../../server/api";
 import { startTestServer, type TestServer } from "./harness";
 
 let server: TestServer;
@@ -34,7 +34,7 @@ describe("GET /openapi.json", () => {
     for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
       for (const [method, operation] of Object.entries(item)) {
         const where = `${method.toUpperCase()} ${path}`;
-        // Liveness and readiness answer before the rate limiter (lib/api/app.ts): no 429 there.
+        // Liveness and readiness answer before the rate limiter (server/api.ts): no 429 there.
         const limited = !["/api/v1/healthz", "/api/v1/readyz"].includes(path);
         expect(Object.keys(operation.responses), where).toEqual(expect.arrayContaining(limited ? ["429", "500"] : ["500"]));
         expect("429" in operation.responses, where).toBe(limited);

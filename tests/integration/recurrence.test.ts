@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { backgroundJobs } from "../../lib/jobs/jobs";
+import { backgroundJobs } from "../../server/jobs";
 import { createDueOccurrences } from "../../lib/tasks/recurring";
 import { expectProblem, registerUser, startTestServer, type TestServer } from "./harness";
 

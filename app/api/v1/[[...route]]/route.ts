@@ -1,4 +1,4 @@
-import { apiApp } from "@/lib/api/app";
+import { apiApp } from "@/server/api";
 import { toApiPath } from "@/lib/api/paths";
 
 /**

@@ -1,8 +1,8 @@
 import type { Server } from "socket.io";
-import { registerGamificationHandlers } from "../gamification/events";
-import { registerNotificationHandlers } from "../notifications/events";
-import { deliverEventsToSockets } from "./events";
-import { registerWebhookHandlers } from "../webhooks/events";
+import { registerGamificationHandlers } from "../lib/gamification/events";
+import { registerNotificationHandlers } from "../lib/notifications/events";
+import { deliverEventsToSockets } from "../lib/realtime/events";
+import { registerWebhookHandlers } from "../lib/webhooks/events";
 
 /**
  * Everything that reacts to committed domain events: the socket, in-app notifications (and reminder settings of
