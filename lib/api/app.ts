@@ -44,6 +44,7 @@ import { timeTrackingRoutes } from "../time-tracking/routes";
 import { webauthnRoutes } from "../webauthn/routes";
 import { webhooksRoutes } from "../webhooks/routes";
 import { savedFiltersRoutes } from "../saved-filters/routes";
+import { projectBoardColumnsRoutes, teamBoardColumnsRoutes } from "../board-columns/routes";
 import { noteRoutePattern } from "./access-log";
 import { compressAnswers, PrecompressedBody } from "./compression";
 import { AppError } from "./app-error";
@@ -184,6 +185,8 @@ export function createApiApp() {
   app.route(API_PREFIX, timeTrackingRoutes);
   app.route(API_PREFIX, calendarFeedsRoutes);
   app.route(API_PREFIX, savedFiltersRoutes);
+  app.route(API_PREFIX, projectBoardColumnsRoutes);
+  app.route(API_PREFIX, teamBoardColumnsRoutes);
   app.route(API_PREFIX, syncRoutes);
   app.route(API_PREFIX, gamificationRoutes);
   app.route(API_PREFIX, accountingRoutes);
