@@ -104,20 +104,13 @@ export async function movePlacements(fromColumnId: string, toColumnId: string, t
  * Places in `target` the scope's tasks of `status` that are placed in no column of that status on its board (those
  * the first column of the status shows without a placement): before another column becomes the status's first.
  */
-export async function placeUnplacedTasks(
-  scope: BoardScope,
-  status: TaskStatus,
-  target: string,
-  tx: Executor,
-): Promise<void> {
+export async function placeUnplacedTasks(scope: BoardScope, status: TaskStatus, target: string, tx: Executor): Promise<void> {
   const taskScope = scope.kind === "project" ? tasks.projectId : tasks.userGroupId;
   const placed = tx
     .select({ one: sql`1` })
     .from(boardPlacements)
     .innerJoin(boardColumns, eq(boardColumns.id, boardPlacements.columnId))
-    .where(
-      and(eq(boardPlacements.taskId, tasks.id), eq(scopeColumn(scope), scope.id), eq(boardColumns.status, status)),
-    );
+    .where(and(eq(boardPlacements.taskId, tasks.id), eq(scopeColumn(scope), scope.id), eq(boardColumns.status, status)));
   await tx.insert(boardPlacements).select(
     tx
       .select({ taskId: tasks.id, columnId: sql<string>`${target}::uuid`.as("column_id") })
@@ -131,9 +124,18 @@ export async function setPlacement(taskId: string, column: BoardColumnRow, tx: E
   const scope: BoardScope = column.projectId
     ? { kind: "project", id: column.projectId }
     : { kind: "team", id: column.userGroupId! };
-  const sameBoard = tx.select({ id: boardColumns.id }).from(boardColumns).where(eq(scopeColumn(scope), scope.id));
+  const sameBoard = tx
+    .select({ id: boardColumns.id })
+    .from(boardColumns)
+    .where(eq(scopeColumn(scope), scope.id));
   await tx
     .delete(boardPlacements)
-    .where(and(eq(boardPlacements.taskId, taskId), inArray(boardPlacements.columnId, sameBoard), ne(boardPlacements.columnId, column.id)));
+    .where(
+      and(
+        eq(boardPlacements.taskId, taskId),
+        inArray(boardPlacements.columnId, sameBoard),
+        ne(boardPlacements.columnId, column.id),
+      ),
+    );
   await tx.insert(boardPlacements).values({ taskId, columnId: column.id }).onConflictDoNothing();
 }

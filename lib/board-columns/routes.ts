@@ -10,13 +10,7 @@ import {
   scopeIdParams,
   updateBoardColumnInput,
 } from "./schema";
-import {
-  createBoardColumn,
-  deleteBoardColumn,
-  listBoardColumns,
-  updateBoardColumn,
-  type BoardScope,
-} from "./service";
+import { createBoardColumn, deleteBoardColumn, listBoardColumns, updateBoardColumn, type BoardScope } from "./service";
 
 const TAGS = ["Board"];
 const ABOUT =

@@ -53,12 +53,15 @@ function toColumnOutput(column: BoardColumnRow): BoardColumnOutput {
 }
 
 /** The columns a board without its own shows. */
-const DEFAULT_COLUMNS: BoardColumnOutput[] = TASK_STATUSES.map((status, position) => ({ id: null, name: null, status, position }));
+const DEFAULT_COLUMNS: BoardColumnOutput[] = TASK_STATUSES.map((status, position) => ({
+  id: null,
+  name: null,
+  status,
+  position,
+}));
 
 function listOutput(columns: readonly BoardColumnRow[]): BoardColumnListOutput {
-  return columns.length === 0
-    ? { custom: false, items: DEFAULT_COLUMNS }
-    : { custom: true, items: columns.map(toColumnOutput) };
+  return columns.length === 0 ? { custom: false, items: DEFAULT_COLUMNS } : { custom: true, items: columns.map(toColumnOutput) };
 }
 
 /** How a column is called in a problem's text. */

@@ -205,11 +205,14 @@ export const moveTaskInput = z
     status: statusSchema.optional().openapi({ description: "The column the task is dropped in; default: unchanged" }),
     afterId: z.uuid().nullable().optional().openapi({ description: "The task just above the drop point (null: top)" }),
     beforeId: z.uuid().nullable().optional().openapi({ description: "The task just below the drop point (null: bottom)" }),
-    columnId: z.uuid("must be a column id").optional().openapi({
-      description:
-        "A column of the board of the task's project or team (`GET /board` names them): the task takes the column's " +
-        "status and stays in that column on that board, also where the status has several columns",
-    }),
+    columnId: z
+      .uuid("must be a column id")
+      .optional()
+      .openapi({
+        description:
+          "A column of the board of the task's project or team (`GET /board` names them): the task takes the column's " +
+          "status and stays in that column on that board, also where the status has several columns",
+      }),
   })
   .openapi("MoveTaskInput", { example: { columnId: "9a0f7c44-2b1d-4e6a-b3c5-6d7e8f901a23", afterId: null } });
 export type MoveTaskInput = z.infer<typeof moveTaskInput>;
@@ -232,11 +235,15 @@ export const boardQuery = z.strictObject({
   columnId: z.uuid("must be a column id").optional().openapi({
     description: "Only this column of the project's or team's own columns: to load more of it, with `cursor`",
   }),
-  cursor: z.string().max(1000).optional().openapi({
-    description:
-      "A column's `nextCursor`: that column's next cards (needs `status`, or `columnId` for a project's or team's own " +
-      "column, and the same filters)",
-  }),
+  cursor: z
+    .string()
+    .max(1000)
+    .optional()
+    .openapi({
+      description:
+        "A column's `nextCursor`: that column's next cards (needs `status`, or `columnId` for a project's or team's own " +
+        "column, and the same filters)",
+    }),
 });
 
 export const boardOutput = z
@@ -253,11 +260,14 @@ export const boardOutput = z
         status: statusSchema,
         tasks: z.array(taskOutput),
         total: z.number().int().openapi({ description: "Tasks in the column (may exceed `limit`)" }),
-        nextCursor: z.string().nullable().openapi({
-          description:
-            "More cards follow: ask again with `status` (or `columnId` when `id` is set) and this `cursor` (null: this is " +
-            "the column's end)",
-        }),
+        nextCursor: z
+          .string()
+          .nullable()
+          .openapi({
+            description:
+              "More cards follow: ask again with `status` (or `columnId` when `id` is set) and this `cursor` (null: this is " +
+              "the column's end)",
+          }),
       }),
     ),
     people: z.array(person).openapi({

@@ -182,7 +182,10 @@ describe("/projects/{id}/board-columns", () => {
     ];
     for (const [json, pointer] of cases) {
       const problem = expectProblem(await api(base, { token: owner.token, json }), 400, "validation_failed");
-      expect(problem.errors?.map((error) => error.pointer), JSON.stringify(json)).toContain(pointer);
+      expect(
+        problem.errors?.map((error) => error.pointer),
+        JSON.stringify(json),
+      ).toContain(pointer);
     }
     const review = await addColumn(owner, `/projects/${project.id}`, { name: "Review", status: "in_progress" });
     const both = await api(`${base}/${review.id}`, {
@@ -219,7 +222,11 @@ describe("/projects/{id}/board-columns", () => {
     );
     expect(problem.detail).toMatch(/last column of the status done/);
     // Mapping it to another status would leave `done` without a column too.
-    const remap = await api(`${base}/board-columns/${done.id}`, { method: "PATCH", token: owner.token, json: { status: "todo" } });
+    const remap = await api(`${base}/board-columns/${done.id}`, {
+      method: "PATCH",
+      token: owner.token,
+      json: { status: "todo" },
+    });
     expect(expectProblem(remap, 409, "conflict").detail).toMatch(/done/);
   });
 
@@ -273,7 +280,10 @@ describe("/projects/{id}/board-columns", () => {
     const page = await board(owner, `projectId=${project.id}&columnId=${review.id}&limit=2`);
     expect(page.columns).toHaveLength(1);
     expect(page.columns[0]).toMatchObject({ id: review.id, total: 4 });
-    const rest = await board(owner, `projectId=${project.id}&columnId=${review.id}&limit=2&cursor=${page.columns[0]!.nextCursor}`);
+    const rest = await board(
+      owner,
+      `projectId=${project.id}&columnId=${review.id}&limit=2&cursor=${page.columns[0]!.nextCursor}`,
+    );
     expect([...page.columns[0]!.tasks, ...rest.columns[0]!.tasks].map((task) => task.title).sort()).toEqual(
       ["More 0", "More 1", "More 2", "Test"].sort(),
     );
