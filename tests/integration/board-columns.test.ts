@@ -339,7 +339,14 @@ describe("/user-groups/{id}/board-columns", () => {
     expect(team.status, JSON.stringify(team.body)).toBe(201);
     const teamId = team.body.id as string;
     expect((await addMember(server, `/user-groups/${teamId}/members`, owner, member)).status).toBe(201);
+    // The member's board is cached (a HIT the second time) until the team's columns change.
+    await board(member, `userGroupId=${teamId}`);
+    const cached = await api(`/board?userGroupId=${teamId}`, { token: member.token });
+    expect(cached.headers.get("x-cache")).toBe("HIT");
     const blocked = await addColumn(owner, `/user-groups/${teamId}`, { name: "Blocked", status: "todo", position: 1 });
+    const changed = await api(`/board?userGroupId=${teamId}`, { token: member.token });
+    expect(changed.headers.get("x-cache")).toBe("MISS");
+    expect(expectShape(boardOutput, changed.body).columns.map((column) => column.name)).toContain("Blocked");
     const task = await createTask(server, owner.token, { title: "Rotate keys", userGroupId: teamId });
     expect((await move(owner, task.id, { columnId: blocked.id })).status).toBe(200);
     expect(summary(await board(member, `userGroupId=${teamId}`))).toEqual([
