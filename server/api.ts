@@ -44,6 +44,7 @@ import { timeTrackingRoutes } from "../lib/time-tracking/routes";
 import { webauthnRoutes } from "../lib/webauthn/routes";
 import { webhooksRoutes } from "../lib/webhooks/routes";
 import { savedFiltersRoutes } from "../lib/saved-filters/routes";
+import { projectBoardColumnsRoutes, teamBoardColumnsRoutes } from "../lib/board-columns/routes";
 import { noteRoutePattern } from "../lib/api/access-log";
 import { compressAnswers, PrecompressedBody } from "../lib/api/compression";
 import { AppError } from "../lib/api/app-error";
@@ -184,6 +185,8 @@ export function createApiApp() {
   app.route(API_PREFIX, timeTrackingRoutes);
   app.route(API_PREFIX, calendarFeedsRoutes);
   app.route(API_PREFIX, savedFiltersRoutes);
+  app.route(API_PREFIX, projectBoardColumnsRoutes);
+  app.route(API_PREFIX, teamBoardColumnsRoutes);
   app.route(API_PREFIX, syncRoutes);
   app.route(API_PREFIX, gamificationRoutes);
   app.route(API_PREFIX, accountingRoutes);

@@ -3,6 +3,7 @@
 import type { Announcements, ScreenReaderInstructions } from "@dnd-kit/core";
 import { useTranslations } from "next-intl";
 import { useMemo, type RefObject } from "react";
+import { columnLabel } from "./column-label";
 import { dropSpot, findTask, locate, type Board, type Spot } from "./board-state";
 
 /**
@@ -19,7 +20,7 @@ export function useBoardAccessibility(board: RefObject<Board>): {
 
   return useMemo(() => {
     const title = (id: unknown) => findTask(board.current, id)?.title ?? "";
-    const place = (spot: Spot) => ({ column: fields(`status.${spot.status}`), position: spot.index + 1, count: spot.count });
+    const place = (spot: Spot) => ({ column: columnLabel(spot, fields), position: spot.index + 1, count: spot.count });
     const where = (id: unknown, message: "pickedUp" | "dropped" | "cancelled") => {
       const spot = locate(board.current, id);
       return spot ? t(message, { title: title(id), ...place(spot) }) : undefined;
@@ -27,7 +28,7 @@ export function useBoardAccessibility(board: RefObject<Board>): {
     // The place last announced: dnd-kit reports the card over itself right after it is picked up, and that
     // must not replace "Picked up…" with the same place in other words.
     let announced: Spot | null = null;
-    const same = (a: Spot | null, b: Spot | null) => a?.status === b?.status && a?.index === b?.index && a?.count === b?.count;
+    const same = (a: Spot | null, b: Spot | null) => a?.column === b?.column && a?.index === b?.index && a?.count === b?.count;
     return {
       announcements: {
         onDragStart: ({ active }) => {

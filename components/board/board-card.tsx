@@ -10,7 +10,7 @@ import { AssigneeAvatars } from "./assignee-avatars";
 import { GripIcon } from "./board-icons";
 import { DueChip } from "./due-chip";
 import { DragHandle } from "./drag-handle";
-import type { Spot } from "./board-state";
+import type { BoardColumn, Spot } from "./board-state";
 import { MoveMenu, type MoveTarget } from "./move-menu";
 
 /** The render time and the user's time zone, for due dates ("due today") that read the same on server and client. */
@@ -25,6 +25,8 @@ export type People = ReadonlyMap<string, string>;
 interface CardProps {
   task: TaskOutput;
   spot: Spot;
+  /** The board's columns (the "Move to…" choices). */
+  columns: readonly BoardColumn[];
   clock: Clock;
   people: People;
   onMove(taskId: string, target: MoveTarget): void;
@@ -36,7 +38,7 @@ interface CardProps {
  * still work); with the keyboard only its handle picks it up (Space), and screen readers reach it there. While
  * it is dragged it stays in place as a faint placeholder and the overlay follows the pointer.
  */
-export function SortableTaskCard({ task, spot, clock, people, onMove }: CardProps) {
+export function SortableTaskCard({ task, spot, columns, clock, people, onMove }: CardProps) {
   const t = useTranslations("Board");
   const sortable = useSortable({ id: task.id, attributes: { roleDescription: t("cardRole") } });
   const { setNodeRef, transform, transition, isDragging } = sortable;
@@ -55,7 +57,7 @@ export function SortableTaskCard({ task, spot, clock, people, onMove }: CardProp
         </Link>
       </div>
       <TaskDetails task={task} clock={clock} people={people} />
-      <MoveMenu taskId={task.id} title={task.title} spot={spot} onMove={(target) => onMove(task.id, target)} />
+      <MoveMenu taskId={task.id} title={task.title} spot={spot} columns={columns} onMove={(target) => onMove(task.id, target)} />
     </li>
   );
 }

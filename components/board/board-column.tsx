@@ -5,17 +5,20 @@ import { SortableContext, verticalListSortingStrategy } from "@dnd-kit/sortable"
 import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useRef } from "react";
 import { SortableTaskCard, type Clock, type People } from "./board-card";
-import type { BoardColumn as Column } from "./board-state";
+import { columnKey, type BoardColumn as Column } from "./board-state";
+import { columnLabel } from "./column-label";
 import type { MoveTarget } from "./move-menu";
 
 /**
- * One status column: its name and count, then its cards in board order. The card list and the space below it
- * are the column's drop area (its id is the status), so that an empty column takes a card too. The list scrolls
+ * One column (a status's, or a project's or team's own): its name and count, then its cards in board order. The card
+ * list and the space below it are the column's drop area (its id is the column's key), so that an empty column takes
+ * a card too. The list scrolls
  * on its own; when its end comes into view and the column has more cards than are loaded, the next ones load
  * (the "Show more" button at the end does the same, for the keyboard and when scrolling is not possible).
  */
 export function BoardColumn({
   column,
+  columns,
   clock,
   people,
   loading,
@@ -23,15 +26,18 @@ export function BoardColumn({
   onLoadMore,
 }: {
   column: Column;
+  /** Every column of the board (the cards' "Move to…" choices). */
+  columns: readonly Column[];
   clock: Clock;
   people: People;
   loading: boolean;
   onMove(taskId: string, target: MoveTarget): void;
-  onLoadMore(status: Column["status"]): void;
+  onLoadMore(key: string): void;
 }) {
   const t = useTranslations("Board");
   const fields = useTranslations("TaskFields");
-  const { setNodeRef, isOver } = useDroppable({ id: column.status });
+  const key = columnKey(column);
+  const { setNodeRef, isOver } = useDroppable({ id: key });
   const body = useRef<HTMLDivElement | null>(null);
   const end = useRef<HTMLButtonElement | null>(null);
   const bodyRef = useCallback(
@@ -41,35 +47,41 @@ export function BoardColumn({
     },
     [setNodeRef],
   );
-  const headingId = `board-column-${column.status}`;
+  const headingId = `board-column-${key}`;
   const shown = column.tasks.length;
-  const { status, nextCursor } = column;
+  const { nextCursor } = column;
 
   useEffect(() => {
     const button = end.current;
     if (!nextCursor || loading || !button || typeof IntersectionObserver === "undefined") return;
-    const observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && onLoadMore(status), {
+    const observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && onLoadMore(key), {
       root: body.current,
       rootMargin: "0px 0px 200px 0px",
     });
     observer.observe(button);
     return () => observer.disconnect();
-  }, [nextCursor, loading, status, onLoadMore]);
+  }, [nextCursor, loading, key, onLoadMore]);
 
   return (
-    <section className={`board-column board-column-${column.status}`} aria-labelledby={headingId} data-status={column.status}>
+    <section
+      className={`board-column board-column-${column.status}`}
+      aria-labelledby={headingId}
+      data-status={column.status}
+      data-column={column.id ?? undefined}
+    >
       <header className="board-column-head">
-        <h2 id={headingId}>{fields(`status.${column.status}`)}</h2>
+        <h2 id={headingId}>{columnLabel(column, fields)}</h2>
         <span className="board-column-count">{t("taskCount", { count: column.total })}</span>
       </header>
       <div ref={bodyRef} className="board-column-body" data-over={isOver || undefined}>
-        <SortableContext id={column.status} items={column.tasks.map((task) => task.id)} strategy={verticalListSortingStrategy}>
+        <SortableContext id={key} items={column.tasks.map((task) => task.id)} strategy={verticalListSortingStrategy}>
           <ol className="board-cards">
             {column.tasks.map((task, index) => (
               <SortableTaskCard
                 key={task.id}
                 task={task}
-                spot={{ status: column.status, index, count: shown }}
+                spot={{ column: key, status: column.status, name: column.name, index, count: shown }}
+                columns={columns}
                 clock={clock}
                 people={people}
                 onMove={onMove}
@@ -85,7 +97,7 @@ export function BoardColumn({
             className="board-column-load"
             aria-busy={loading || undefined}
             disabled={loading}
-            onClick={() => onLoadMore(status)}
+            onClick={() => onLoadMore(key)}
           >
             {loading ? t("loadingMore") : t("loadMore")}
           </button>

@@ -25,8 +25,12 @@ const MEMBERSHIP_EVENTS = new Set([
  * Task events carry the task as it is now (lib/tasks/service.ts, announceTaskChange): the card goes to its
  * column and place at once, with no request. Deleted and unshared tasks only carry their id.
  */
-export function liveChange(event: LiveEvent, filter: BoardFilter): LiveChange {
+export function liveChange(event: LiveEvent, filter: BoardFilter, ownColumns = false): LiveChange {
   const task = (event.data as { task?: TaskOutput }).task;
+  // A project's or team's own columns changed; or, on such a board, a card moved, maybe into another column of the
+  // same status (which only GET /board knows): load the board again.
+  if (event.type === "board.columns_changed") return "reload";
+  if (ownColumns && event.type === "task.moved") return "reload";
   if (event.type.startsWith("task.") && task) return (board) => placeTask(board, task, filter);
   if ((event.type === "task.deleted" || event.type === "task.unshared") && event.taskId) {
     const taskId = event.taskId;

@@ -1,14 +1,19 @@
 import type { MoveTaskInput, TaskOutput } from "@/lib/tasks/schema";
-import { TASK_STATUSES, type TaskStatus } from "@/lib/tasks/vocabulary";
+import type { TaskStatus } from "@/lib/tasks/vocabulary";
 import { matchesFilter, type BoardFilter } from "./board-filter";
 
 /*
  * The board as the page holds it, and the pure changes made to it: a drag, a "Move to…" choice, a task that
- * changed elsewhere. Columns keep the order of TASK_STATUSES; their droppable ids are the statuses themselves
- * (task ids are UUIDs, so the two cannot clash).
+ * changed elsewhere. Columns keep the order GET /board gives: one per status (in the order of TASK_STATUSES), or a
+ * project's or team's own columns (lib/board-columns). A column's key (`columnKey`) is its droppable id: its id
+ * when it has one, else its status (ids are random UUIDs, so they cannot clash with each other or with a task's).
  */
 
 export interface BoardColumn {
+  /** A project's or team's own column: its id (`columnId` of a move); null for one column per status. */
+  id: string | null;
+  /** Its name; null: called after its status. */
+  name: string | null;
   status: TaskStatus;
   tasks: TaskOutput[];
   /** Tasks in the column, including those not loaded yet. */
@@ -28,21 +33,43 @@ export const BOARD_FIRST_PAGE = 8;
 /** Cards per "load more" (the `limit` of GET /board with a column's cursor). */
 export const BOARD_PAGE_SIZE = 50;
 
-/** Where a task is (or would land): its column, its index there and how many tasks the column then shows. */
+/** Where a task is (or would land): its column (key, status and name), its index there and how many tasks it then shows. */
 export interface Spot {
+  column: string;
   status: TaskStatus;
+  name: string | null;
   index: number;
   count: number;
 }
 
-export function isStatus(id: unknown): id is TaskStatus {
-  return (TASK_STATUSES as readonly unknown[]).includes(id);
+/** A column's droppable id and key: its id, or its status when the board has one column per status. */
+export function columnKey(column: Pick<BoardColumn, "id" | "status">): string {
+  return column.id ?? column.status;
 }
 
-/** The column of a droppable id: a status names its own column, a task id the column holding it. */
-export function columnOf(board: Board, id: unknown): TaskStatus | null {
-  if (isStatus(id)) return id;
-  return board.find((column) => column.tasks.some((task) => task.id === id))?.status ?? null;
+const keyed = (board: Board, key: unknown) => board.find((column) => columnKey(column) === key);
+
+/** Whether a droppable id is a column's (not a card's). */
+export function isColumnKey(board: Board, id: unknown): boolean {
+  return keyed(board, id) !== undefined;
+}
+
+/** Whether the board shows a project's or team's own columns. */
+export const hasOwnColumns = (board: Board) => board.some((column) => column.id !== null);
+
+const spotIn = (column: BoardColumn, index: number, count: number): Spot => ({
+  column: columnKey(column),
+  status: column.status,
+  name: column.name,
+  index,
+  count,
+});
+
+/** The column of a droppable id: a column's key names it, a task id the column holding it. */
+export function columnOf(board: Board, id: unknown): string | null {
+  if (isColumnKey(board, id)) return String(id);
+  const column = board.find((candidate) => candidate.tasks.some((task) => task.id === id));
+  return column ? columnKey(column) : null;
 }
 
 export function findTask(board: Board, taskId: unknown): TaskOutput | null {
@@ -53,7 +80,7 @@ export function findTask(board: Board, taskId: unknown): TaskOutput | null {
 export function locate(board: Board, taskId: unknown): Spot | null {
   for (const column of board) {
     const index = column.tasks.findIndex((task) => task.id === taskId);
-    if (index !== -1) return { status: column.status, index, count: column.tasks.length };
+    if (index !== -1) return spotIn(column, index, column.tasks.length);
   }
   return null;
 }
@@ -63,24 +90,23 @@ export function locate(board: Board, taskId: unknown): Spot | null {
  * it is over (or goes last over the column's empty space); in another column it goes before that card.
  */
 export function dropSpot(board: Board, activeId: unknown, overId: unknown): Spot | null {
-  const status = columnOf(board, overId);
-  const column = board.find((candidate) => candidate.status === status);
-  if (!status || !column) return null;
+  const column = keyed(board, columnOf(board, overId));
+  if (!column) return null;
   const here = column.tasks.findIndex((task) => task.id === activeId);
   const overIndex = column.tasks.findIndex((task) => task.id === overId);
   const count = here === -1 ? column.tasks.length + 1 : column.tasks.length;
-  return { status, index: overIndex === -1 ? count - 1 : overIndex, count };
+  return spotIn(column, overIndex === -1 ? count - 1 : overIndex, count);
 }
 
-/** The board with a task taken out of its column and put into `status` at `index` (of the column without it). */
-export function moveTask(board: Board, taskId: string, status: TaskStatus, index: number): Board {
+/** The board with a task taken out of its column and put into the column `key` at `index` (of the column without it). */
+export function moveTask(board: Board, taskId: string, key: string, index: number): Board {
   const task = findTask(board, taskId);
   if (!task) return board;
   return board.map((column) => {
     const had = column.tasks.some((candidate) => candidate.id === taskId);
     const tasks = column.tasks.filter((candidate) => candidate.id !== taskId);
-    if (column.status !== status) return had ? { ...column, tasks, total: column.total - 1 } : column;
-    tasks.splice(Math.max(0, Math.min(index, tasks.length)), 0, { ...task, status });
+    if (columnKey(column) !== key) return had ? { ...column, tasks, total: column.total - 1 } : column;
+    tasks.splice(Math.max(0, Math.min(index, tasks.length)), 0, { ...task, status: column.status });
     return { ...column, tasks, total: had ? column.total : column.total + 1 };
   });
 }
@@ -101,7 +127,9 @@ export function removeTask(board: Board, taskId: string): Board {
 
 /**
  * The board with a task as it is now (from a live event, or the answer to a move): in place when its column and
- * position did not change, else in its column by board order, or gone when it no longer matches the filter.
+ * position did not change, else in its column by board order, or gone when it no longer matches the filter. Its
+ * column is the one of its status it is in, else its status's first (another column of the same status is only
+ * known from GET /board: a move there made elsewhere reloads the board, board-live.ts).
  * A column cut off at the limit only counts a task that sorts after its last card (the board does not show it).
  */
 export function placeTask(board: Board, task: TaskOutput, filter: BoardFilter): Board {
@@ -114,8 +142,10 @@ export function placeTask(board: Board, task: TaskOutput, filter: BoardFilter): 
   }
   const without = current ? removeTask(board, task.id) : board;
   if (!matchesFilter(task, filter)) return without;
+  const holder = board.find((column) => column.tasks.some((candidate) => candidate.id === task.id));
+  const target = holder && holder.status === task.status ? holder : board.find((column) => column.status === task.status);
   return without.map((column) => {
-    if (column.status !== task.status) return column;
+    if (!target || columnKey(column) !== columnKey(target)) return column;
     const index = column.tasks.findIndex((candidate) => compareBoardOrder(task, candidate) < 0);
     const cutOff = column.total > column.tasks.length;
     if (index === -1 && cutOff) return { ...column, total: column.total + 1 };
@@ -140,11 +170,15 @@ export function replaceTask(board: Board, task: TaskOutput): Board {
  */
 export function moveInput(board: Board, taskId: string): MoveTaskInput | null {
   const spot = locate(board, taskId);
-  const column = board.find((candidate) => candidate.status === spot?.status);
+  const column = spot ? keyed(board, spot.column) : undefined;
   if (!spot || !column) return null;
   const above = column.tasks[spot.index - 1];
   const below = column.tasks[spot.index + 1];
-  return { status: spot.status, ...(above ? { afterId: above.id } : {}), ...(below ? { beforeId: below.id } : {}) };
+  return {
+    ...(column.id ? { columnId: column.id } : { status: spot.status }),
+    ...(above ? { afterId: above.id } : {}),
+    ...(below ? { beforeId: below.id } : {}),
+  };
 }
 
 /**
@@ -154,7 +188,7 @@ export function moveInput(board: Board, taskId: string): MoveTaskInput | null {
 export function appendCards(board: Board, more: BoardColumn): Board {
   const shown = new Set(board.flatMap((column) => column.tasks.map((task) => task.id)));
   return board.map((column) =>
-    column.status === more.status
+    columnKey(column) === columnKey(more)
       ? {
           ...column,
           tasks: [...column.tasks, ...more.tasks.filter((task) => !shown.has(task.id))],

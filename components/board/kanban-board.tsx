@@ -28,16 +28,20 @@ import type { TaskOutput } from "@/lib/tasks/schema";
 import { useBoardAccessibility } from "./board-announcements";
 import { DraggedTaskCard, type Clock, type People } from "./board-card";
 import { BoardColumn } from "./board-column";
+import { columnLabel } from "./column-label";
+import { EditColumns, type ColumnsScope } from "./edit-columns";
 import { boardSearch, type BoardFilter } from "./board-filter";
 import { liveChange, namesUnknown } from "./board-live";
 import {
   appendCards,
   BOARD_FIRST_PAGE,
   BOARD_PAGE_SIZE,
+  columnKey,
   columnOf,
   dropSpot,
   findTask,
-  isStatus,
+  hasOwnColumns,
+  isColumnKey,
   locate,
   moveInput,
   moveTask,
@@ -45,7 +49,6 @@ import {
   removeTask,
   replaceTask,
   type Board,
-  type BoardColumn as Column,
   type Spot,
 } from "./board-state";
 import type { MoveTarget } from "./move-menu";
@@ -68,6 +71,8 @@ interface Props {
   initialPeople: Person[];
   filter: BoardFilter;
   clock: Clock;
+  /** The project or team whose columns the board shows, when the user may change them ("Edit columns"). */
+  editColumns?: ColumnsScope;
 }
 
 /**
@@ -76,7 +81,7 @@ interface Props {
  * refuses, the card goes back and a message says why. Other people's and other tabs' changes arrive on the live
  * socket and apply as they come, except during a drag: they wait until the card is dropped.
  */
-export function KanbanBoard({ initial, initialPeople, filter, clock }: Props) {
+export function KanbanBoard({ initial, initialPeople, filter, clock, editColumns }: Props) {
   const t = useTranslations("Board");
   const fields = useTranslations("TaskFields");
   const [board, setBoard] = useState(initial);
@@ -156,24 +161,26 @@ export function KanbanBoard({ initial, initialPeople, filter, clock }: Props) {
 
   /** Loads a column's next cards (its end scrolled into view, or "Show more"). */
   const loadMore = useCallback(
-    async (status: Column["status"]) => {
-      const cursor = boardRef.current.find((column) => column.status === status)?.nextCursor;
-      if (!cursor || loadingRef.current.has(status)) return;
+    async (key: string) => {
+      const column = boardRef.current.find((candidate) => columnKey(candidate) === key);
+      const cursor = column?.nextCursor;
+      if (!column || !cursor || loadingRef.current.has(key)) return;
       const mark = (on: boolean) => {
-        if (on) loadingRef.current.add(status);
-        else loadingRef.current.delete(status);
+        if (on) loadingRef.current.add(key);
+        else loadingRef.current.delete(key);
         setLoading(new Set(loadingRef.current));
       };
       mark(true);
       try {
+        const which: Record<string, string> = column.id ? { columnId: column.id } : { status: column.status };
         const answer = await api.GET("/api/v1/board", {
-          querySerializer: () => boardQuery({ status, cursor, limit: String(BOARD_PAGE_SIZE) }),
+          querySerializer: () => boardQuery({ ...which, cursor, limit: String(BOARD_PAGE_SIZE) }),
         });
         const more = answer.ok ? answer.body.columns[0] : undefined;
         if (answer.ok) learnPeople(answer.body.people);
         if (!more) setError(t("loadMoreFailed"));
         // A reload meanwhile has its own cursor: this answer continues the old one.
-        else if (boardRef.current.find((column) => column.status === status)?.nextCursor === cursor) {
+        else if (boardRef.current.find((candidate) => columnKey(candidate) === key)?.nextCursor === cursor) {
           const change: Change = (current) => appendCards(current, more);
           if (origin.current) held.current.push(change);
           else apply(change);
@@ -196,7 +203,7 @@ export function KanbanBoard({ initial, initialPeople, filter, clock }: Props) {
 
   const live = useLiveEvents({
     onEvent(event) {
-      const change = liveChange(event, filter);
+      const change = liveChange(event, filter, hasOwnColumns(boardRef.current));
       // Someone newly assigned: only a reload of the board brings their name.
       if (namesUnknown(event, peopleRef.current)) scheduleReload();
       if (change === "reload") scheduleReload();
@@ -263,7 +270,7 @@ export function KanbanBoard({ initial, initialPeople, filter, clock }: Props) {
     const from = columnOf(boardRef.current, active.id);
     const to = over ? columnOf(boardRef.current, over.id) : null;
     if (!over || !from || !to || from === to) return;
-    const cards = boardRef.current.find((column) => column.status === to)?.tasks ?? [];
+    const cards = boardRef.current.find((column) => columnKey(column) === to)?.tasks ?? [];
     const overIndex = cards.findIndex((task) => task.id === over.id);
     const dragged = active.rect.current.translated;
     const below = dragged !== null && dragged.top > over.rect.top + over.rect.height / 2;
@@ -275,15 +282,15 @@ export function KanbanBoard({ initial, initialPeople, filter, clock }: Props) {
     if (!start) return;
     const spot = over ? dropSpot(boardRef.current, active.id, over.id) : null;
     const target = spot ?? start.spot;
-    apply((current) => moveTask(current, start.task.id, target.status, target.index));
+    apply((current) => moveTask(current, start.task.id, target.column, target.index));
     endDrag();
     const now = locate(boardRef.current, start.task.id);
-    if (now && (now.status !== start.spot.status || now.index !== start.spot.index)) void sendMove(start.task);
+    if (now && (now.column !== start.spot.column || now.index !== start.spot.index)) void sendMove(start.task);
   }
 
   function onDragCancel() {
     const start = origin.current;
-    if (start) apply((current) => moveTask(current, start.task.id, start.spot.status, start.spot.index));
+    if (start) apply((current) => moveTask(current, start.task.id, start.spot.column, start.spot.index));
     endDrag();
   }
 
@@ -296,11 +303,11 @@ export function KanbanBoard({ initial, initialPeople, filter, clock }: Props) {
   function moveWithMenu(taskId: string, target: MoveTarget) {
     const task = findTask(boardRef.current, taskId);
     if (!task || origin.current) return;
-    apply((current) => moveTask(current, taskId, target.status, target.index === "end" ? Number.MAX_SAFE_INTEGER : target.index));
+    apply((current) => moveTask(current, taskId, target.column, target.index === "end" ? Number.MAX_SAFE_INTEGER : target.index));
     const spot = locate(boardRef.current, taskId);
     if (spot) {
       setStatus(
-        t("moved", { title: task.title, column: fields(`status.${spot.status}`), position: spot.index + 1, count: spot.count }),
+        t("moved", { title: task.title, column: columnLabel(spot, fields), position: spot.index + 1, count: spot.count }),
       );
     }
     setFocusMoved(taskId);
@@ -314,6 +321,7 @@ export function KanbanBoard({ initial, initialPeople, filter, clock }: Props) {
     <div ref={element} className="board">
       <div className="board-bar">
         <p className={`board-live board-live-${live}`}>{t(`live.${live}`)}</p>
+        {editColumns && <EditColumns scope={editColumns} onChanged={scheduleReload} />}
       </div>
       <p className="board-error" role="alert">
         {error}
@@ -342,11 +350,12 @@ export function KanbanBoard({ initial, initialPeople, filter, clock }: Props) {
         <div className="board-columns" role="group" aria-label={t("columnsLabel")}>
           {board.map((column) => (
             <BoardColumn
-              key={column.status}
+              key={columnKey(column)}
               column={column}
+              columns={board}
               clock={clock}
               people={people}
-              loading={loading.has(column.status)}
+              loading={loading.has(columnKey(column))}
               onMove={moveWithMenu}
               onLoadMore={loadMore}
             />
@@ -367,10 +376,10 @@ function boardCollisions(board: () => Board): CollisionDetection {
   return (args) => {
     const underPointer = pointerWithin(args);
     const overId = getFirstCollision(underPointer.length > 0 ? underPointer : rectIntersection(args), "id");
-    if (overId == null || !isStatus(overId)) return overId == null ? [] : [{ id: overId }];
+    if (overId == null || !isColumnKey(board(), overId)) return overId == null ? [] : [{ id: overId }];
     const ids = new Set(
       board()
-        .find((column) => column.status === overId)
+        .find((column) => columnKey(column) === overId)
         ?.tasks.map((task) => task.id),
     );
     if (ids.size === 0) return [{ id: overId }];

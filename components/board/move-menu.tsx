@@ -2,12 +2,12 @@
 
 import { useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState } from "react";
-import { TASK_STATUSES, type TaskStatus } from "@/lib/tasks/vocabulary";
-import type { Spot } from "./board-state";
+import { columnKey, type BoardColumn, type Spot } from "./board-state";
+import { columnLabel } from "./column-label";
 
-/** A place to move a card to: a column, and an index there ("end": after its last card). */
+/** A place to move a card to: a column (its key), and an index there ("end": after its last card). */
 export interface MoveTarget {
-  status: TaskStatus;
+  column: string;
   index: number | "end";
 }
 
@@ -20,11 +20,13 @@ export function MoveMenu({
   taskId,
   title,
   spot,
+  columns,
   onMove,
 }: {
   taskId: string;
   title: string;
   spot: Spot;
+  columns: readonly Pick<BoardColumn, "id" | "name" | "status">[];
   onMove(target: MoveTarget): void;
 }) {
   const t = useTranslations("Board");
@@ -47,12 +49,14 @@ export function MoveMenu({
     onMove(target);
   };
   const targets: { label: string; target: MoveTarget }[] = [
-    ...(spot.index > 0 ? [{ label: t("moveUp"), target: { status: spot.status, index: spot.index - 1 } }] : []),
-    ...(spot.index < spot.count - 1 ? [{ label: t("moveDown"), target: { status: spot.status, index: spot.index + 1 } }] : []),
-    ...TASK_STATUSES.filter((status) => status !== spot.status).map((status) => ({
-      label: t("moveToColumn", { column: fields(`status.${status}`) }),
-      target: { status, index: "end" as const },
-    })),
+    ...(spot.index > 0 ? [{ label: t("moveUp"), target: { column: spot.column, index: spot.index - 1 } }] : []),
+    ...(spot.index < spot.count - 1 ? [{ label: t("moveDown"), target: { column: spot.column, index: spot.index + 1 } }] : []),
+    ...columns
+      .filter((column) => columnKey(column) !== spot.column)
+      .map((column) => ({
+        label: t("moveToColumn", { column: columnLabel(column, fields) }),
+        target: { column: columnKey(column), index: "end" as const },
+      })),
   ];
 
   return (

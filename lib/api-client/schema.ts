@@ -3582,6 +3582,110 @@ export interface paths {
     patch: operations["updateSavedFilter"];
     trace?: never;
   };
+  "/api/v1/projects/{id}/board-columns": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A project's board columns
+     * @description A project's or team's board shows one column per status until it has columns of its own: named, ordered, each mapped to a status (a card dropped in it takes that status). Adding the first column also writes the four status columns (`name` null: called after their status), and from then on every status keeps at least one column. Where a status has several columns, each card is in one of them (`POST /tasks/{id}/move` with `columnId`); a card never put in one is in the status's first column. Members see the columns; owners and admins change them. `GET /board` with the `projectId` (or `userGroupId`) shows them. Without columns of its own (`custom: false`) the list is the four status columns, `id` null.
+     *
+     *     Part of the `projects` module: 404 `module_disabled` while an administrator has it switched off.
+     */
+    get: operations["listProjectBoardColumns"];
+    put?: never;
+    /**
+     * Add a column to a project's board
+     * @description A project's or team's board shows one column per status until it has columns of its own: named, ordered, each mapped to a status (a card dropped in it takes that status). Adding the first column also writes the four status columns (`name` null: called after their status), and from then on every status keeps at least one column. Where a status has several columns, each card is in one of them (`POST /tasks/{id}/move` with `columnId`); a card never put in one is in the status's first column. Members see the columns; owners and admins change them. `GET /board` with the `projectId` (or `userGroupId`) shows them. At most 20 columns (409 beyond).
+     *
+     *     Part of the `projects` module: 404 `module_disabled` while an administrator has it switched off.
+     */
+    post: operations["createProjectBoardColumn"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/projects/{id}/board-columns/{columnId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a column; its cards move to another of the same status
+     * @description A project's or team's board shows one column per status until it has columns of its own: named, ordered, each mapped to a status (a card dropped in it takes that status). Adding the first column also writes the four status columns (`name` null: called after their status), and from then on every status keeps at least one column. Where a status has several columns, each card is in one of them (`POST /tasks/{id}/move` with `columnId`); a card never put in one is in the status's first column. Members see the columns; owners and admins change them. `GET /board` with the `projectId` (or `userGroupId`) shows them. Its cards go to `moveTo` (another column of the same status) or else to the first other column of its status. The last column of a status cannot be deleted (409).
+     *
+     *     Part of the `projects` module: 404 `module_disabled` while an administrator has it switched off.
+     */
+    delete: operations["deleteProjectBoardColumn"];
+    options?: never;
+    head?: never;
+    /**
+     * Rename, re-map or move a column
+     * @description A project's or team's board shows one column per status until it has columns of its own: named, ordered, each mapped to a status (a card dropped in it takes that status). Adding the first column also writes the four status columns (`name` null: called after their status), and from then on every status keeps at least one column. Where a status has several columns, each card is in one of them (`POST /tasks/{id}/move` with `columnId`); a card never put in one is in the status's first column. Members see the columns; owners and admins change them. `GET /board` with the `projectId` (or `userGroupId`) shows them. Send only what changes: `name` (null: called after its status), `status`, and one of `position` (0-based), `beforeId` or `afterId` (another column). Cards placed in a column that is mapped to another status stay with their own status: they show in that status's first column.
+     *
+     *     Part of the `projects` module: 404 `module_disabled` while an administrator has it switched off.
+     */
+    patch: operations["updateProjectBoardColumn"];
+    trace?: never;
+  };
+  "/api/v1/user-groups/{id}/board-columns": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A team's board columns
+     * @description A project's or team's board shows one column per status until it has columns of its own: named, ordered, each mapped to a status (a card dropped in it takes that status). Adding the first column also writes the four status columns (`name` null: called after their status), and from then on every status keeps at least one column. Where a status has several columns, each card is in one of them (`POST /tasks/{id}/move` with `columnId`); a card never put in one is in the status's first column. Members see the columns; owners and admins change them. `GET /board` with the `projectId` (or `userGroupId`) shows them. Without columns of its own (`custom: false`) the list is the four status columns, `id` null.
+     */
+    get: operations["listUserGroupBoardColumns"];
+    put?: never;
+    /**
+     * Add a column to a team's board
+     * @description A project's or team's board shows one column per status until it has columns of its own: named, ordered, each mapped to a status (a card dropped in it takes that status). Adding the first column also writes the four status columns (`name` null: called after their status), and from then on every status keeps at least one column. Where a status has several columns, each card is in one of them (`POST /tasks/{id}/move` with `columnId`); a card never put in one is in the status's first column. Members see the columns; owners and admins change them. `GET /board` with the `projectId` (or `userGroupId`) shows them. At most 20 columns (409 beyond).
+     */
+    post: operations["createUserGroupBoardColumn"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/user-groups/{id}/board-columns/{columnId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a column; its cards move to another of the same status
+     * @description A project's or team's board shows one column per status until it has columns of its own: named, ordered, each mapped to a status (a card dropped in it takes that status). Adding the first column also writes the four status columns (`name` null: called after their status), and from then on every status keeps at least one column. Where a status has several columns, each card is in one of them (`POST /tasks/{id}/move` with `columnId`); a card never put in one is in the status's first column. Members see the columns; owners and admins change them. `GET /board` with the `projectId` (or `userGroupId`) shows them. Its cards go to `moveTo` (another column of the same status) or else to the first other column of its status. The last column of a status cannot be deleted (409).
+     */
+    delete: operations["deleteUserGroupBoardColumn"];
+    options?: never;
+    head?: never;
+    /**
+     * Rename, re-map or move a column
+     * @description A project's or team's board shows one column per status until it has columns of its own: named, ordered, each mapped to a status (a card dropped in it takes that status). Adding the first column also writes the four status columns (`name` null: called after their status), and from then on every status keeps at least one column. Where a status has several columns, each card is in one of them (`POST /tasks/{id}/move` with `columnId`); a card never put in one is in the status's first column. Members see the columns; owners and admins change them. `GET /board` with the `projectId` (or `userGroupId`) shows them. Send only what changes: `name` (null: called after its status), `status`, and one of `position` (0-based), `beforeId` or `afterId` (another column). Cards placed in a column that is mapped to another status stay with their own status: they show in that status's first column.
+     */
+    patch: operations["updateUserGroupBoardColumn"];
+    trace?: never;
+  };
   "/api/v1/sync": {
     parameters: {
       query?: never;
@@ -5295,6 +5399,16 @@ export interface components {
     Board: {
       columns: {
         /**
+         * Format: uuid
+         * @description The column's id when the project or team has columns of its own (`columnId`); null otherwise
+         */
+        id: string | null;
+        /**
+         * @description The column's name; null: called after its status (always for one column per status)
+         * @example Review
+         */
+        name: string | null;
+        /**
          * @description `todo`: not started; `in_progress`: being worked on; `done`: finished (sets completedAt); `cancelled`: will not be done (no completedAt, not counted as completed).
          * @enum {string}
          */
@@ -5302,7 +5416,7 @@ export interface components {
         tasks: components["schemas"]["Task"][];
         /** @description Tasks in the column (may exceed `limit`) */
         total: number;
-        /** @description More cards follow: ask again with `status` and this `cursor` (null: this is the column's end) */
+        /** @description More cards follow: ask again with `status` (or `columnId` when `id` is set) and this `cursor` (null: this is the column's end) */
         nextCursor: string | null;
       }[];
       /** @description The names of the answer's cards' assignees (cards carry only `assigneeIds`), each person once */
@@ -5379,6 +5493,12 @@ export interface components {
       tags?: string[];
       recurrence?: components["schemas"]["Recurrence"] | null;
     };
+    /**
+     * @example {
+     *       "columnId": "9a0f7c44-2b1d-4e6a-b3c5-6d7e8f901a23",
+     *       "afterId": null
+     *     }
+     */
     MoveTaskInput: {
       /**
        * @description The column the task is dropped in; default: unchanged
@@ -5395,6 +5515,11 @@ export interface components {
        * @description The task just below the drop point (null: bottom)
        */
       beforeId?: string | null;
+      /**
+       * Format: uuid
+       * @description A column of the board of the task's project or team (`GET /board` names them): the task takes the column's status and stays in that column on that board, also where the status has several columns
+       */
+      columnId?: string;
     };
     /** @description Who takes part in a task, by name: tasks themselves carry only ids */
     TaskPeople: {
@@ -6540,7 +6665,7 @@ export interface components {
        * @example https://example.com/hooks/spolu
        */
       url: string;
-      /** @description The event types to send; empty (the default) sends every type, including types added later. Types: `task.created` (a task you can see was created), `task.updated` (a task you can see changed), `task.completed` (a task you can see was completed), `task.deleted` (a task you could see was deleted), `task.moved` (a task you can see moved on the board or to another list), `task.unshared` (you no longer see a task you saw before (carries only its id)), `task.reminded` (someone sent a task's assignees a reminder by email), `reminder.due` (a reminder of one of your tasks came due (before the due time, or at it)), `collaboration.requested` (someone asked you (or you asked someone) to take part in a task), `collaboration.accepted` (a collaboration request you are party to was accepted), `collaboration.rejected` (a collaboration request you are party to was rejected), `collaboration.withdrawn` (a collaboration request you are party to was withdrawn), `collaboration.expired` (a collaboration request you are party to expired undecided), `collaboration.claimed` (someone claimed a task you can see), `invitation.created` (an invitation you sent (or one addressed to you) was created), `invitation.accepted` (an invitation was accepted), `invitation.revoked` (an invitation was revoked), `invitation.declined` (an invitation you sent (or got) was declined), `project.member_added` (someone joined a project you belong to), `project.member_removed` (someone left or was removed from a project you belong to), `family.member_added` (someone joined your family workspace), `family.member_removed` (someone left or was removed from your family workspace), `notification.created` (you got an in-app notification (carries it as the API shows it)), `comment.created` (someone commented on a task you can see (carries the comment)), `comment.updated` (a comment on a task you can see was edited (carries the comment)), `comment.deleted` (a comment on a task you can see was deleted (carries its id and the task's)), `notification.read` (you read a notification, or all of them (notificationId, null for all; unread: how many are left)), `webhook.disabled` (one of your webhook endpoints kept failing and was disabled). */
+      /** @description The event types to send; empty (the default) sends every type, including types added later. Types: `task.created` (a task you can see was created), `task.updated` (a task you can see changed), `task.completed` (a task you can see was completed), `task.deleted` (a task you could see was deleted), `task.moved` (a task you can see moved on the board or to another list), `task.unshared` (you no longer see a task you saw before (carries only its id)), `task.reminded` (someone sent a task's assignees a reminder by email), `reminder.due` (a reminder of one of your tasks came due (before the due time, or at it)), `collaboration.requested` (someone asked you (or you asked someone) to take part in a task), `collaboration.accepted` (a collaboration request you are party to was accepted), `collaboration.rejected` (a collaboration request you are party to was rejected), `collaboration.withdrawn` (a collaboration request you are party to was withdrawn), `collaboration.expired` (a collaboration request you are party to expired undecided), `collaboration.claimed` (someone claimed a task you can see), `invitation.created` (an invitation you sent (or one addressed to you) was created), `invitation.accepted` (an invitation was accepted), `invitation.revoked` (an invitation was revoked), `invitation.declined` (an invitation you sent (or got) was declined), `project.member_added` (someone joined a project you belong to), `project.member_removed` (someone left or was removed from a project you belong to), `family.member_added` (someone joined your family workspace), `family.member_removed` (someone left or was removed from your family workspace), `notification.created` (you got an in-app notification (carries it as the API shows it)), `comment.created` (someone commented on a task you can see (carries the comment)), `comment.updated` (a comment on a task you can see was edited (carries the comment)), `comment.deleted` (a comment on a task you can see was deleted (carries its id and the task's)), `notification.read` (you read a notification, or all of them (notificationId, null for all; unread: how many are left)), `board.columns_changed` (the board columns of a project or team you belong to changed (carries its id)), `webhook.disabled` (one of your webhook endpoints kept failing and was disabled). */
       events?: (
         | "task.created"
         | "task.updated"
@@ -6569,6 +6694,7 @@ export interface components {
         | "comment.updated"
         | "comment.deleted"
         | "notification.read"
+        | "board.columns_changed"
         | "webhook.disabled"
       )[];
       /** @description A note for yourself, at most 500 characters (trimmed); empty by default */
@@ -6582,7 +6708,7 @@ export interface components {
        * @example https://example.com/hooks/spolu
        */
       url?: string;
-      /** @description The event types to send; empty (the default) sends every type, including types added later. Types: `task.created` (a task you can see was created), `task.updated` (a task you can see changed), `task.completed` (a task you can see was completed), `task.deleted` (a task you could see was deleted), `task.moved` (a task you can see moved on the board or to another list), `task.unshared` (you no longer see a task you saw before (carries only its id)), `task.reminded` (someone sent a task's assignees a reminder by email), `reminder.due` (a reminder of one of your tasks came due (before the due time, or at it)), `collaboration.requested` (someone asked you (or you asked someone) to take part in a task), `collaboration.accepted` (a collaboration request you are party to was accepted), `collaboration.rejected` (a collaboration request you are party to was rejected), `collaboration.withdrawn` (a collaboration request you are party to was withdrawn), `collaboration.expired` (a collaboration request you are party to expired undecided), `collaboration.claimed` (someone claimed a task you can see), `invitation.created` (an invitation you sent (or one addressed to you) was created), `invitation.accepted` (an invitation was accepted), `invitation.revoked` (an invitation was revoked), `invitation.declined` (an invitation you sent (or got) was declined), `project.member_added` (someone joined a project you belong to), `project.member_removed` (someone left or was removed from a project you belong to), `family.member_added` (someone joined your family workspace), `family.member_removed` (someone left or was removed from your family workspace), `notification.created` (you got an in-app notification (carries it as the API shows it)), `comment.created` (someone commented on a task you can see (carries the comment)), `comment.updated` (a comment on a task you can see was edited (carries the comment)), `comment.deleted` (a comment on a task you can see was deleted (carries its id and the task's)), `notification.read` (you read a notification, or all of them (notificationId, null for all; unread: how many are left)), `webhook.disabled` (one of your webhook endpoints kept failing and was disabled). */
+      /** @description The event types to send; empty (the default) sends every type, including types added later. Types: `task.created` (a task you can see was created), `task.updated` (a task you can see changed), `task.completed` (a task you can see was completed), `task.deleted` (a task you could see was deleted), `task.moved` (a task you can see moved on the board or to another list), `task.unshared` (you no longer see a task you saw before (carries only its id)), `task.reminded` (someone sent a task's assignees a reminder by email), `reminder.due` (a reminder of one of your tasks came due (before the due time, or at it)), `collaboration.requested` (someone asked you (or you asked someone) to take part in a task), `collaboration.accepted` (a collaboration request you are party to was accepted), `collaboration.rejected` (a collaboration request you are party to was rejected), `collaboration.withdrawn` (a collaboration request you are party to was withdrawn), `collaboration.expired` (a collaboration request you are party to expired undecided), `collaboration.claimed` (someone claimed a task you can see), `invitation.created` (an invitation you sent (or one addressed to you) was created), `invitation.accepted` (an invitation was accepted), `invitation.revoked` (an invitation was revoked), `invitation.declined` (an invitation you sent (or got) was declined), `project.member_added` (someone joined a project you belong to), `project.member_removed` (someone left or was removed from a project you belong to), `family.member_added` (someone joined your family workspace), `family.member_removed` (someone left or was removed from your family workspace), `notification.created` (you got an in-app notification (carries it as the API shows it)), `comment.created` (someone commented on a task you can see (carries the comment)), `comment.updated` (a comment on a task you can see was edited (carries the comment)), `comment.deleted` (a comment on a task you can see was deleted (carries its id and the task's)), `notification.read` (you read a notification, or all of them (notificationId, null for all; unread: how many are left)), `board.columns_changed` (the board columns of a project or team you belong to changed (carries its id)), `webhook.disabled` (one of your webhook endpoints kept failing and was disabled). */
       events?: (
         | "task.created"
         | "task.updated"
@@ -6611,6 +6737,7 @@ export interface components {
         | "comment.updated"
         | "comment.deleted"
         | "notification.read"
+        | "board.columns_changed"
         | "webhook.disabled"
       )[];
       /** @description A note for yourself, at most 500 characters (trimmed); empty by default */
@@ -8235,6 +8362,131 @@ export interface components {
        * @example status=todo&tag=home&sort=dueAt
        */
       query?: string;
+    };
+    /**
+     * @example {
+     *       "custom": true,
+     *       "items": [
+     *         {
+     *           "id": "7d3c2f6e-8a51-4d2b-9c1e-0b5a4f3e2d10",
+     *           "name": null,
+     *           "status": "todo",
+     *           "position": 0
+     *         },
+     *         {
+     *           "id": "1b6e1a52-3f0c-4c55-8a8e-5d1f9b2c7a31",
+     *           "name": null,
+     *           "status": "in_progress",
+     *           "position": 1
+     *         },
+     *         {
+     *           "id": "9a0f7c44-2b1d-4e6a-b3c5-6d7e8f901a23",
+     *           "name": "Review",
+     *           "status": "in_progress",
+     *           "position": 2
+     *         },
+     *         {
+     *           "id": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
+     *           "name": null,
+     *           "status": "done",
+     *           "position": 3
+     *         },
+     *         {
+     *           "id": "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9",
+     *           "name": null,
+     *           "status": "cancelled",
+     *           "position": 4
+     *         }
+     *       ]
+     *     }
+     */
+    BoardColumnList: {
+      /** @description false: the board has no columns of its own and shows one per status (`id` null in each) */
+      custom: boolean;
+      /** @description In board order */
+      items: components["schemas"]["BoardColumn"][];
+    };
+    BoardColumn: {
+      /**
+       * Format: uuid
+       * @description null for the four status columns of a board without custom ones
+       */
+      id: string | null;
+      /**
+       * @description null: the column is called after its status (shown in the reader's language)
+       * @example Review
+       */
+      name: string | null;
+      /**
+       * @description The task status the column maps to: a card dropped in it takes this status
+       * @example in_progress
+       * @enum {string}
+       */
+      status: "todo" | "in_progress" | "done" | "cancelled";
+      /**
+       * @description 0-based place on the board
+       * @example 2
+       */
+      position: number;
+    };
+    /**
+     * @example {
+     *       "name": "Review",
+     *       "status": "in_progress",
+     *       "position": 2
+     *     }
+     */
+    CreateBoardColumnInput: {
+      /**
+       * @description What the column is called (1 to 60 characters, trimmed)
+       * @example Review
+       */
+      name: string;
+      /**
+       * @description The task status the column maps to: a card dropped in it takes this status
+       * @example in_progress
+       * @enum {string}
+       */
+      status: "todo" | "in_progress" | "done" | "cancelled";
+      /**
+       * @description Where it goes (0-based); default: last
+       * @example 2
+       */
+      position?: number;
+    };
+    /**
+     * @example {
+     *       "name": "In review",
+     *       "afterId": "1b6e1a52-3f0c-4c55-8a8e-5d1f9b2c7a31"
+     *     }
+     */
+    UpdateBoardColumnInput: {
+      /**
+       * @description A new name; null: called after its status again
+       * @example Review
+       */
+      name?: string | null;
+      /**
+       * @description The task status the column maps to: a card dropped in it takes this status
+       * @example in_progress
+       * @enum {string}
+       */
+      status?: "todo" | "in_progress" | "done" | "cancelled";
+      /**
+       * @description Move it to this place (0-based)
+       * @example 2
+       */
+      position?: number;
+      /**
+       * Format: uuid
+       * @description Move it just before this column
+       */
+      beforeId?: string;
+      /**
+       * Format: uuid
+       * @description Move it just after this column
+       */
+      afterId?: string;
     };
     Sync: {
       items: components["schemas"]["SyncItem"][];
@@ -14768,9 +15020,11 @@ export interface operations {
         userGroupId?: string;
         /** @description Cards per column (default 50: the first screen; it was 200 before columns were paged) */
         limit?: number;
-        /** @description Only this column: to load more of it, with `cursor` */
+        /** @description Only this status's columns: to load more of one, with `cursor` */
         status?: "todo" | "in_progress" | "done" | "cancelled";
-        /** @description A column's `nextCursor`: that column's next cards (needs `status`, and the same filters) */
+        /** @description Only this column of the project's or team's own columns: to load more of it, with `cursor` */
+        columnId?: string;
+        /** @description A column's `nextCursor`: that column's next cards (needs `status`, or `columnId` for a project's or team's own column, and the same filters) */
         cursor?: string;
       };
       header?: never;
@@ -14795,6 +15049,8 @@ export interface operations {
            * @example {
            *       "columns": [
            *         {
+           *           "id": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+           *           "name": "Review",
            *           "status": "todo",
            *           "tasks": [
            *             {
@@ -15459,7 +15715,8 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "status": "todo"
+         *       "columnId": "9a0f7c44-2b1d-4e6a-b3c5-6d7e8f901a23",
+         *       "afterId": null
          *     }
          */
         "application/json": components["schemas"]["MoveTaskInput"];
@@ -35053,6 +35310,984 @@ export interface operations {
       };
       /** @description No saved filter of yours has this id */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Rate limit passed; see Retry-After */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unexpected error (logged with the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listProjectBoardColumns: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The project's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The columns in board order */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["XRequestId"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "custom": true,
+           *       "items": [
+           *         {
+           *           "id": "7d3c2f6e-8a51-4d2b-9c1e-0b5a4f3e2d10",
+           *           "name": null,
+           *           "status": "todo",
+           *           "position": 0
+           *         },
+           *         {
+           *           "id": "1b6e1a52-3f0c-4c55-8a8e-5d1f9b2c7a31",
+           *           "name": null,
+           *           "status": "in_progress",
+           *           "position": 1
+           *         },
+           *         {
+           *           "id": "9a0f7c44-2b1d-4e6a-b3c5-6d7e8f901a23",
+           *           "name": "Review",
+           *           "status": "in_progress",
+           *           "position": 2
+           *         },
+           *         {
+           *           "id": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
+           *           "name": null,
+           *           "status": "done",
+           *           "position": 3
+           *         },
+           *         {
+           *           "id": "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9",
+           *           "name": null,
+           *           "status": "cancelled",
+           *           "position": 4
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["BoardColumnList"];
+        };
+      };
+      /** @description Invalid input: `errors` names each bad field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, invalid or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project, or you are not one of its members (both answer the same) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Rate limit passed; see Retry-After */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unexpected error (logged with the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  createProjectBoardColumn: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Any unique string (a UUID), at most 255 visible ASCII characters. Sent again with the same body within 24 hours, the first answer comes back (with `Idempotent-Replayed: true`) and nothing is done twice; with another body, a 422 `idempotency_key_reused`; while the first is still running, the repeat waits for its answer (up to 10 s, then 409 `idempotency_in_progress`). Per user. See docs/integrations.md.
+         * @example 5f0c7a8e-2b0d-4d5e-9a5b-3f3c1e2d4b6a
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The project's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Review",
+         *       "status": "in_progress",
+         *       "position": 2
+         *     }
+         */
+        "application/json": components["schemas"]["CreateBoardColumnInput"];
+      };
+    };
+    responses: {
+      /** @description The new column */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["XRequestId"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+           *       "name": "Review",
+           *       "status": "in_progress",
+           *       "position": 2
+           *     }
+           */
+          "application/json": components["schemas"]["BoardColumn"];
+        };
+      };
+      /** @description Invalid input: `errors` names each bad field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, invalid or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description You are a member: only the owners and admins change the board's columns */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project, or you are not one of its members (both answer the same) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The board has 20 columns already */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `idempotency_key_reused`: this Idempotency-Key was sent with another body, method or path */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Rate limit passed; see Retry-After */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unexpected error (logged with the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  deleteProjectBoardColumn: {
+    parameters: {
+      query?: {
+        /** @description The column its cards go to (one of the same board); default: the first other column of its status */
+        moveTo?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The project's id */
+        id: string;
+        /** @description The column's id */
+        columnId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          "X-Request-Id": components["headers"]["XRequestId"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input: `errors` names each bad field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, invalid or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description You are a member: only the owners and admins change the board's columns */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project, team or column, or not one of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The column is the board's last of its status (the problem's detail names it) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Rate limit passed; see Retry-After */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unexpected error (logged with the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  updateProjectBoardColumn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The project's id */
+        id: string;
+        /** @description The column's id */
+        columnId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "In review",
+         *       "afterId": "1b6e1a52-3f0c-4c55-8a8e-5d1f9b2c7a31"
+         *     }
+         */
+        "application/json": components["schemas"]["UpdateBoardColumnInput"];
+      };
+    };
+    responses: {
+      /** @description The changed column */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["XRequestId"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+           *       "name": "Review",
+           *       "status": "in_progress",
+           *       "position": 2
+           *     }
+           */
+          "application/json": components["schemas"]["BoardColumn"];
+        };
+      };
+      /** @description Invalid input: `errors` names each bad field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, invalid or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description You are a member: only the owners and admins change the board's columns */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project, team or column, or not one of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The column is the board's last of its status (the problem's detail names it) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Rate limit passed; see Retry-After */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unexpected error (logged with the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listUserGroupBoardColumns: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The user group's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The columns in board order */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["XRequestId"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "custom": true,
+           *       "items": [
+           *         {
+           *           "id": "7d3c2f6e-8a51-4d2b-9c1e-0b5a4f3e2d10",
+           *           "name": null,
+           *           "status": "todo",
+           *           "position": 0
+           *         },
+           *         {
+           *           "id": "1b6e1a52-3f0c-4c55-8a8e-5d1f9b2c7a31",
+           *           "name": null,
+           *           "status": "in_progress",
+           *           "position": 1
+           *         },
+           *         {
+           *           "id": "9a0f7c44-2b1d-4e6a-b3c5-6d7e8f901a23",
+           *           "name": "Review",
+           *           "status": "in_progress",
+           *           "position": 2
+           *         },
+           *         {
+           *           "id": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
+           *           "name": null,
+           *           "status": "done",
+           *           "position": 3
+           *         },
+           *         {
+           *           "id": "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9",
+           *           "name": null,
+           *           "status": "cancelled",
+           *           "position": 4
+           *         }
+           *       ]
+           *     }
+           */
+          "application/json": components["schemas"]["BoardColumnList"];
+        };
+      };
+      /** @description Invalid input: `errors` names each bad field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, invalid or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such group, or you are not one of its members (both answer the same) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Rate limit passed; see Retry-After */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unexpected error (logged with the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  createUserGroupBoardColumn: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Any unique string (a UUID), at most 255 visible ASCII characters. Sent again with the same body within 24 hours, the first answer comes back (with `Idempotent-Replayed: true`) and nothing is done twice; with another body, a 422 `idempotency_key_reused`; while the first is still running, the repeat waits for its answer (up to 10 s, then 409 `idempotency_in_progress`). Per user. See docs/integrations.md.
+         * @example 5f0c7a8e-2b0d-4d5e-9a5b-3f3c1e2d4b6a
+         */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The user group's id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Review",
+         *       "status": "in_progress",
+         *       "position": 2
+         *     }
+         */
+        "application/json": components["schemas"]["CreateBoardColumnInput"];
+      };
+    };
+    responses: {
+      /** @description The new column */
+      201: {
+        headers: {
+          "X-Request-Id": components["headers"]["XRequestId"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+           *       "name": "Review",
+           *       "status": "in_progress",
+           *       "position": 2
+           *     }
+           */
+          "application/json": components["schemas"]["BoardColumn"];
+        };
+      };
+      /** @description Invalid input: `errors` names each bad field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, invalid or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description You are a member: only the owners and admins change the board's columns */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such group, or you are not one of its members (both answer the same) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The board has 20 columns already */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Request body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description `idempotency_key_reused`: this Idempotency-Key was sent with another body, method or path */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Rate limit passed; see Retry-After */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unexpected error (logged with the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  deleteUserGroupBoardColumn: {
+    parameters: {
+      query?: {
+        /** @description The column its cards go to (one of the same board); default: the first other column of its status */
+        moveTo?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The user group's id */
+        id: string;
+        /** @description The column's id */
+        columnId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          "X-Request-Id": components["headers"]["XRequestId"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input: `errors` names each bad field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, invalid or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description You are a member: only the owners and admins change the board's columns */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project, team or column, or not one of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The column is the board's last of its status (the problem's detail names it) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Rate limit passed; see Retry-After */
+      429: {
+        headers: {
+          "Retry-After": components["headers"]["RetryAfter"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unexpected error (logged with the request id) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  updateUserGroupBoardColumn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The user group's id */
+        id: string;
+        /** @description The column's id */
+        columnId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "In review",
+         *       "afterId": "1b6e1a52-3f0c-4c55-8a8e-5d1f9b2c7a31"
+         *     }
+         */
+        "application/json": components["schemas"]["UpdateBoardColumnInput"];
+      };
+    };
+    responses: {
+      /** @description The changed column */
+      200: {
+        headers: {
+          "X-Request-Id": components["headers"]["XRequestId"];
+          "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+          "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+          "RateLimit-Reset": components["headers"]["RateLimitReset"];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+           *       "name": "Review",
+           *       "status": "in_progress",
+           *       "position": 2
+           *     }
+           */
+          "application/json": components["schemas"]["BoardColumn"];
+        };
+      };
+      /** @description Invalid input: `errors` names each bad field */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing, invalid or revoked token */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description You are a member: only the owners and admins change the board's columns */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description No such project, team or column, or not one of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The column is the board's last of its status (the problem's detail names it) */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -38,6 +38,8 @@ export type DomainEventType =
   | "comment.deleted"
   /** Its one user read one notification or all of theirs (data: notificationId, null for all; unread: the count left). */
   | "notification.read"
+  /** A project's or team's board columns changed (lib/board-columns; data: projectId or userGroupId), to its members. */
+  | "board.columns_changed"
   /** A webhook endpoint kept failing and was disabled (to its owner; lib/webhooks). */
   | "webhook.disabled";
 

@@ -33,7 +33,14 @@ export async function getBoard(actor: Actor, request: BoardRequest) {
   for (const [name, value] of Object.entries(request)) if (value !== undefined) query.set(name, String(value));
   const body = await cachedAnswer(boardAnswers, actor, query.toString());
   return JSON.parse(body.toString("utf8")) as {
-    columns: { status: TaskStatus; tasks: TaskOutput[]; total: number; nextCursor: string | null }[];
+    columns: {
+      id: string | null;
+      name: string | null;
+      status: TaskStatus;
+      tasks: TaskOutput[];
+      total: number;
+      nextCursor: string | null;
+    }[];
     people: { id: string; name: string }[];
   };
 }

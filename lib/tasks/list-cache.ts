@@ -179,6 +179,8 @@ const LIST_EVENTS: ReadonlySet<DomainEventType> = new Set([
   "task.moved",
   "task.deleted",
   "task.unshared",
+  // A board's columns: every member's cached board of the project or team has others.
+  "board.columns_changed",
 ]);
 
 // Registered when the cache is loaded: every process that serves cached lists or changes tasks has loaded it.

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, getTableColumns, gt, inArray, lt, lte, max, or, sql
 import { lockUserRow } from "../auth/repo";
 import { db, statementRows, statementSnapshot, type Executor, type SnapshotRows } from "../db/client";
 import { subtasks, taskAssignees, taskGroups, tasks, type SubtaskRow, type TaskRow } from "../db/schema/tasks";
+import { boardColumns as boardColumnTable, boardPlacements } from "../db/schema/board-columns";
 import { taskCollaborators } from "../db/schema/collaboration";
 import { familyMembers } from "../db/schema/family";
 import { projectMembers } from "../db/schema/projects";
@@ -118,9 +119,10 @@ const bind = sql.placeholder;
  * The conditions of a list's filters. With `status`, the tasks' status must equal it (a board's column, given by the
  * statement around this one) and `statuses` is left to that statement.
  */
-function filterConditions(values: ListValues, status?: SQL): SQL[] {
+function filterConditions(values: ListValues, status?: SQL, column?: SQL): SQL[] {
   const conditions: SQL[] = [];
   if (status) conditions.push(sql`${tasks.status} = ${status}`);
+  if (column) conditions.push(column);
   else if ("statuses" in values) conditions.push(sql`${tasks.status} = any(${bind("statuses")}::text[])`);
   if ("groupId" in values) conditions.push(sql`${tasks.groupId} = ${bind("groupId")}`);
   if ("projectId" in values) conditions.push(sql`${tasks.projectId} = ${bind("projectId")}`);
@@ -163,8 +165,8 @@ function afterKeyset({ column, descending, nullable }: SortKey, values: ListValu
  * 10,000 tasks (3 ms a run); with the parameter it plans for the values until the table's statistics make a
  * generic plan as good.
  */
-function visiblePage(values: ListValues, sort: SortKey, status?: SQL): SQL {
-  const conditions = filterConditions(values, status);
+function visiblePage(values: ListValues, sort: SortKey, status?: SQL, column?: SQL): SQL {
+  const conditions = filterConditions(values, status, column);
   if ("afterId" in values) conditions.push(afterKeyset(sort, values));
   const order = sql.join(orderOf(sort), sql`, `);
   const limit = bind("limit");
@@ -266,10 +268,10 @@ export async function countVisibleTasks(userId: string, filter: ListFilter, run:
 }
 
 /** The count of `countVisibleTasks` as a query (`total`); with `status`, of that status (see `filterConditions`). */
-function visibleCount(values: ListValues, status?: SQL): SQL {
+function visibleCount(values: ListValues, status?: SQL, column?: SQL): SQL {
   const branches = visibleBranches(
     bind("userId"),
-    filterConditions(values, status),
+    filterConditions(values, status, column),
     (where) => sql`(select count(*) as n from ${tasks} where ${where})`,
     (groups, column, where) =>
       sql`(select count(*) as n from ${groups} as mine(id) join ${tasks} on ${column} = mine.id where ${where})`,
@@ -329,6 +331,67 @@ export function boardColumns(
       const cards = mine.flatMap((row) => (row.json === null ? [] : [row.json]));
       const total = mine.find((row) => row.total !== null)?.total ?? 0;
       return { status, tasks: cards.slice(0, limit), more: cards.length > limit, total };
+    });
+  });
+}
+
+/** A column of a project's or team's own board (lib/board-columns): `first` when it is its status's first. */
+export interface CustomColumn {
+  id: string;
+  status: TaskRow["status"];
+  first: boolean;
+}
+
+/**
+ * The columns of a project's or team's own board (`scope`), as `boardColumns` reads the status columns: a column
+ * holds the tasks of its status placed in it (board_placements), and its status's first column also those placed in
+ * no column of that status on this board. Same single statement, one lateral page and count per column.
+ */
+export function customBoardColumns(
+  userId: string,
+  scope: { projectId: string } | { userGroupId: string },
+  columns: readonly CustomColumn[],
+  filter: Pick<ListFilter, "groupId" | "projectId" | "userGroupId">,
+  limit: number,
+  after: Keyset | null,
+): Promise<(BoardColumn & { id: string })[]> {
+  const values: ListValues = {
+    ...listValues(userId, filter, after),
+    limit: limit + 1,
+    columnIds: `{${columns.map((column) => column.id).join(",")}}`,
+    columnStatuses: `{${columns.map((column) => column.status).join(",")}}`,
+    columnFirsts: `{${columns.map((column) => (column.first ? "t" : "f")).join(",")}}`,
+    scopeId: "projectId" in scope ? scope.projectId : scope.userGroupId,
+  };
+  const scopeColumn = sql.raw("projectId" in scope ? "bc.project_id" : "bc.user_group_id");
+  return statementSnapshot(async (run) => {
+    const rows = await run<{ column_id: string; json: string | null; total: number | null }>(
+      shapeOf(`board-custom-${"projectId" in scope ? "project" : "team"}`, values, BOARD_ORDER),
+      () => {
+        const status = sql.raw("col.status");
+        const placedHere = sql`exists (select 1 from ${boardPlacements} p where p.task_id = ${tasks.id} and p.column_id = col.column_id)`;
+        const placedElsewhere = sql`exists (select 1 from ${boardPlacements} p join ${boardColumnTable} bc on bc.id = p.column_id
+          where p.task_id = ${tasks.id} and ${scopeColumn} = ${bind("scopeId")} and bc.status = col.status and bc.id <> col.column_id)`;
+        const column = sql`(${placedHere} or (col.first and not ${placedElsewhere}))`;
+        const columnsOf = sql`unnest(${bind("columnIds")}::uuid[], ${bind("columnStatuses")}::text[], ${bind("columnFirsts")}::bool[])
+          with ordinality as col(column_id, status, first, n)`;
+        return sql`select column_id, json, total from (
+            select col.n, col.column_id, page.json, null::int as total, page.position, page.id
+            from ${columnsOf} cross join lateral
+              (select t.answer as json, t.position, t.id from (${visiblePage(values, BOARD_ORDER, status, column)}) t) page
+            union all
+            select col.n, col.column_id, null, counts.total, null, null
+            from ${columnsOf} cross join lateral (${visibleCount(values, status, column)}) counts
+          ) board
+          order by n, total is null, position, id`;
+      },
+      values,
+    );
+    return columns.map(({ id, status }) => {
+      const mine = rows.filter((row) => row.column_id === id);
+      const cards = mine.flatMap((row) => (row.json === null ? [] : [row.json]));
+      const total = mine.find((row) => row.total !== null)?.total ?? 0;
+      return { id, status, tasks: cards.slice(0, limit), more: cards.length > limit, total };
     });
   });
 }

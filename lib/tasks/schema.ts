@@ -205,8 +205,16 @@ export const moveTaskInput = z
     status: statusSchema.optional().openapi({ description: "The column the task is dropped in; default: unchanged" }),
     afterId: z.uuid().nullable().optional().openapi({ description: "The task just above the drop point (null: top)" }),
     beforeId: z.uuid().nullable().optional().openapi({ description: "The task just below the drop point (null: bottom)" }),
+    columnId: z
+      .uuid("must be a column id")
+      .optional()
+      .openapi({
+        description:
+          "A column of the board of the task's project or team (`GET /board` names them): the task takes the column's " +
+          "status and stays in that column on that board, also where the status has several columns",
+      }),
   })
-  .openapi("MoveTaskInput");
+  .openapi("MoveTaskInput", { example: { columnId: "9a0f7c44-2b1d-4e6a-b3c5-6d7e8f901a23", afterId: null } });
 export type MoveTaskInput = z.infer<typeof moveTaskInput>;
 
 export const boardQuery = z.strictObject({
@@ -223,22 +231,43 @@ export const boardQuery = z.strictObject({
     .max(500)
     .default(50)
     .openapi({ description: "Cards per column (default 50: the first screen; it was 200 before columns were paged)" }),
-  status: statusSchema.optional().openapi({ description: "Only this column: to load more of it, with `cursor`" }),
-  cursor: z.string().max(1000).optional().openapi({
-    description: "A column's `nextCursor`: that column's next cards (needs `status`, and the same filters)",
+  status: statusSchema.optional().openapi({ description: "Only this status's columns: to load more of one, with `cursor`" }),
+  columnId: z.uuid("must be a column id").optional().openapi({
+    description: "Only this column of the project's or team's own columns: to load more of it, with `cursor`",
   }),
+  cursor: z
+    .string()
+    .max(1000)
+    .optional()
+    .openapi({
+      description:
+        "A column's `nextCursor`: that column's next cards (needs `status`, or `columnId` for a project's or team's own " +
+        "column, and the same filters)",
+    }),
 });
 
 export const boardOutput = z
   .object({
     columns: z.array(
       z.object({
+        id: z.uuid().nullable().openapi({
+          description: "The column's id when the project or team has columns of its own (`columnId`); null otherwise",
+        }),
+        name: z.string().nullable().openapi({
+          description: "The column's name; null: called after its status (always for one column per status)",
+          example: "Review",
+        }),
         status: statusSchema,
         tasks: z.array(taskOutput),
         total: z.number().int().openapi({ description: "Tasks in the column (may exceed `limit`)" }),
-        nextCursor: z.string().nullable().openapi({
-          description: "More cards follow: ask again with `status` and this `cursor` (null: this is the column's end)",
-        }),
+        nextCursor: z
+          .string()
+          .nullable()
+          .openapi({
+            description:
+              "More cards follow: ask again with `status` (or `columnId` when `id` is set) and this `cursor` (null: this is " +
+              "the column's end)",
+          }),
       }),
     ),
     people: z.array(person).openapi({

@@ -15,9 +15,11 @@ import { isModuleEnabled } from "../modules/registry";
 import { findProjectRole } from "../projects/repo";
 import { purgeDeletedMedia } from "../media/purge";
 import { findMemberRole } from "../teams/repo";
+import { boardLayout, columnForTask, placeTaskInColumn, type BoardScope } from "../board-columns/service";
 import {
   boardColumns as readBoardColumns,
   countVisibleTasks,
+  customBoardColumns,
   findPeopleNames,
   findVisibleTaskAnswer,
   deleteTaskRow,
@@ -41,6 +43,7 @@ import {
   type NewTask,
   type SortKey,
   type TaskRecord,
+  type BoardColumn as BoardColumnRead,
 } from "./repo";
 import {
   type CreateTaskInput,
@@ -521,8 +524,10 @@ export interface BoardRequest {
   userGroupId?: string;
   /** Cards per column. */
   limit: number;
-  /** Only this column (to load more of it, with `cursor`). */
+  /** Only this status's columns (to load more of one, with `cursor`). */
   status?: TaskRow["status"];
+  /** Only this one of the project's or team's own columns (to load more of it, with `cursor`). */
+  columnId?: string;
   /** A column's `nextCursor`: its cards after the last one shown. */
   cursor?: string;
 }
@@ -533,16 +538,42 @@ export interface BoardRequest {
  * The columns are read in one snapshot, each from the user's own rows.
  */
 async function boardColumns(actor: Actor, request: BoardRequest) {
-  if (request.cursor && !request.status)
-    throw invalidField("query", "/status", "is required with cursor: a cursor continues one column");
   const after = request.cursor ? decodeCursor(request.cursor, "position") : null;
   const filter = { groupId: request.groupId, projectId: request.projectId, userGroupId: request.userGroupId };
-  const statuses = request.status ? [request.status] : TASK_STATUSES;
-  const read = await readBoardColumns(actor.userId, statuses, filter, request.limit, after);
-  const columns = read.map(({ status, tasks, more, total }) => {
+  // A project's board shows the project's own columns (when it has some and the actor belongs to it), else a team's.
+  const scope: BoardScope | null = request.projectId
+    ? { kind: "project", id: request.projectId }
+    : request.userGroupId
+      ? { kind: "team", id: request.userGroupId }
+      : null;
+  const layout = scope ? await boardLayout(actor, scope) : null;
+  let read: (BoardColumnRead & { id: string | null; name: string | null })[];
+  if (layout) {
+    if (request.columnId !== undefined && !layout.some((column) => column.id === request.columnId))
+      throw invalidField("query", "/columnId", "is not a column of this board");
+    const chosen = layout.filter(
+      (column) =>
+        (request.columnId === undefined || column.id === request.columnId) &&
+        (request.status === undefined || column.status === request.status),
+    );
+    if (request.cursor && chosen.length !== 1)
+      throw invalidField("query", "/columnId", "is required with cursor: a cursor continues one column");
+    const names = new Map(layout.map((column) => [column.id, column.name]));
+    const owner = scope!.kind === "project" ? { projectId: scope!.id } : { userGroupId: scope!.id };
+    const columns = chosen.length ? await customBoardColumns(actor.userId, owner, chosen, filter, request.limit, after) : [];
+    read = columns.map((column) => ({ ...column, name: names.get(column.id) ?? null }));
+  } else {
+    if (request.columnId !== undefined) throw invalidField("query", "/columnId", "is not a column of this board");
+    if (request.cursor && !request.status)
+      throw invalidField("query", "/status", "is required with cursor: a cursor continues one column");
+    const statuses = request.status ? [request.status] : TASK_STATUSES;
+    const columns = await readBoardColumns(actor.userId, statuses, filter, request.limit, after);
+    read = columns.map((column) => ({ ...column, id: null, name: null }));
+  }
+  const columns = read.map(({ id, name, status, tasks, more, total }) => {
     const last = tasks.at(-1);
     const nextCursor = more && last ? encodeCursor("position", JSON.parse(last) as TaskOutput) : null;
-    return { status, tasks, total, nextCursor };
+    return { id, name, status, tasks, total, nextCursor };
   });
   const assigneeIds = new Set(columns.flatMap((column) => column.tasks.flatMap(assigneeIdsOf)));
   return { columns, people: await findPeopleNames([...assigneeIds]) };
@@ -561,7 +592,7 @@ export async function boardAnswer(actor: Actor, request: BoardRequest): Promise<
   const { columns, people } = await boardColumns(actor, request);
   const parts = columns.map(
     (column) =>
-      `{"status":"${column.status}","tasks":[${column.tasks.join(",")}],"total":${column.total},"nextCursor":${JSON.stringify(column.nextCursor)}}`,
+      `{"id":${JSON.stringify(column.id)},"name":${JSON.stringify(column.name)},"status":"${column.status}","tasks":[${column.tasks.join(",")}],"total":${column.total},"nextCursor":${JSON.stringify(column.nextCursor)}}`,
   );
   return Buffer.from(`{"columns":[${parts.join(",")}],"people":${JSON.stringify(people)}}`);
 }
@@ -593,9 +624,14 @@ export async function moveTask(actor: Actor, taskId: string, input: MoveTaskInpu
   if (input.afterId !== undefined || input.beforeId !== undefined) {
     patch.position = generateKeyBetween(lower === upper ? null : lower, upper);
   }
-  if (input.status !== undefined && input.status !== task.status) Object.assign(patch, statusPatch(task, input.status, now));
+  const column = input.columnId === undefined ? null : await columnForTask(actor, task, input.columnId);
+  if (column && input.status !== undefined && input.status !== column.status)
+    throw invalidField("body", "/status", `must be the column's status (${column.status}), or left out`);
+  const status = column?.status ?? input.status;
+  if (status !== undefined && status !== task.status) Object.assign(patch, statusPatch(task, status, now));
   await db().transaction(async (tx) => {
     await updateTaskRow(taskId, patch, tx);
+    if (column) await placeTaskInColumn(taskId, column, tx);
     const before = await taskAudience([taskId], tx);
     const completed = patch.status === "done" && task.status !== "done";
     await announceTaskChange(tx, { type: "task.moved", actorId: actor.userId, taskId, before, completed });

@@ -33,6 +33,7 @@ export const WEBHOOK_EVENT_TYPES = {
   "comment.updated": "A comment on a task you can see was edited (carries the comment)",
   "comment.deleted": "A comment on a task you can see was deleted (carries its id and the task's)",
   "notification.read": "You read a notification, or all of them (notificationId, null for all; unread: how many are left)",
+  "board.columns_changed": "The board columns of a project or team you belong to changed (carries its id)",
   "webhook.disabled": "One of your webhook endpoints kept failing and was disabled",
 } as const satisfies Record<DomainEventType, string>;
 

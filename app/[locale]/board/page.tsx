@@ -6,6 +6,7 @@ import { signInPath } from "@/components/auth/next-path";
 import { pageActor } from "@/components/auth/page-session";
 import { boardSearch, requestedFilter, usableFilter } from "@/components/board/board-filter";
 import { BoardFilters } from "@/components/board/board-filters";
+import type { ColumnsScope } from "@/components/board/edit-columns";
 import { KanbanBoard } from "@/components/board/kanban-board";
 import { BOARD_FIRST_PAGE } from "@/components/board/board-state";
 import { listGroups } from "@/lib/groups/service";
@@ -18,7 +19,8 @@ import { getBoard } from "@/lib/tasks/answers";
 import "@/components/board/board.css";
 
 /**
- * /{locale}/board: the kanban board, one column per status, cards in board order, optionally for one group,
+ * /{locale}/board: the kanban board, one column per status (or a project's or team's own columns), cards in board
+ * order, optionally for one group,
  * one project and one team (`?groupId=…&projectId=…&userGroupId=…`: the project and team pages link here). The
  * first paint shows each column's first cards (BOARD_FIRST_PAGE; the rest load as the column is scrolled to its
  * end) and their assignees' names; it comes from the server (the tasks service, called directly); the board then
@@ -57,6 +59,15 @@ export default async function BoardPage({ params, searchParams }: Props) {
     teams.items.map((team) => team.id),
   );
   const board = await getBoard(actor, { ...filter, limit: BOARD_FIRST_PAGE });
+  // A project's board shows its own columns, else a team's (lib/board-columns): their owners and admins edit them.
+  const manages = (role: string) => role === "owner" || role === "admin";
+  const editColumns: ColumnsScope | undefined = filter.projectId
+    ? projects.items.some((project) => project.id === filter.projectId && manages(project.role))
+      ? { kind: "project", id: filter.projectId }
+      : undefined
+    : filter.userGroupId && teams.items.some((team) => team.id === filter.userGroupId && manages(team.role))
+      ? { kind: "team", id: filter.userGroupId }
+      : undefined;
   const t = await getTranslations({ locale: tag, namespace: "Board" });
   const messages = await getMessages({ locale: tag });
 
@@ -84,6 +95,7 @@ export default async function BoardPage({ params, searchParams }: Props) {
           initial={board.columns}
           initialPeople={board.people}
           filter={filter}
+          editColumns={editColumns}
           clock={{ now: nowDate().toISOString(), timeZone: actor.timeZone }}
         />
       </div>

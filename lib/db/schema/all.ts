@@ -36,3 +36,4 @@ export * from "./idempotency";
 export * from "./sync";
 export * from "./comments";
 export * from "./saved-filters";
+export * from "./board-columns";
