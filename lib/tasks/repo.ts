@@ -117,13 +117,13 @@ const bind = sql.placeholder;
 
 /**
  * The conditions of a list's filters. With `status`, the tasks' status must equal it (a board's column, given by the
- * statement around this one) and `statuses` is left to that statement.
+ * statement around this one) and `statuses` is left to that statement; `column` adds a custom column's own condition.
  */
 function filterConditions(values: ListValues, status?: SQL, column?: SQL): SQL[] {
   const conditions: SQL[] = [];
   if (status) conditions.push(sql`${tasks.status} = ${status}`);
-  if (column) conditions.push(column);
   else if ("statuses" in values) conditions.push(sql`${tasks.status} = any(${bind("statuses")}::text[])`);
+  if (column) conditions.push(column);
   if ("groupId" in values) conditions.push(sql`${tasks.groupId} = ${bind("groupId")}`);
   if ("projectId" in values) conditions.push(sql`${tasks.projectId} = ${bind("projectId")}`);
   if ("userGroupId" in values) conditions.push(sql`${tasks.userGroupId} = ${bind("userGroupId")}`);
