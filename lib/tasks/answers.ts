@@ -1,9 +1,8 @@
 import { cachedAnswer, type CachedGet } from "../api/cached-get";
 import type { Actor } from "../auth/actor";
 import { taskAnswerCache } from "./list-cache";
-import { boardQuery, listTasksQuery, type ListTasksQuery, type TaskOutput } from "./schema";
+import { boardQuery, listTasksQuery, type BoardOutput, type ListTasksQuery } from "./schema";
 import { boardAnswer, listTasks, type BoardRequest } from "./service";
-import type { TaskStatus } from "./vocabulary";
 
 /*
  * The cacheable task routes (lib/api/cached-get.ts): their answers are kept per user and query string for 30 seconds
@@ -32,15 +31,5 @@ export async function getBoard(actor: Actor, request: BoardRequest) {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(request)) if (value !== undefined) query.set(name, String(value));
   const body = await cachedAnswer(boardAnswers, actor, query.toString());
-  return JSON.parse(body.toString("utf8")) as {
-    columns: {
-      id: string | null;
-      name: string | null;
-      status: TaskStatus;
-      tasks: TaskOutput[];
-      total: number;
-      nextCursor: string | null;
-    }[];
-    people: { id: string; name: string }[];
-  };
+  return JSON.parse(body.toString("utf8")) as BoardOutput;
 }

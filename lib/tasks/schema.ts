@@ -275,6 +275,7 @@ export const boardOutput = z
     }),
   })
   .openapi("Board");
+export type BoardOutput = z.infer<typeof boardOutput>;
 
 export const workloadOutput = z
   .object({
