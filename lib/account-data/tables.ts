@@ -146,6 +146,27 @@ export const ACCOUNT_DATA_TABLES: Readonly<Record<string, TableEntry>> = {
     userColumns: { user_id: "cascade" },
     export: [{ key: "projectMemberships", where: "user_id = $user" }],
   },
+  board_columns: {
+    about: "The own board columns of projects and teams (lib/board-columns): they go with their project or team.",
+    otherColumns: {
+      project_id: "the project whose board the column is on (the column goes with it)",
+      user_group_id: "the team whose board the column is on (the column goes with it)",
+    },
+    export: [
+      {
+        key: "boardColumns",
+        where:
+          "project_id in (select project_id from project_members where user_id = $user) " +
+          "or user_group_id in (select group_id from user_group_members where user_id = $user)",
+      },
+    ],
+  },
+  board_placements: {
+    about: "Which of a board's columns a task's card is in: goes with the task (or the column).",
+    parent: { column: "task_id", table: "tasks" },
+    otherColumns: { column_id: "the board column (board_columns) the card is in" },
+    export: [{ key: "boardPlacements", where: `task_id in ${OWN_TASKS}` }],
+  },
   families: {
     about: "Family workspaces: the last parent's leaving makes the longest-standing member a parent; an empty one is deleted.",
     userColumns: { created_by: "set-null" },

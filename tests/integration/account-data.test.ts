@@ -185,6 +185,16 @@ async function arrange() {
   const soloTeam = await ok(api("/user-groups", { token: alice.token, json: { name: `Solo team ${marker}` } }), 201);
   const project = await ok(api("/projects", { token: alice.token, json: { name: `Project ${marker}` } }), 201);
   await ok(joinAs(server, `/api/v1/projects/${project.id}/members`, alice, bob, { role: "viewer" }), 201);
+  // The project's board has a column of its own, with one of her project's tasks placed in it.
+  const review = await ok(
+    api(`/projects/${project.id}/board-columns`, { token: alice.token, json: { name: "Review", status: "in_progress" } }),
+    201,
+  );
+  const projectTask = await ok(
+    api("/tasks", { token: alice.token, json: { title: `Ship ${marker}`, projectId: project.id } }),
+    201,
+  );
+  await ok(api(`/tasks/${projectTask.id}/move`, { token: alice.token, json: { columnId: review.id } }));
 
   // She invites a third person to her task, and joins Bob's third task through his invitation.
   const thirdEmail = `third-${marker}@example.com`;
@@ -473,6 +483,7 @@ async function arrange() {
     team,
     soloTeam,
     project,
+    projectTask,
     thirdEmail,
     credentialId,
     secrets: {
@@ -585,7 +596,9 @@ describe("GET /auth/export-data", () => {
     expect(body.user).not.toHaveProperty("tokenVersion");
 
     // Her tasks whole, with the subtask; Bob's tasks she works on with their own fields only.
-    expect(body.tasks.map((task: { id: string }) => task.id).sort()).toEqual([data.aliceTask.id, data.alicePrivate.id].sort());
+    expect(body.tasks.map((task: { id: string }) => task.id).sort()).toEqual(
+      [data.aliceTask.id, data.alicePrivate.id, data.projectTask.id].sort(),
+    );
     expect(body.tasks.find((task: { id: string }) => task.id === data.aliceTask.id)).toMatchObject({
       assigneeIds: [bob.user.id],
       subtaskTotal: 1,
@@ -800,7 +813,7 @@ describe("DELETE /auth/delete-account", () => {
       403,
       "forbidden",
     );
-    expect(await counts()).toBe(2);
+    expect(await counts()).toBe(3);
     expect((await server.request("/auth/me", { token: alice.token })).status).toBe(200);
     expect(await tablesMentioning(aliceId)).toEqual(before);
 

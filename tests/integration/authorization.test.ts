@@ -53,6 +53,9 @@ interface OwnerData {
   calendarFeedId: string;
   savedFilterId: string;
   accessTokenId: string;
+  /** A column of the project's own board, and one of the team's. */
+  projectColumnId: string;
+  teamColumnId: string;
   /** Texts only the owner's answers may contain. */
   secrets: string[];
 }
@@ -242,12 +245,19 @@ beforeAll(async () => {
   const [session] = await server.sql<{ id: string }>("select id from sessions where user_id = $1", [user.id]);
   const accessToken = await server.request("/api/v1/tokens", { token, json: { name: "Script", scopes: ["read"] } });
   expect(accessToken.status).toBe(201);
+  const column = { name: `Secret column ${marker}`, status: "in_progress" };
+  const projectColumn = await server.request(`/api/v1/projects/${project.body.id}/board-columns`, { token, json: column });
+  expect(projectColumn.status).toBe(201);
+  const teamColumn = await server.request(`/api/v1/user-groups/${team.body.id}/board-columns`, { token, json: column });
+  expect(teamColumn.status).toBe(201);
   owner = {
     token,
     sessionId: session!.id,
     calendarFeedId: calendarFeed.body.id,
     savedFilterId: savedFilter.body.id,
     accessTokenId: accessToken.body.id,
+    projectColumnId: projectColumn.body.id,
+    teamColumnId: teamColumn.body.id,
     connectionId: connection!.id,
     invoiceId: invoice.body.id,
     userId: user.id,
@@ -275,6 +285,8 @@ beforeAll(async () => {
     timeEntryId: timeEntry.body.id,
     secrets: [
       session!.id,
+      projectColumn.body.id,
+      teamColumn.body.id,
       connection!.id,
       card.body.id,
       reviewed.body.review.id,
@@ -314,6 +326,7 @@ afterAll(() => server.close());
 function pathFor(path: string): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => {
     if (name === "subtaskId") return owner.subtaskId;
+    if (name === "columnId") return path.startsWith("/api/v1/projects/") ? owner.projectColumnId : owner.teamColumnId;
     if (name === "userId") return owner.userId;
     if (name === "groupId" && path.startsWith("/api/v1/family/groups/")) return owner.groupId;
     if (name === "id" && path.startsWith("/api/v1/tasks/")) return owner.taskId;
@@ -367,6 +380,10 @@ function bodyFor({ method, path }: Operation): unknown {
     "PATCH /api/v1/projects/{id}": { name: "Taken over", archived: true },
     "POST /api/v1/projects/{id}/members": { userId: stranger.userId },
     "PATCH /api/v1/projects/{id}/members/{userId}": { role: "member" },
+    "POST /api/v1/projects/{id}/board-columns": { name: "Taken over", status: "todo" },
+    "PATCH /api/v1/projects/{id}/board-columns/{columnId}": { name: "Taken over", status: "todo" },
+    "POST /api/v1/user-groups/{id}/board-columns": { name: "Taken over", status: "todo" },
+    "PATCH /api/v1/user-groups/{id}/board-columns/{columnId}": { name: "Taken over", status: "todo" },
     "PATCH /api/v1/family/members/{userId}": { role: "parent" },
     "POST /api/v1/tasks/{id}/collaboration-requests": { kind: "assign", userId: stranger.userId },
     "PUT /api/v1/notification-prefs/{taskId}": { remind_before: 10, on_due: true, daily: false, channels: ["in_app"] },

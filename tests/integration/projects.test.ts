@@ -806,6 +806,8 @@ describe("GET /openapi.json", () => {
     ).toEqual([
       "/api/v1/projects",
       "/api/v1/projects/{id}",
+      "/api/v1/projects/{id}/board-columns",
+      "/api/v1/projects/{id}/board-columns/{columnId}",
       "/api/v1/projects/{id}/leave",
       "/api/v1/projects/{id}/members",
       "/api/v1/projects/{id}/members/{userId}",
