@@ -17,6 +17,7 @@ import {
   reapAbandoned,
   type QueueItemRow,
 } from "./repo";
+import { QUEUE_CATALOG } from "./catalog";
 import type { ListQueueItemsQuery, QueueItemListOutput, QueueItemOutput, QueueSummaryOutput } from "./schema";
 
 /*
@@ -91,8 +92,13 @@ const OWNER = `${hostname()}:${process.pid}`;
 const ABANDONED = "The process working on it stopped (its lease ran out) on the last attempt";
 const KINDS = new Map<string, QueueDefinition<never>>();
 
-/** A kind of work; its name is what the administrators see. */
+/** A kind of work of lib/queue/catalog.ts (with the catalogue's number of attempts); its name is what the administrators see. */
 export function defineQueue<P = Record<string, unknown>>(definition: QueueDefinition<P>): QueueDefinition<P> {
+  const listed = QUEUE_CATALOG.find((entry) => entry.kind === definition.kind);
+  if (listed && listed.maxAttempts !== definition.maxAttempts)
+    throw new Error(
+      `Queue ${definition.kind}: ${definition.maxAttempts} attempts, lib/queue/catalog.ts says ${listed?.maxAttempts}`,
+    );
   KINDS.set(definition.kind, definition as QueueDefinition<never>);
   return definition;
 }
@@ -283,13 +289,16 @@ export async function listQueue(query: ListQueueItemsQuery): Promise<QueueItemLi
 
 export async function queueSummary(): Promise<QueueSummaryOutput> {
   const counts = await countItems();
-  const kinds = [...new Set([...KINDS.keys(), ...counts.map((row) => row.kind)])].sort();
+  // The catalogue's kinds, and those defined in this process (tests define their own) or found in the table.
+  const listed = new Map<string, number>(QUEUE_CATALOG.map((entry) => [entry.kind, entry.maxAttempts]));
+  for (const [kind, definition] of KINDS) listed.set(kind, definition.maxAttempts);
+  const kinds = [...new Set([...listed.keys(), ...counts.map((row) => row.kind)])].sort();
   return {
     backoffMs: [...BACKOFF_MS],
     kinds: kinds.map((kind) => {
       const byState = { pending: 0, running: 0, done: 0, dead: 0, cancelled: 0 };
       for (const row of counts) if (row.kind === kind) byState[row.state] = row.count;
-      return { kind, maxAttempts: KINDS.get(kind)?.maxAttempts ?? null, ...byState };
+      return { kind, maxAttempts: listed.get(kind) ?? null, ...byState };
     }),
   };
 }
