@@ -2,7 +2,8 @@
  * The documentation says what the code does, where a machine can tell: `.env.example` lists every setting of the
  * configuration schema once, with its default; the README's commands table lists every npm script; every relative
  * link of README.md and docs/*.md reaches a file (and a heading, when it names one); the modules page lists every
- * feature module; and an operation count, wherever one is stated, is the OpenAPI document's.
+ * feature module; an operation count, wherever one is stated, is the OpenAPI document's; and docs/code-map.md names
+ * the folder of every API route.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -137,3 +138,46 @@ test("an operation count stated in the documentation is the OpenAPI document's",
     rmSync(dataDir, { recursive: true, force: true });
   }
 }, 60_000);
+
+describe("docs/code-map.md", () => {
+  /** A path's segments, every parameter (`:id`, `{provider}`) as `{}`. */
+  const segments = (route: string) =>
+    route
+      .split("/")
+      .filter(Boolean)
+      .map((segment) => (/^(:|\{)/.test(segment) ? "{}" : segment));
+
+  test("names, for every API route, the folder whose routes.ts declares it, and has no row no route needs", async () => {
+    const rows = [...read("docs/code-map.md").matchAll(/^\| `(\/[^`]*)` \| `(lib\/[^`]+)` \|$/gm)].map(([, url, folder]) => ({
+      url: url!,
+      prefix: segments(url!),
+      folder: folder!,
+    }));
+    expect(rows.length).toBeGreaterThan(30);
+    const files = (readdirSync(path.join(ROOT, "lib"), { recursive: true }) as string[]).filter((file) =>
+      file.endsWith(`${path.sep}routes.ts`),
+    );
+    const wrong = new Set<string>(); // a route with middleware is listed once per handler
+    const used = new Set<string>();
+    for (const file of files) {
+      const folder = `lib/${path.dirname(file).split(path.sep).join("/")}`;
+      const exported: Record<string, unknown> = await import(path.join(ROOT, "lib", file));
+      for (const router of Object.values(exported)) {
+        const routes = (router as { routes?: { method: string; path: string }[] } | null)?.routes;
+        for (const { method, path: route } of Array.isArray(routes) ? routes : []) {
+          if (method === "ALL") continue; // middleware
+          const parts = segments(route);
+          const row = rows
+            .filter((candidate) => candidate.prefix.every((segment, index) => parts[index] === segment))
+            .sort((a, b) => b.prefix.length - a.prefix.length)[0];
+          if (!row) wrong.add(`${method} ${route} (${folder}): no row`);
+          else if (row.folder !== folder)
+            wrong.add(`${method} ${route}: row ${row.url} says ${row.folder}, declared in ${folder}`);
+          else used.add(row.url);
+        }
+      }
+    }
+    expect([...wrong]).toEqual([]);
+    expect(rows.filter((row) => !used.has(row.url)).map((row) => row.url)).toEqual([]);
+  }, 60_000);
+});
