@@ -168,6 +168,21 @@ export default defineConfig(
     rules: { "no-console": "error" },
   },
   {
+    // The web app calls the API through the typed client only (lib/api-client/client.ts), so that a changed route
+    // schema fails `npm run typecheck` at the call instead of breaking the page.
+    name: "spolu/typed-api-client",
+    files: [`app/**/*.${CODE}`, `components/**/*.${CODE}`],
+    rules: {
+      "no-restricted-globals": [
+        "error",
+        ...["fetch", "XMLHttpRequest"].map((name) => ({
+          name,
+          message: "Call the API through `api` of lib/api-client/client.ts (typed by /openapi.json), not by hand.",
+        })),
+      ],
+    },
+  },
+  {
     name: "spolu/tests",
     files: ["**/*.test.ts", "**/*.test.tsx", `tests/**/*.${CODE}`, `e2e/**/*.${CODE}`, `bench/**/*.${CODE}`],
     rules: {

@@ -4,6 +4,7 @@ import { useFormatter, useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState } from "react";
 import { api } from "@/lib/api-client/client";
 import { signInPath } from "@/components/auth/next-path";
+import type { Locale } from "@/lib/i18n/locales";
 import type { ChatActionOutput, ChatAnswerOutput, ChatMessageOutput } from "@/lib/assistant/schema";
 import { AnsweredByNote } from "./answered-by";
 import { ChatActionCard } from "./chat-action-card";
@@ -35,7 +36,7 @@ interface Props {
   /** Where older messages continue (`before`), or null when there are none. */
   olderCursor: number | null;
   /** Spolu's locale code of the page (answers come in its language; task links stay in it). */
-  locale: string;
+  locale: Locale;
   timeZone: string;
 }
 
@@ -110,18 +111,15 @@ export function ChatConversation({ initial, olderCursor: initialCursor, locale, 
   async function ask(question: string): Promise<boolean> {
     setStatus("");
     setPending({ question, text: "", answeredBy: null, fallback: false });
-    let response: Response;
-    try {
-      response = await fetch("/api/v1/chat", {
-        method: "POST",
-        headers: { Accept: "text/event-stream", "Content-Type": "application/json" },
-        body: JSON.stringify({ message: question, lang: locale }),
-        credentials: "same-origin",
-        cache: "no-store",
-      });
-    } catch {
-      return failed(question, t("errorGeneric"));
-    }
+    // The answer as Server-Sent Events: openapi-fetch hands over the body unread (parseAs "stream").
+    const response = await api
+      .POST("/api/v1/chat", {
+        body: { message: question, lang: locale },
+        headers: { Accept: "text/event-stream" },
+        parseAs: "stream",
+      })
+      .catch(() => null);
+    if (!response) return failed(question, t("errorGeneric"));
     if (response.status === 401) {
       window.location.assign(signInPath(locale, `/${locale}/chat`));
       return false;
@@ -138,7 +136,9 @@ export function ChatConversation({ initial, olderCursor: initialCursor, locale, 
       return failed(question, t("errorGeneric"));
     }
     try {
-      for await (const { event, data } of readServerSentEvents(response.body)) {
+      // With parseAs "stream" the body is the unread stream; the client's type describes the JSON form only.
+      const stream = response.body as unknown as ReadableStream<Uint8Array>;
+      for await (const { event, data } of readServerSentEvents(stream)) {
         if (event === "answeredBy") {
           const who = data as { answeredBy: AnsweredBy; fallbackReason: string | null };
           // A second one replaces an unusable answer with the built-in one: start the text again.

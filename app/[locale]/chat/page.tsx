@@ -7,7 +7,7 @@ import { signInPath } from "@/components/auth/next-path";
 import { pageActor } from "@/components/auth/page-session";
 import { requirePageModule } from "@/components/modules/require-page-module";
 import { answeringModel, listMessages } from "@/lib/assistant/service";
-import { tagOfSegment } from "@/lib/i18n/locales";
+import { isLocale, languageTag, tagOfSegment } from "@/lib/i18n/locales";
 import "@/components/assistant/assistant.css";
 
 /**
@@ -27,8 +27,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function ChatPage({ params }: Props) {
   const { locale } = await params;
-  const tag = tagOfSegment(locale);
-  if (!tag) notFound();
+  if (!isLocale(locale)) notFound();
+  const tag = languageTag(locale);
   requirePageModule("ai");
   setRequestLocale(tag);
   const actor = await pageActor();

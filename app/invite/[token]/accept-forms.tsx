@@ -2,6 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { useEffect, useId, useRef, useState } from "react";
+import { api, type Schemas } from "@/lib/api-client/client";
 import type { Locale } from "@/lib/i18n/locales";
 
 /*
@@ -14,10 +15,7 @@ type Field = "name" | "email" | "password";
 type Errors = { form?: string; fields: Partial<Record<Field, string>> };
 const NO_ERRORS: Errors = { fields: {} };
 
-interface Problem {
-  status: number;
-  errors?: { pointer: string }[];
-}
+type Problem = Schemas["Problem"];
 
 interface Props {
   token: string;
@@ -28,18 +26,13 @@ interface Props {
   passwordMin: number;
 }
 
-async function post(path: string, options: { json?: unknown; bearer?: string }): Promise<{ status: number; body: unknown }> {
-  const headers: Record<string, string> = {};
-  if (options.json !== undefined) headers["Content-Type"] = "application/json";
-  if (options.bearer) headers.Authorization = `Bearer ${options.bearer}`;
-  const response = await fetch(path, {
-    method: "POST",
-    headers,
-    body: options.json === undefined ? undefined : JSON.stringify(options.json),
-    credentials: "same-origin",
+/** `POST /invite/{token}/accept`: with registration data, or with no body as the user `bearer` signs in as. */
+function accept(token: string, options: { json?: Schemas["RegisterInput"]; bearer?: string }) {
+  return api.POST("/api/v1/invite/{token}/accept", {
+    params: { path: { token } },
+    body: options.json,
+    headers: options.bearer ? { Authorization: `Bearer ${options.bearer}` } : {},
   });
-  const body = await response.json().catch(() => null);
-  return { status: response.status, body };
 }
 
 export function AcceptForms({ token, locale, kind, title, inviteeName, passwordMin }: Props) {
@@ -49,7 +42,6 @@ export function AcceptForms({ token, locale, kind, title, inviteeName, passwordM
   const [registerErrors, setRegisterErrors] = useState<Errors>(NO_ERRORS);
   const [signInErrors, setSignInErrors] = useState<Errors>(NO_ERRORS);
   const successHeading = useRef<HTMLHeadingElement>(null);
-  const acceptPath = `/api/v1/invite/${encodeURIComponent(token)}/accept`;
 
   useEffect(() => {
     if (accepted) successHeading.current?.focus();
@@ -63,14 +55,14 @@ export function AcceptForms({ token, locale, kind, title, inviteeName, passwordM
     return t("errorGeneric");
   }
 
-  function fieldErrors(problem: Problem): Errors {
+  function fieldErrors(problem: Problem | null): Errors {
     const messages: Record<Field, string> = {
       name: t("errorName"),
       email: t("errorEmail"),
       password: t("errorPassword", { min: passwordMin }),
     };
     const fields: Errors["fields"] = {};
-    for (const { pointer } of problem.errors ?? []) {
+    for (const { pointer } of problem?.errors ?? []) {
       const field = pointer.slice(1) as Field;
       if (field in messages) fields[field] = messages[field];
     }
@@ -79,7 +71,7 @@ export function AcceptForms({ token, locale, kind, title, inviteeName, passwordM
 
   async function register(form: HTMLFormElement) {
     const data = new FormData(form);
-    const json: Record<string, string> = {
+    const json: Schemas["RegisterInput"] = {
       name: String(data.get("name") ?? ""),
       email: String(data.get("email") ?? ""),
       password: String(data.get("password") ?? ""),
@@ -88,15 +80,15 @@ export function AcceptForms({ token, locale, kind, title, inviteeName, passwordM
     // The new account takes the browser's time zone, as on the sign-up page (without it, the account is in UTC).
     const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (timeZone) json.timeZone = timeZone;
-    let result = await post(acceptPath, { json });
+    let result = await accept(token, { json });
     // A time zone the server does not know is no reason to refuse the account: it then keeps its default.
-    const invalid = result.status === 400 ? ((result.body as Problem | null)?.errors ?? []) : [];
+    const invalid = !result.ok && result.status === 400 ? (result.body?.errors ?? []) : [];
     if (json.timeZone && invalid.length > 0 && invalid.every(({ pointer }) => pointer === "/timeZone")) {
       delete json.timeZone;
-      result = await post(acceptPath, { json });
+      result = await accept(token, { json });
     }
-    if (result.status === 201 || result.status === 200) return setAccepted(true);
-    if (result.status === 400) return setRegisterErrors(fieldErrors(result.body as Problem));
+    if (result.ok) return setAccepted(true);
+    if (result.status === 400) return setRegisterErrors(fieldErrors(result.body));
     // 401: the email has an account and this is not its password (the answer never says whether it has one).
     if (result.status === 401) return setRegisterErrors({ form: t("errorRegisterRefused"), fields: {} });
     setRegisterErrors({ form: problemMessage(result.status, t("errorConflict")), fields: {} });
@@ -104,13 +96,13 @@ export function AcceptForms({ token, locale, kind, title, inviteeName, passwordM
 
   async function signIn(form: HTMLFormElement) {
     const data = new FormData(form);
-    const login = await post("/api/v1/auth/login", {
-      json: { email: String(data.get("email") ?? ""), password: String(data.get("password") ?? "") },
+    const login = await api.POST("/api/v1/auth/login", {
+      body: { email: String(data.get("email") ?? ""), password: String(data.get("password") ?? "") },
     });
     if (login.status === 400 || login.status === 401) return setSignInErrors({ form: t("errorWrongCredentials"), fields: {} });
-    if (login.status !== 200) return setSignInErrors({ form: problemMessage(login.status, t("errorGeneric")), fields: {} });
-    const result = await post(acceptPath, { bearer: (login.body as { token: string }).token });
-    if (result.status === 200 || result.status === 201) return setAccepted(true);
+    if (!login.ok) return setSignInErrors({ form: problemMessage(login.status, t("errorGeneric")), fields: {} });
+    const result = await accept(token, { bearer: login.body.token });
+    if (result.ok) return setAccepted(true);
     setSignInErrors({ form: problemMessage(result.status, t("errorConflict")), fields: {} });
   }
 
