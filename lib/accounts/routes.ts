@@ -74,10 +74,10 @@ const changePasswordRoute = apiRoute({
   summary: "Change the password",
   description:
     "Every session ends (every token issued before stops working); the answer carries a new one. Personal access " +
-    "tokens go on working. Needs a sign-in: with a personal access token, 403 `session_required`.",
+    "tokens go on working. Needs a sign-in: with a personal access token, 403 `session_required`. Ignores " +
+    "`Idempotency-Key` (the answer's new session token is never stored, so it cannot be answered again).",
   access: "user",
   sessionOnly: true,
-  // The answer carries a new session token, which is never stored.
   idempotent: false,
   limit: "strict",
   request: { body: jsonBody(changePasswordInput) },

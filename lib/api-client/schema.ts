@@ -191,7 +191,7 @@ export interface paths {
     put?: never;
     /**
      * Change the password
-     * @description Every session ends (every token issued before stops working); the answer carries a new one. Personal access tokens go on working. Needs a sign-in: with a personal access token, 403 `session_required`.
+     * @description Every session ends (every token issued before stops working); the answer carries a new one. Personal access tokens go on working. Needs a sign-in: with a personal access token, 403 `session_required`. Ignores `Idempotency-Key` (the answer's new session token is never stored, so it cannot be answered again).
      */
     post: operations["changePassword"];
     delete?: never;
@@ -4187,7 +4187,7 @@ export interface paths {
     put?: never;
     /**
      * Start linking another external account to yours
-     * @description Answers the provider's URL to send this browser to; coming back (`GET /auth/{provider}/callback`), the external account is linked to the account signed in here when this was called, and nobody is signed in anew. As a sign-in, the attempt is bound to this browser (the `spolu_oauth` cookie set here must come back), works once and for 10 minutes. The browser then lands on `returnTo` with `?linked=<provider>`; an external account linked to another Spolu account already is refused (`?linkError=exists`, or 409 to a client that does not ask for HTML), and so are a cancelled or failed attempt (`linkError=cancelled|failed|expired`). Providers: `google` and `microsoft` (OpenID Connect), `github` (OAuth 2). Each is offered when its client id and secret are set (GOOGLE_CLIENT_ID/SECRET, MICROSOFT_CLIENT_ID/SECRET, GITHUB_CLIENT_ID/SECRET). `apple` is a placeholder that answers 501. The redirect URI sent to the provider is `<APP_URL>/auth/<provider>/callback` (the request's own origin when APP_URL is unset): register exactly that address with the provider.
+     * @description Answers the provider's URL to send this browser to; coming back (`GET /auth/{provider}/callback`), the external account is linked to the account signed in here when this was called, and nobody is signed in anew. As a sign-in, the attempt is bound to this browser (the `spolu_oauth` cookie set here must come back), works once and for 10 minutes. The browser then lands on `returnTo` with `?linked=<provider>`; an external account linked to another Spolu account already is refused (`?linkError=exists`, or 409 to a client that does not ask for HTML), and so are a cancelled or failed attempt (`linkError=cancelled|failed|expired`). Ignores `Idempotency-Key` (each call starts a new attempt with its own `spolu_oauth` cookie, which a replayed answer could not set). Providers: `google` and `microsoft` (OpenID Connect), `github` (OAuth 2). Each is offered when its client id and secret are set (GOOGLE_CLIENT_ID/SECRET, MICROSOFT_CLIENT_ID/SECRET, GITHUB_CLIENT_ID/SECRET). `apple` is a placeholder that answers 501. The redirect URI sent to the provider is `<APP_URL>/auth/<provider>/callback` (the request's own origin when APP_URL is unset): register exactly that address with the provider.
      */
     post: operations["postAuthLink"];
     delete?: never;

@@ -94,7 +94,9 @@ const linkRoute = apiRoute({
     "sign-in, the attempt is bound to this browser (the `spolu_oauth` cookie set here must come back), works once and " +
     "for 10 minutes. The browser then lands on `returnTo` with `?linked=<provider>`; an external account linked to " +
     "another Spolu account already is refused (`?linkError=exists`, or 409 to a client that does not ask for HTML), " +
-    `and so are a cancelled or failed attempt (\`linkError=cancelled|failed|expired\`). ${PROVIDERS} ${REDIRECT_URI}`,
+    `and so are a cancelled or failed attempt (\`linkError=cancelled|failed|expired\`). Ignores \`Idempotency-Key\` ` +
+    `(each call starts a new attempt with its own \`spolu_oauth\` cookie, which a replayed answer could not set). ` +
+    `${PROVIDERS} ${REDIRECT_URI}`,
   access: "user",
   sessionOnly: true,
   idempotent: false,

@@ -138,3 +138,22 @@ test("the OpenAPI document declares the header, the replay header and the 422 on
   expect(operation.responses["422"]).toBeDefined();
   expect(operation.responses["201"].headers["Idempotent-Replayed"]).toEqual({ $ref: "#/components/headers/IdempotentReplayed" });
 });
+
+test("GET /openapi.json – every POST a signed-in user sends takes Idempotency-Key, or says why it ignores it", async () => {
+  const document = (await server.request("/api/v1/openapi.json")).body;
+  const silent: string[] = [];
+  let idempotent = 0;
+  for (const [path, item] of Object.entries<any>(document.paths)) {
+    const operation = item.post;
+    if (!operation?.security?.some((scheme: object) => "bearerAuth" in scheme)) continue;
+    const takesKey = (operation.parameters ?? []).some(
+      (parameter: { $ref?: string }) => parameter.$ref === "#/components/parameters/IdempotencyKey",
+    );
+    if (takesKey && operation["x-spolu-idempotent"] === true) idempotent++;
+    else if (!/Ignores `Idempotency-Key` \(.+\)/.test(operation.description ?? "")) silent.push(`POST ${path}`);
+  }
+  // A route opts out with `idempotent: false` only where a replay cannot work, and its description says why.
+  expect(silent).toEqual([]);
+  expect(idempotent).toBeGreaterThan(60);
+  expect(document.paths["/api/v1/tokens"].post.description).toMatch(/Ignores `Idempotency-Key`/);
+});
