@@ -96,9 +96,17 @@ is a 400 naming the field, in any body, query or path parameter. Bodies may be s
 **Compression.** JSON and text answers of 1 KB or more are sent with brotli or gzip when \`Accept-Encoding\` allows
 (brotli first), with \`Vary: Accept-Encoding\`; smaller ones, images and other compressed media go out as they are.
 
+**Retries, conflicts and sync.** A signed-in \`POST\` sent again with the same \`Idempotency-Key\` (and body) within
+24 hours gets the first answer again with \`Idempotent-Replayed: true\`; another body is a 422. A task, goal, group,
+project or team answers an \`ETag\`: send it as \`If-Match\` on \`PATCH\` or \`DELETE\` and a change made meanwhile
+is a 412 instead of being overwritten, or as \`If-None-Match\` for a 304. \`GET /sync\` pages through everything
+you see, then what changed since its \`cursor\` (tombstones included); \`POST /calendar-feeds\` answers a secret
+iCalendar address of your open dated tasks. Examples in docs/integrations.md.
+
 **Operations.** \`GET /metrics\` (Prometheus text format, \`Authorization: Bearer <METRICS_TOKEN>\`, 404 while
 METRICS_TOKEN is unset) is an operational endpoint outside this API: not rate limited, and each process answers with
-its own figures.
+its own figures. Settings such as METRICS_TOKEN come from the environment or from a \`.env\` file in the server's
+working directory (a line \`METRICS_TOKEN=…\`; a variable set in the environment wins), read at start.
 `;
 
 /**

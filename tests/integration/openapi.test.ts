@@ -50,4 +50,13 @@ describe("GET /openapi.json", () => {
     expect(document.paths["/api/v1/auth/me"].get.security).toEqual([{ bearerAuth: [] }]);
     expect(document.paths["/api/v1/auth/login"].post.security).toBeUndefined();
   });
+
+  test("the description tells an integrator about retries, conflicts, sync, calendar feeds and where settings come from", () => {
+    const description: string = document.info.description;
+    for (const words of ["Idempotency-Key", "Idempotent-Replayed", "If-Match", "412", "GET /sync", "tombstones"])
+      expect(description).toContain(words);
+    expect(description).toContain("POST /calendar-feeds");
+    expect(description).toMatch(/`\.env` file .*`METRICS_TOKEN=…`; a variable set in the environment wins/s);
+    expect(document.paths["/api/v1/calendar-feeds"].post.operationId).toBe("createCalendarFeed");
+  });
 });
