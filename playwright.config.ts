@@ -14,6 +14,10 @@ const BASE_URL = `http://127.0.0.1:${PORT}`;
 export const NEXT_ALONE_PORT = PORT + 1;
 /** The mail server Spolu sends to in these runs (e2e/mail-sink.ts): two ports above the server's. */
 const SMTP_PORT = PORT + 2;
+/** The stand-in for GitHub that Spolu signs in and links accounts with in these runs (e2e/github-stub-server.ts). */
+export const GITHUB_PORT = PORT + 3;
+const GITHUB_URL = `http://127.0.0.1:${GITHUB_PORT}`;
+const GITHUB_CLIENT = { id: "spolu-e2e", secret: "spolu-e2e-github-secret" };
 /** The account the admin tests register: an admin through ADMIN_EMAILS. */
 export const ADMIN_EMAIL = "admin-e2e@example.com";
 const DATA_PREFIX = "spolu-e2e-";
@@ -86,6 +90,22 @@ export default defineConfig({
       env: { E2E_SMTP_PORT: String(SMTP_PORT), E2E_MAIL_DIR: e2eDataDir("mail") },
     },
     {
+      // GitHub: the linked-accounts spec links and unlinks a GitHub account, and signs in with one.
+      command: "node --import tsx e2e/github-stub-server.ts",
+      port: GITHUB_PORT,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        E2E_GITHUB_PORT: String(GITHUB_PORT),
+        E2E_GITHUB_CLIENT_ID: GITHUB_CLIENT.id,
+        E2E_GITHUB_CLIENT_SECRET: GITHUB_CLIENT.secret,
+        E2E_APP_URL: BASE_URL,
+      },
+    },
+    {
       command: "node --import tsx server.ts",
       url: `${BASE_URL}/healthz`,
       reuseExistingServer: false,
@@ -108,6 +128,11 @@ export default defineConfig({
         EMAIL_TRANSPORT: "smtp",
         SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
         PASSWORD_RESET_ADDRESS_PER_HOUR: "1000",
+        // GitHub is the stand-in above (a loopback provider may speak plain http).
+        GITHUB_CLIENT_ID: GITHUB_CLIENT.id,
+        GITHUB_CLIENT_SECRET: GITHUB_CLIENT.secret,
+        GITHUB_BASE_URL: GITHUB_URL,
+        GITHUB_API_URL: `${GITHUB_URL}/api/v3`,
         // The connections spec runs a local Odoo on 127.0.0.1.
         CONNECTOR_ALLOW_PRIVATE_NETWORK: "true",
         // Chromium refuses an IP address as a passkey's relying party: the passkey tests open the site as localhost.

@@ -8,8 +8,12 @@ import { expectAccessible } from "./axe";
  * The task page's comments and history: the owner comments with an @ mention picked from the autocomplete (by
  * keyboard), the Markdown shows formatted and raw HTML shows as text, the mentioned person is notified, the owner
  * edits and deletes their comment and the history tells of it; another person's comments and changes to the task
- * show live; the autocomplete offers everyone who can see the task (a project's members too). In English and in Hebrew (right to left), axe in the light and dark themes.
+ * show live; the autocomplete offers everyone who can see the task (a project's members too). In English on a desktop
+ * and in Hebrew (right to left) on a phone, axe in the light and dark themes.
  */
+
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
 
 type Words = (typeof import("../messages/en.json"))["TaskTimeline"];
 const wordsOf = (locale: string): Words =>
@@ -36,14 +40,18 @@ async function accessibleInBothThemes(page: Page) {
 const fill = (template: string, values: Record<string, string>) =>
   template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
 
-for (const [locale, dir] of [
-  ["en", "ltr"],
-  ["he", "rtl"],
+for (const [locale, dir, viewport] of [
+  ["en", "ltr", DESKTOP],
+  ["he", "rtl", PHONE],
 ] as const) {
-  test(`task comments and history (${locale}): mention by @, Markdown, edit, delete`, async ({ page, request }) => {
+  test(`task comments and history (${locale}, ${viewport.width}×${viewport.height}): mention by @, Markdown, edit, delete`, async ({
+    page,
+    request,
+  }) => {
     // Six axe runs of the whole task page (three states, two themes).
     test.setTimeout(150_000);
     const t = WORDS[locale];
+    await page.setViewportSize(viewport);
     await register(page.request, "Olga Owner", locale);
     const helper = await register(request, "Cyril Collaborator", locale);
     const created = await page.request.post("/api/v1/tasks", { data: { title: "Paint the fence" } });

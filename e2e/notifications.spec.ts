@@ -183,11 +183,18 @@ test("Hebrew on a phone: the bell stays outside the menu, counts live, opens its
   await close();
 });
 
-test("the security page lists linked accounts (none here) in English and Hebrew; axe light and dark", async ({ page }) => {
+test("the security page lists linked accounts (none here) in English on a desktop and Hebrew on a phone; axe light and dark", async ({
+  page,
+}) => {
   test.slow(); // two languages, two colour schemes, axe on each
   await register(page.request, "Sami Secure");
-  for (const locale of ["en", "he"] as const) {
+  for (const [locale, viewport] of [
+    ["en", { width: 1280, height: 800 }],
+    ["he", PHONE],
+  ] as const) {
+    await page.setViewportSize(viewport);
     await page.goto(`/${locale}/settings/security`);
+    await expect(page.locator("html")).toHaveAttribute("dir", locale === "he" ? "rtl" : "ltr");
     const heading = locale === "en" ? "Linked accounts" : "חשבונות מקושרים";
     const section = page.getByRole("region", { name: heading });
     await expect(section).toBeVisible();

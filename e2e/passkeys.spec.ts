@@ -3,6 +3,7 @@ import { expect, test, type Page } from "./fixtures";
 import config from "../playwright.config";
 import { expectAccessible } from "./axe";
 import { SecurityPage } from "./pages/security-page";
+import { addVirtualAuthenticator } from "./pages/virtual-authenticator";
 import { registerUser } from "./pages/tasks-page";
 import { SignInPage } from "./pages/sign-in-page";
 import { collectErrors } from "./page-errors";
@@ -34,25 +35,6 @@ interface Device {
   name: string;
   label: string;
   lastUsedAt: string | null;
-}
-
-/** Chromium's virtual authenticator for this page: an internal (platform) one that verifies the user at once. */
-async function addVirtualAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: {
-      protocol: "ctap2",
-      transport: "internal",
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return {
-    credentials: async () => (await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials,
-  };
 }
 
 async function devicesOf(page: Page): Promise<Device[]> {
@@ -162,9 +144,8 @@ test.describe("passkeys on localhost", () => {
     await expect(security.devices).toHaveCount(1);
     const [added] = await devicesOf(page);
 
-    // The e2e server has no external provider to make an account without a password (the integration test makes
-    // one: tests/integration/webauthn.test.ts), so the API's refusal for such an account is played here as it
-    // answers it.
+    // The API's refusal for an account without a password is played here as it answers it (this account has one);
+    // e2e/linked-accounts.spec.ts has the real refusal, for an account made with GitHub whose last way in is a passkey.
     await page.route("**/api/v1/webauthn/devices/*", (route) =>
       route.request().method() === "DELETE"
         ? route.fulfill({

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { expectAccessible } from "./axe";
 import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import { waitForMail } from "./mailbox";
@@ -7,9 +9,13 @@ import { PasswordResetPages, type ResetWords } from "./pages/password-reset-page
 /*
  * A forgotten password, as a person goes through it: "Forgot your password?" on the sign-in page, the address, the
  * email (sent by Spolu over SMTP to the runs' mail server, e2e/mail-sink.ts), its link, a new password; then they
- * are signed in, and the sessions they had before are over. In English and in Hebrew (right to left), with axe on
- * each new page in the light and dark themes. And the email verification: the banner, and the emailed link.
+ * are signed in, and the sessions they had before are over. In English on a desktop and in Hebrew (right to left) on a
+ * phone, with axe on each new page in the light and dark themes. And the email verification: the banner, and the
+ * emailed link, in the same two languages and sizes.
  */
+
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
 
 const ENGLISH: ResetWords = {
   forgotLink: "Forgot your password?",
@@ -41,14 +47,15 @@ async function accessibleInBothThemes(page: Page) {
   }
 }
 
-for (const [locale, words, dir] of [
-  ["en", ENGLISH, "ltr"],
-  ["he", HEBREW, "rtl"],
+for (const [locale, words, dir, viewport] of [
+  ["en", ENGLISH, "ltr", DESKTOP],
+  ["he", HEBREW, "rtl", PHONE],
 ] as const) {
-  test(`forgot password (${locale}): the emailed link sets a new password and signs in; earlier sessions end`, async ({
+  test(`forgot password (${locale}, ${viewport.width}×${viewport.height}): the emailed link sets a new password and signs in; earlier sessions end`, async ({
     page,
     request,
   }) => {
+    await page.setViewportSize(viewport);
     const account = await register(request, locale);
     const reset = new PasswordResetPages(page, words);
 
@@ -97,32 +104,52 @@ for (const [locale, words, dir] of [
   });
 }
 
-test("email verification: the banner until the emailed link is followed, and sending the link again", async ({ page }) => {
-  const account = {
-    email: `verify-${randomUUID()}@example.com`,
-    password: `pw-${randomUUID()}`,
-    name: "Vera Verify",
-    locale: "en",
-  };
-  // Registered in this browser, so that its pages are signed in.
-  const registered = await page.request.post("/api/v1/auth/register", { data: account });
-  expect(registered.status()).toBe(201);
+type VerifyWords = (typeof import("../messages/en.json"))["VerifyEmail"];
+const verifyWordsOf = (locale: string): VerifyWords =>
+  (JSON.parse(readFileSync(path.join(process.cwd(), "messages", `${locale}.json`), "utf8")) as { VerifyEmail: VerifyWords })
+    .VerifyEmail;
+const fill = (template: string, values: Record<string, string>) =>
+  template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
 
-  await page.goto("/en/tasks");
-  const banner = page.getByRole("region", { name: "Email address not confirmed" });
-  await expect(banner).toContainText(account.email);
-  await accessibleInBothThemes(page);
-  await banner.getByRole("button", { name: "Send the link again" }).click();
-  await expect(banner.getByRole("status")).toHaveText(`A new link is on its way to ${account.email}.`);
+for (const [locale, dir, viewport] of [
+  ["en", "ltr", DESKTOP],
+  ["he", "rtl", PHONE],
+] as const) {
+  test(`email verification (${locale}, ${viewport.width}×${viewport.height}): the banner until the emailed link is followed, and sending the link again`, async ({
+    page,
+  }) => {
+    const t = verifyWordsOf(locale);
+    await page.setViewportSize(viewport);
+    const account = {
+      email: `verify-${randomUUID()}@example.com`,
+      password: `pw-${randomUUID()}`,
+      name: "Vera Verify",
+      locale,
+    };
+    // Registered in this browser, so that its pages are signed in.
+    const registered = await page.request.post("/api/v1/auth/register", { data: account });
+    expect(registered.status()).toBe(201);
 
-  const { match } = await waitForMail(account.email, /https?:\/\/[^\s/]+\/en\/verify-email#token=[A-Za-z0-9_-]{43}/);
-  await page.goto(match[0]);
-  await expect(page.getByRole("status").filter({ hasText: "is confirmed" })).toHaveText(
-    `Thank you: ${account.email} is confirmed.`,
-  );
-  await accessibleInBothThemes(page);
+    await page.goto(`/${locale}/tasks`);
+    await expect(page.locator("html")).toHaveAttribute("dir", dir);
+    const banner = page.getByRole("region", { name: t.bannerLabel });
+    await expect(banner).toContainText(account.email);
+    await accessibleInBothThemes(page);
+    await banner.getByRole("button", { name: t.resend }).click();
+    await expect(banner.getByRole("status")).toHaveText(fill(t.sent, { email: account.email }));
 
-  await page.goto("/en/tasks");
-  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  await expect(banner).toHaveCount(0);
-});
+    const { match } = await waitForMail(
+      account.email,
+      new RegExp(`https?://[^\\s/]+/${locale}/verify-email#token=[A-Za-z0-9_-]{43}`),
+    );
+    await page.goto(match[0]);
+    await expect(page.locator("html")).toHaveAttribute("dir", dir);
+    const confirmed = fill(t.verified, { email: account.email });
+    await expect(page.getByRole("status").filter({ hasText: account.email })).toHaveText(confirmed);
+    await accessibleInBothThemes(page);
+
+    await page.goto(`/${locale}/tasks`);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(banner).toHaveCount(0);
+  });
+}

@@ -6,10 +6,10 @@ import { SiteHeader } from "./pages/site-header";
 import { collectErrors } from "./page-errors";
 
 /*
- * The project pages. Pia creates a project and a task in it, invites Max by e-mail as a viewer; Max accepts and
- * sees the project's tasks but may manage nothing; Pia makes him a member, cannot demote herself as the only
- * owner, removes him and deletes the project. In Hebrew on a phone the pages read right to left. axe passes on
- * every page, light and dark.
+ * The project pages. Pia creates a project and a task in it, sees it on the project's board, invites Max by e-mail
+ * as a viewer; Max accepts and sees the project's tasks but may manage nothing; Pia makes him a member, cannot
+ * demote herself as the only owner, removes him, makes an invitation link, renames and deletes the project. In
+ * Hebrew on a phone the pages read right to left and a member leaves. axe passes on every page, light and dark.
  */
 
 test.use({ timezoneId: "Europe/Prague" });
@@ -40,7 +40,9 @@ async function accessibleInBothThemes(page: Page) {
   await page.emulateMedia({ colorScheme: "light" });
 }
 
-test("projects: create, a task in it, invite a viewer who accepts, change role, remove, delete", async ({ browser }) => {
+test("projects: create, a task in it and on its board, invite a viewer who accepts, change role, remove, link, rename, delete", async ({
+  browser,
+}) => {
   const piaContext = await browser.newContext();
   const maxContext = await browser.newContext();
   const piaPage = await piaContext.newPage();
@@ -76,6 +78,13 @@ test("projects: create, a task in it, invite a viewer who accepts, change role, 
   );
   // The workload: Pia has one task to do, and it is overdue.
   await expect(projects.workloadRow("Pia Planner").getByRole("cell")).toHaveText(["0", "1", "0", "1"]);
+  // The project's tasks as a board: the task in its status's column, the filter naming the project.
+  await projects.tasks.getByRole("link", { name: "Show as a board" }).click();
+  await expect(piaPage).toHaveURL(new RegExp(`/en/board\\?projectId=${projectId}$`));
+  await expect(piaPage.locator('[data-status="todo"]')).toContainText("Order the tiles");
+  await expect(piaPage.getByLabel("Project", { exact: true })).toHaveValue(projectId);
+  await accessibleInBothThemes(piaPage);
+  await projects.goto("en", projectId);
 
   // Max, invited as a viewer, joins by accepting; he sees the tasks, and no management.
   await projects.invite.getByLabel("Email", { exact: true }).fill(max.email);
@@ -104,6 +113,15 @@ test("projects: create, a task in it, invite a viewer who accepts, change role, 
   await expect(projects.members.getByRole("status")).toHaveText("Max Viewer was removed.");
   expect((await maxPage.goto(`/en/projects/${projectId}`))?.status()).toBe(404);
 
+  // An invitation link, to send by hand.
+  await projects.invite.getByRole("button", { name: "Create an invitation link" }).click();
+  await expect(projects.invite.getByLabel("Invitation link")).toHaveValue(/\/invite\/[\w-]+$/);
+
+  // Rename, then delete after a confirmation.
+  await projects.settings.getByLabel("Project name").fill("Bathroom remodel");
+  await projects.settings.getByRole("button", { name: "Save" }).click();
+  await expect(projects.settings.getByRole("status")).toHaveText("Saved.");
+  await expect(projects.heading).toHaveText("Bathroom remodel");
   await projects.settings.getByRole("button", { name: "Delete project" }).click();
   await projects.settings.getByRole("button", { name: "Delete the project" }).click();
   await expect(piaPage).toHaveURL(/\/en\/projects$/);
@@ -114,7 +132,7 @@ test("projects: create, a task in it, invite a viewer who accepts, change role, 
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-  test("projects in Hebrew, right to left: create, invite, a member's view", async ({ page, browser }) => {
+  test("projects in Hebrew, right to left: create, invite, a member's view, the member leaves", async ({ page, browser }) => {
     const errors = collectErrors(page);
     await register(page.request, "Dana Levi", "he");
     const memberContext = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
@@ -144,6 +162,13 @@ test.describe("on a phone", () => {
     await memberView.goto("he", projectId);
     await expect(memberPage.getByText("התפקיד שלך: חבר")).toBeVisible();
     await accessibleInBothThemes(memberPage);
+
+    // The member leaves: back to the list, the project gone from it and from the owner's members.
+    await memberView.member("Noa Cohen").getByRole("button", { name: "עזיבת הפרויקט" }).click();
+    await expect(memberPage).toHaveURL(/\/he\/projects$/);
+    await expect(memberPage.locator(".circle-card")).toHaveCount(0);
+    await page.reload();
+    await expect(projects.members.getByRole("listitem")).toHaveCount(1);
     expect(errors).toEqual([]);
   });
 });

@@ -13,6 +13,8 @@
  *   list (`{ email, primary, verified, visibility }`); a bad token 401 `Bad credentials`; the emails without the
  *   `user:email` scope 404, as GitHub does. The API lives under `/api/v3` (GitHub Enterprise's layout), so that
  *   GITHUB_API_URL with a path is exercised.
+ * - `POST /_stub/sign-in-as` (JSON: a GithubUser): `signInAs` for a stub in another process (the end-to-end runs,
+ *   e2e/github-stub-server.ts); not part of GitHub.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -79,7 +81,7 @@ function readBody(request: IncomingMessage): Promise<string> {
 
 const s256 = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
 
-export async function startGithubStub(): Promise<GithubStub> {
+export async function startGithubStub(options: { port?: number } = {}): Promise<GithubStub> {
   const clients = new Map<string, GithubClient>();
   const codes = new Map<string, IssuedCode>();
   const tokens = new Map<string, { user: GithubUser; scopes: string[] }>();
@@ -206,9 +208,18 @@ export async function startGithubStub(): Promise<GithubStub> {
     }
     if (request.method === "GET" && url.pathname.startsWith(`${API_PREFIX}/`))
       return api(url.pathname.slice(API_PREFIX.length), request, response);
+    if (request.method === "POST" && url.pathname === "/_stub/sign-in-as") {
+      readBody(request)
+        .then((raw) => {
+          chosen = JSON.parse(raw) as GithubUser;
+          response.writeHead(204).end();
+        })
+        .catch((error: unknown) => json(response, 400, { message: String(error) }));
+      return;
+    }
     json(response, 404, { message: "Not Found" });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {

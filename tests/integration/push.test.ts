@@ -6,6 +6,7 @@ import { pushResultOutput, subscriptionListOutput, subscriptionOutput, vapidPubl
 import { MAX_SUBSCRIPTIONS, sendPushToUser } from "../../lib/push/service";
 import {
   ADMIN_EMAIL,
+  createTask,
   expectProblem,
   expectShape,
   registerUser,
@@ -365,6 +366,71 @@ describe("POST /push/test", () => {
       expect.objectContaining({ outcome: "failed", statusCode: null, error: expect.stringMatching(/ECONNREFUSED/) }),
     ]);
     expect(await mySubscriptions(user)).toEqual([expect.objectContaining({ failureCount: 1 })]);
+  });
+});
+
+describe("comment notifications (POST /tasks/{id}/comments)", () => {
+  /** `from` asks `to` to collaborate on the task and `to` accepts. */
+  async function collaborator(from: User, to: User, taskId: string) {
+    const asked = await api(`/tasks/${taskId}/collaboration-requests`, {
+      token: from.token,
+      json: { kind: "collaborate", userId: to.user.id },
+    });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(201);
+    const accepted = await api(`/collaboration-requests/${asked.body.id}/accept`, { method: "POST", token: to.token });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+  }
+
+  const commentNotes = async (user: User) =>
+    ((await api("/notifications", { token: user.token })).body.items as { kind: string }[]).filter((note) =>
+      note.kind.startsWith("comment."),
+    );
+
+  test("reach the devices of those whose preferences for the task choose push, in their language, linking to the task", async () => {
+    const owner = await registerUser(server, { name: "Olga Owner" });
+    const helper = await registerUser(server, { name: "Petr Pomocník", locale: "cs" });
+    const [ownerPhone, helperPhone] = [push.device(), push.device()];
+    await subscribeDevice(owner, ownerPhone);
+    await subscribeDevice(helper, helperPhone);
+    const task = await createTask(server, owner.token, { title: "Paint the fence" });
+    await collaborator(owner, helper, task.id);
+    // Olga wants this task's news by push only; Petr keeps the defaults (in the app and push).
+    const prefs = await api(`/notification-prefs/${task.id}`, {
+      method: "PUT",
+      token: owner.token,
+      json: { channels: ["push"] },
+    });
+    expect(prefs.status, JSON.stringify(prefs.body)).toBe(200);
+
+    // Petr comments on Olga's task: she hears of it on her phone, and not in the app.
+    const question = await api(`/tasks/${task.id}/comments`, { token: helper.token, json: { body: "Which colour?" } });
+    expect(question.status, JSON.stringify(question.body)).toBe(201);
+    await expect.poll(() => ownerPhone.received.length).toBe(1);
+    expect(ownerPhone.received[0]!.message).toMatchObject({
+      title: "Petr Pomocník commented: Paint the fence",
+      body: "Which colour?",
+      url: `/en/tasks/${task.id}`,
+      tag: `comment:${question.body.id}`,
+      data: { commentId: question.body.id, taskId: task.id },
+    });
+    expect(await commentNotes(owner)).toEqual([]);
+    // The author hears nothing of their own comment.
+    expect(helperPhone.received).toEqual([]);
+
+    // Olga mentions Petr: his phone tells him in Czech, and his inbox has it too.
+    const reply = await api(`/tasks/${task.id}/comments`, {
+      token: owner.token,
+      json: { body: "Green, @Petr", mentions: [helper.user.id] },
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    await expect.poll(() => helperPhone.received.length).toBe(1);
+    expect(helperPhone.received[0]!.message).toMatchObject({
+      title: "Olga Owner vás zmínil(a): Paint the fence",
+      body: "Green, @Petr",
+      url: `/cs/tasks/${task.id}`,
+    });
+    expect(await commentNotes(helper)).toEqual([expect.objectContaining({ kind: "comment.mentioned", taskId: task.id })]);
+    expect(ownerPhone.received).toHaveLength(1);
   });
 });
 

@@ -146,6 +146,46 @@ describe("/ws events", () => {
     expect(JSON.stringify(strangerClient.events)).not.toContain(owner.user.id);
   });
 
+  test("comment.created, comment.updated and comment.deleted reach everyone who sees the task; nobody else hears anything", async () => {
+    const [owner, helper, stranger] = [await registerUser(server), await registerUser(server), await registerUser(server)];
+    const task = await createTask(server, owner.token, { title: "Paint the fence" });
+    await takePart(owner, helper, task.id, "collaborate");
+    const [ownerClient, helperClient, strangerClient] = [await connect(owner), await connect(helper), await connect(stranger)];
+
+    const created = await server.request(`/api/v1/tasks/${task.id}/comments`, {
+      token: helper.token,
+      json: { body: "Which colour?" },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const commentId = created.body.id as string;
+    const heard = await ownerClient.next((event) => event.type === "comment.created");
+    expect(heard).toMatchObject({
+      taskId: task.id,
+      actorId: helper.user.id,
+      data: { comment: { id: commentId, body: "Which colour?" } },
+    });
+    expect((await helperClient.next((event) => event.type === "comment.created")).id).toBe(heard.id);
+
+    const edited = await server.request(`/api/v1/comments/${commentId}`, {
+      method: "PATCH",
+      token: helper.token,
+      json: { body: "Which colour, green?" },
+    });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect((await ownerClient.next((event) => event.type === "comment.updated")).data).toMatchObject({
+      comment: { id: commentId, body: "Which colour, green?" },
+    });
+    expect((await server.request(`/api/v1/comments/${commentId}`, { method: "DELETE", token: owner.token })).status).toBe(204);
+    const deleted = await helperClient.next((event) => event.type === "comment.deleted");
+    expect(deleted).toMatchObject({ taskId: task.id, actorId: owner.user.id });
+    expect(JSON.stringify(deleted.data)).toContain(commentId);
+
+    // The stranger's own task is the first event they ever receive: nothing of the comments reached them.
+    const own = await createTask(server, stranger.token, { title: "Mine" });
+    expect(await strangerClient.next(() => true)).toMatchObject({ type: "task.created", taskId: own.id });
+    expect(strangerClient.events.map((event) => event.type)).toEqual(["task.created"]);
+  });
+
   test("moves, subtasks and deletion arrive in order; an event carries no one's audience", async () => {
     const [owner, member] = [await registerUser(server), await registerUser(server)];
     const groupId = await team(owner, [member]);

@@ -351,6 +351,55 @@ describe("with private targets allowed (receivers on 127.0.0.1)", () => {
       expect(otherTypeHook.messages).toHaveLength(0);
     });
 
+    test("a comment's created, updated and deleted events reach the endpoints of everyone who sees the task, signed; nobody else's", async () => {
+      const [owner, helper, outsider] = [await registerUser(server), await registerUser(server), await registerUser(server)];
+      const [ownerHook, helperHook, outsiderHook] = [await receiver(), await receiver(), await receiver()];
+      const events = ["comment.created", "comment.updated", "comment.deleted"];
+      await registerFor(owner, ownerHook, { events });
+      const helperEndpoint = await registerFor(helper, helperHook, { events });
+      await registerFor(outsider, outsiderHook, { events });
+      // The helper sees the task once they accept the owner's request to collaborate.
+      const { task, request } = await collaborationRequest(owner, helper);
+      const accepted = await api(`/collaboration-requests/${request.id}/accept`, {
+        method: "POST",
+        token: helper.token,
+      });
+      expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+
+      const created = await api(`/tasks/${task.id}/comments`, {
+        token: helper.token,
+        json: { body: "Which colour?" },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const commentId = (created.body as { id: string }).id;
+      const edited = await api(`/comments/${commentId}`, {
+        method: "PATCH",
+        token: helper.token,
+        json: { body: "Which colour, green?" },
+      });
+      expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+      expect((await api(`/comments/${commentId}`, { method: "DELETE", token: owner.token })).status).toBe(204);
+
+      for (const hook of [ownerHook, helperHook]) {
+        const messages = await hook.waitFor(3);
+        for (const message of messages) expect(message.verification).toMatchObject({ ok: true, matched: hook.secrets });
+        expect(messages.map((message) => message.body.type)).toEqual(events);
+        expect(messages[0]!.body.data).toMatchObject({ taskId: task.id, comment: { id: commentId, body: "Which colour?" } });
+        expect(messages[1]!.body.data).toMatchObject({
+          taskId: task.id,
+          comment: { id: commentId, body: "Which colour, green?" },
+        });
+        expect(messages[2]!.body.data).toMatchObject({ taskId: task.id });
+        expect(JSON.stringify(messages[2]!.body.data)).toContain(commentId);
+      }
+      await expect
+        .poll(async () => (await deliveries(helper, helperEndpoint.id)).items.map((item) => item.status))
+        .toEqual(["succeeded", "succeeded", "succeeded"]);
+      advanceClock(2 * 60_000);
+      await runJob();
+      expect(outsiderHook.messages).toHaveLength(0);
+    });
+
     test("a disabled endpoint gets nothing", async () => {
       const [requester, recipient] = [await registerUser(server), await registerUser(server)];
       const hook = await receiver();
