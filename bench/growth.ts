@@ -20,9 +20,11 @@
  *   5. GET /tasks?projectId=…&limit=50, cache miss (a new `dueBefore` each time): the project's first page;
  *   6. POST /tasks: a new task with a fresh title (the tasks written are deleted after the row, so that the next
  *      size starts with the same number of tasks per user).
- * Each row: requests per second and CPU per request, the server's (from /proc) and PostgreSQL's (the client
- * backends connected to the bench database, bench/harness.ts `measureWithBackends`). The verdict per request kind:
- * the total CPU per request at the largest size within 20 % of that at the smallest.
+ * Before the first size's rows, every row runs once unmeasured for --server-warmup seconds (the fresh server's code
+ * and its prepared statements warmed up, as they are for the later sizes). Each row: requests per second and CPU
+ * per request, the server's (from /proc) and PostgreSQL's (the client backends connected to the bench database,
+ * bench/harness.ts `measureWithBackends`). The verdict per request kind: the total CPU per request at the largest
+ * size within 20 % of that at the smallest.
  *
  * Every answer is checked. Before each row one answer is taken (through a fresh cache key) and compared with what
  * the database holds, read by the bench's own SQL: the page's 50 ids in order (`position`, `id`), each column's total
@@ -34,6 +36,7 @@
  * Flags, or the environment variable in brackets:
  *   --sizes         (BENCH_SIZES)         tasks in the table, ascending, each a multiple of 200, 1000,10000,100000
  *   --members       (BENCH_MEMBERS)       the project's members (the 10 users and more), 50
+ *   --server-warmup (BENCH_SERVER_WARMUP) seconds of each row, unmeasured, before the first size's rows, 3
  *   --duration      (BENCH_DURATION)      seconds measured per row, 8
  *   --warmup        (BENCH_WARMUP)        seconds of unmeasured load before each row, 2
  *   --quiet-wait    (BENCH_QUIET_WAIT)    seconds to wait at most for a quiet machine before each row, 10
@@ -74,6 +77,7 @@ import {
   type CostedMeasurement,
   type Load,
   type Settings,
+  type Timing,
 } from "./harness";
 
 const CONNECTIONS = 10;
@@ -91,10 +95,14 @@ const API = "/api/v1";
 interface GrowthSettings extends Settings {
   sizes: number[];
   members: number;
+  /** Seconds of each row's requests, unmeasured, before the first size's measured rows (0: none). */
+  serverWarmup: number;
 }
 
 function readGrowthSettings(): GrowthSettings {
-  const { values } = parseArgs({ options: { ...BENCH_OPTIONS, sizes: { type: "string" }, members: { type: "string" } } });
+  const { values } = parseArgs({
+    options: { ...BENCH_OPTIONS, sizes: { type: "string" }, members: { type: "string" }, "server-warmup": { type: "string" } },
+  });
   const env = process.env;
   const sizes = (values.sizes ?? env.BENCH_SIZES ?? "1000,10000,100000").split(",").map((size) => positive("sizes", size));
   const unit = USERS * SHARED_EVERY;
@@ -109,7 +117,8 @@ function readGrowthSettings(): GrowthSettings {
     duration: values.duration ?? env.BENCH_DURATION ?? "8",
     "quiet-wait": values["quiet-wait"] ?? env.BENCH_QUIET_WAIT ?? "10",
   });
-  return { ...settings, sizes, members };
+  const serverWarmup = positive("server-warmup", values["server-warmup"] ?? env.BENCH_SERVER_WARMUP ?? "3", true);
+  return { ...settings, sizes, members, serverWarmup };
 }
 
 const KINDS = ["page", "board", "task", "project", "projectPage", "write"] as const;
@@ -131,6 +140,13 @@ interface Row extends CostedMeasurement {
   visibleTasks: number;
   /** The size of each answer (the checked one's, which every answer had); 0 for the writes, whose titles differ. */
   bytes: number;
+}
+
+/** A read row: its paths, and what its checked answer must hold (read from the database when the row starts). */
+interface Read {
+  path: () => string;
+  mustMiss?: boolean;
+  expect: () => Promise<(body: unknown) => string | null>;
 }
 
 interface User {
@@ -258,10 +274,7 @@ async function main() {
       let zeros = 0;
 
       /** Each kind: its paths, what its checked answer must hold (read from the database when the row starts). */
-      const reads: Record<
-        Exclude<Kind, "write">,
-        { path: () => string; mustMiss?: boolean; expect: () => Promise<(body: unknown) => string | null> }
-      > = {
+      const reads: Record<Exclude<Kind, "write">, Read> = {
         page: {
           path: () => `${API}/tasks?limit=${PAGE_SIZE}&${EVERY_STATUS}&dueBefore=${missKey()}`,
           mustMiss: true,
@@ -332,44 +345,54 @@ async function main() {
         },
       };
 
-      for (const kind of KINDS) {
-        const label = `${LABELS[kind]}, ${size.toLocaleString("en")} tasks`;
-        if (kind === "write") {
-          rows.push({ ...(await measureWrites(server, me, admin, label)), kind, size, tableTasks, visibleTasks, bytes: 0 });
-          continue;
+      // At the first size, one unmeasured pass of every row first: the fresh server's code and its connections'
+      // prepared statements warmed up as they are for the later sizes (a first run showed the first rows dearer).
+      const passes = size === settings.sizes[0] && settings.serverWarmup ? ["warm-up", "measured"] : ["measured"];
+      for (const pass of passes) {
+        const timing = pass === "measured" ? settings : { duration: settings.serverWarmup, warmup: 0, quietWait: 0 };
+        for (const kind of KINDS) {
+          const label = `${LABELS[kind]}, ${size.toLocaleString("en")} tasks${pass === "measured" ? "" : " (server warm-up)"}`;
+          const row =
+            kind === "write"
+              ? { ...(await measureWrites(server, me, admin, label, timing)), bytes: 0 }
+              : await measureRead(reads[kind], label, timing);
+          if (pass === "measured") rows.push({ ...row, kind, size, tableTasks, visibleTasks });
         }
-        const read = reads[kind];
-        const check = await read.expect();
-        const checked = await getJson(server, me.token, read.path());
-        const problem = check(checked.body);
-        if (problem) throw new Error(`${label}: ${problem}`);
-        const spec: CheckedRequestSpec = {
-          path: read.path,
-          mustMiss: read.mustMiss ?? false,
-          check: (status, body) =>
-            status !== 200
-              ? `${status} ${body.slice(0, 200)}`
-              : Buffer.byteLength(body) !== checked.bytes
-                ? `${Buffer.byteLength(body)} bytes, not the checked answer's ${checked.bytes}`
-                : null,
-        };
-        const { request, tally, reset } = checkedRequest(spec);
-        const load: Load = { path: read.path(), headers: bearer(me.token), connections: CONNECTIONS, requests: [request] };
-        const row = await measureWithBackends(
-          label,
-          server,
-          settings,
-          load,
-          { admin, name: database, answered: () => tally.right + tally.wrong },
-          { beforeMeasured: async () => reset() },
-        );
-        const after = check((await getJson(server, me.token, read.path())).body);
-        if (after) invalidate(row.measurement, `after the row: ${after}`);
-        if (tally.wrong) invalidate(row.measurement, `${tally.wrong} wrong answers (${tally.example})`);
-        if (tally.hits) invalidate(row.measurement, `${tally.hits} answers were cache hits`);
-        progress(`${label}: ${tally.right} answers checked (200, ${checked.bytes} bytes)`);
-        rows.push({ ...row, kind, size, tableTasks, visibleTasks, bytes: checked.bytes });
       }
+    }
+
+    /** One read's row: its answer checked against the database before and after, every answer during it. */
+    async function measureRead(read: Read, label: string, timing: Timing): Promise<CostedMeasurement & { bytes: number }> {
+      const check = await read.expect();
+      const checked = await getJson(server, me.token, read.path());
+      const problem = check(checked.body);
+      if (problem) throw new Error(`${label}: ${problem}`);
+      const spec: CheckedRequestSpec = {
+        path: read.path,
+        mustMiss: read.mustMiss ?? false,
+        check: (status, body) =>
+          status !== 200
+            ? `${status} ${body.slice(0, 200)}`
+            : Buffer.byteLength(body) !== checked.bytes
+              ? `${Buffer.byteLength(body)} bytes, not the checked answer's ${checked.bytes}`
+              : null,
+      };
+      const { request, tally, reset } = checkedRequest(spec);
+      const load: Load = { path: read.path(), headers: bearer(me.token), connections: CONNECTIONS, requests: [request] };
+      const row = await measureWithBackends(
+        label,
+        server,
+        timing,
+        load,
+        { admin, name: database, answered: () => tally.right + tally.wrong },
+        { beforeMeasured: async () => reset() },
+      );
+      const after = check((await getJson(server, me.token, read.path())).body);
+      if (after) invalidate(row.measurement, `after the row: ${after}`);
+      if (tally.wrong) invalidate(row.measurement, `${tally.wrong} wrong answers (${tally.example})`);
+      if (tally.hits) invalidate(row.measurement, `${tally.hits} answers were cache hits`);
+      progress(`${label}: ${tally.right} answers checked (200, ${checked.bytes} bytes)`);
+      return { ...row, bytes: checked.bytes };
     }
   } finally {
     await admin.end();
@@ -390,7 +413,13 @@ async function main() {
 let titles = 0;
 
 /** POST /tasks as the measured user, every answer checked; the tasks written are deleted after the row. */
-async function measureWrites(server: Child, me: User, admin: pg.Client, label: string): Promise<CostedMeasurement> {
+async function measureWrites(
+  server: Child,
+  me: User,
+  admin: pg.Client,
+  label: string,
+  timing: Timing,
+): Promise<CostedMeasurement> {
   const prefix = `Written ${Date.now()} `;
   const { request, tally, reset } = checkedRequest({
     path: () => `${API}/tasks`,
@@ -418,7 +447,7 @@ async function measureWrites(server: Child, me: User, admin: pg.Client, label: s
   const row = await measureWithBackends(
     label,
     server,
-    settings,
+    timing,
     load,
     { admin, name: benchDatabaseName()!, answered: () => tally.right + tally.wrong },
     {
@@ -497,6 +526,7 @@ runBench(
   main,
   START_TIMEOUT_MS +
     (rowCount * (settings.quietWait + settings.warmup + settings.duration + 20) +
+      KINDS.length * (settings.serverWarmup + 10) +
       settings.members * 5 +
       settings.sizes.at(-1)! / 500) *
       1000,
