@@ -12,9 +12,10 @@
  * run for each row), followed by VACUUM ANALYZE; the measured user then sees its own size / 10 tasks and the other
  * nine users' project tasks. At each size, at 10 connections, for the measured user:
  *   1. GET /tasks?limit=50, cache miss: a new `dueBefore` far in the future on each request (as bench:tasks does);
- *   2. GET /board, cache miss: `limit=50` written with one more leading zero on each request (`limit=050`,
- *      `limit=0050`, …): answers are cached per query string as sent, so each is a miss, and each is the same
- *      board of 50 cards per column (bench:board varies the limit itself, which here would change the answer);
+ *   2. GET /board, cache miss: `limit=50.0000000000000000<n>` with a new n on each request: answers are cached per
+ *      query string as sent, so each is a miss, and each is the same board of 50 cards per column, since the
+ *      number parses as exactly 50 (bench:board varies the limit itself, which here would change the answer; an
+ *      earlier version added a leading zero per request, and its URLs grew past what the server accepts, 431);
  *   3. GET /tasks/{id}: one of the user's own tasks (the first in board order);
  *   4. GET /projects/{id}: the project with its member count and its task counts;
  *   5. GET /tasks?projectId=…&limit=50, cache miss (a new `dueBefore` each time): the project's first page;
@@ -271,7 +272,7 @@ async function main() {
       ).rows[0]!;
       let keys = 0;
       const missKey = () => new Date(FAR_FUTURE_MS + keys++).toISOString();
-      let zeros = 0;
+      let boardKeys = 0;
 
       /** Each kind: its paths, what its checked answer must hold (read from the database when the row starts). */
       const reads: Record<Exclude<Kind, "write">, Read> = {
@@ -292,7 +293,9 @@ async function main() {
           },
         },
         board: {
-          path: () => `${API}/board?limit=${"0".repeat(++zeros)}${PAGE_SIZE}`,
+          // 50 followed by 16 zeros and a counter: a new query string each time that parses as exactly 50 (the counter
+          // adds less than 1e-16, below a double's precision at 50).
+          path: () => `${API}/board?limit=${PAGE_SIZE}.${"0".repeat(16)}${++boardKeys}`,
           mustMiss: true,
           expect: async () => {
             // One after the other: the admin connection runs one statement at a time.
