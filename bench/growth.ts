@@ -171,15 +171,16 @@ async function signUp(server: Child, name: string): Promise<User> {
 }
 
 /**
- * Each of the users' tasks numbered `from` to `to`: every 20th in the project, the statuses in turn, due 30 to 119
- * days from now (no reminder falls due during the run), positions that the API's own keys follow.
+ * Each of the users' tasks numbered `from` to `to`: every 20th in the project, the four statuses in turn (shifted by
+ * one every 20 tasks, so that the project's tasks have all four too), due 30 to 119 days from now (no reminder falls
+ * due during the run), positions that the API's own keys follow.
  */
 async function insertTasks(admin: pg.Client, users: User[], projectId: string, from: number, to: number) {
   const started = performance.now();
   await admin.query(
     `insert into tasks (owner_id, group_id, project_id, title, status, position, due_at)
      select u.id, u.group_id, case when n % ${SHARED_EVERY} = 0 then $3::uuid end, 'Task ' || n || ' of user ' || u.k,
-            (array['todo','in_progress','done','cancelled'])[1 + n % 4],
+            (array['todo','in_progress','done','cancelled'])[1 + (n + n / ${SHARED_EVERY}) % 4],
             'a0' || lpad(n::text, 6, '0') || 'V', now() + (30 + n % 90) * interval '1 day'
      from unnest($1::uuid[], $2::uuid[]) with ordinality as u(id, group_id, k), generate_series($4::int, $5::int) as n`,
     [users.map((user) => user.id), users.map((user) => user.groupId), projectId, from, to],
