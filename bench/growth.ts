@@ -234,6 +234,8 @@ async function main() {
   const adminUrl = new URL(settings.postgresUrl);
   adminUrl.pathname = `/${database}`;
   const admin = new pg.Client({ connectionString: adminUrl.toString() });
+  // On Ctrl-C the clean-up drops the database WITH (FORCE), which ends this connection: not an error worth a crash.
+  admin.on("error", (error) => progress(`the bench's own connection ended: ${error.message}`));
   await admin.connect();
   const rows: Row[] = [];
   try {
