@@ -1,7 +1,8 @@
 /**
- * What the benchmarks share (bench/api.ts, bench/tasks.ts, bench/board.ts, bench/writes.ts): servers started as
- * child processes and stopped on exit, error and Ctrl-C; CPU shares read from /proc, PostgreSQL's backends'
- * included; waiting for a quiet machine; one autocannon measurement with its CPU and error counts; a fresh
+ * What the benchmarks share (bench/api.ts, bench/tasks.ts, bench/board.ts, bench/writes.ts, bench/growth.ts): servers
+ * started as child processes and stopped on exit, error and Ctrl-C; CPU shares read from /proc, PostgreSQL's backends'
+ * included; waiting for a quiet machine; one autocannon measurement with its CPU and error counts, and one whose
+ * every answer is checked, with its CPU per request on both sides; a fresh
  * PostgreSQL database, the bench's Redis keys; the
  * machine's description and the Markdown table that docs/performance.md takes as printed.
  */
@@ -492,6 +493,96 @@ export function backendMsBetween(before: Map<number, number>, after: Map<number,
   let total = 0;
   for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
   return total;
+}
+
+/** How a row's answers fared, as its check judged them. */
+export interface AnswerTally {
+  right: number;
+  wrong: number;
+  /** Answers saying `X-Cache: HIT` where each must be a miss (counted apart from `wrong`). */
+  hits: number;
+  /** The first wrong answer, for the report. */
+  example: string;
+}
+
+/** What a checked row sends and how it judges each answer (`checkedRequest`). */
+export interface CheckedRequestSpec {
+  /** Each request's path and query (a fresh cache key each time, say). */
+  path: () => string;
+  /** Each request's body, given the connection's context (which `check` sees too), for a POST. */
+  body?: (context: Record<string, unknown>) => string;
+  /** What is wrong with an answer, or null when it is right. */
+  check: (status: number, body: string, context: Record<string, unknown>) => string | null;
+  /** Every answer must be a cache miss: one saying `X-Cache: HIT` is counted in `hits`. */
+  mustMiss?: boolean;
+}
+
+/**
+ * autocannon's request for a row whose every answer is checked: a fresh path (and body) per request, each answer
+ * judged by `spec.check` into `tally`; `reset()` empties the tally (right before the measured requests).
+ */
+export function checkedRequest(spec: CheckedRequestSpec): { request: RequestSpec; tally: AnswerTally; reset: () => void } {
+  const tally: AnswerTally = { right: 0, wrong: 0, hits: 0, example: "" };
+  const request: RequestSpec = {
+    setupRequest: (request, context) => ({
+      ...request,
+      path: spec.path(),
+      ...(spec.body ? { body: spec.body(context) } : {}),
+    }),
+    onResponse: (status, body, context, headers) => {
+      if (spec.mustMiss && (headers["x-cache"] ?? headers["X-Cache"]) === "HIT") tally.hits++;
+      const problem = spec.check(status, body, context);
+      if (problem === null) {
+        tally.right++;
+        return;
+      }
+      tally.wrong++;
+      tally.example ||= problem;
+    },
+  };
+  const reset = () => {
+    tally.right = tally.wrong = tally.hits = 0;
+    tally.example = "";
+  };
+  return { request, tally, reset };
+}
+
+/** A measurement with its CPU per request: the server's (from /proc) and the bench database's backends'. */
+export interface CostedMeasurement {
+  measurement: Measurement;
+  serverMsPerRequest: number;
+  postgresMsPerRequest: number;
+}
+
+/**
+ * `measure` on PostgreSQL, with the CPU per request on both sides: the server's share over the measured seconds
+ * per request, and the CPU time of the client backends connected to `database` (`backendTimes`, the admin's own
+ * connection left out) from right before the measured requests to right after, over `answered()` (the answers
+ * counted over the measured requests, e.g. a tally reset in `beforeMeasured`).
+ */
+export async function measureWithBackends(
+  label: string,
+  server: Child,
+  timing: Timing,
+  load: Load,
+  database: { admin: pg.Client; name: string; answered: () => number },
+  options: MeasureOptions = {},
+): Promise<CostedMeasurement> {
+  let before = new Map<number, number>();
+  const measurement = await measure(label, server, timing, load, {
+    ...options,
+    backingServices: true,
+    beforeMeasured: async () => {
+      await options.beforeMeasured?.();
+      before = await backendTimes(database.admin, database.name);
+    },
+  });
+  const postgresMs = backendMsBetween(before, await backendTimes(database.admin, database.name));
+  return {
+    measurement,
+    serverMsPerRequest: ((measurement.cpu.server ?? 0) * 10) / measurement.requestsPerSecond,
+    postgresMsPerRequest: postgresMs / Math.max(1, database.answered()),
+  };
 }
 
 /** Marks a measurement as not counting, with the reason (added to any reason it already has). */
