@@ -9,7 +9,9 @@ import { collectErrors } from "./page-errors";
  * The project pages. Pia creates a project and a task in it, sees it on the project's board, invites Max by e-mail
  * as a viewer; Max accepts and sees the project's tasks but may manage nothing; Pia makes him a member, cannot
  * demote herself as the only owner, removes him, makes an invitation link, renames and deletes the project. In
- * Hebrew on a phone the pages read right to left and a member leaves. axe passes on every page, light and dark.
+ * Hebrew on a phone the pages read right to left and a member leaves; and the only owner, refused leaving, makes a
+ * member owner through her role and leaves, and the new owner renames and deletes the project. axe passes on every
+ * page, light and dark.
  */
 
 test.use({ timezoneId: "Europe/Prague" });
@@ -169,6 +171,70 @@ test.describe("on a phone", () => {
     await expect(memberPage.locator(".circle-card")).toHaveCount(0);
     await page.reload();
     await expect(projects.members.getByRole("listitem")).toHaveCount(1);
+    expect(errors).toEqual([]);
+  });
+
+  test("projects in Hebrew, right to left: the only owner hands over to a member and leaves; the new owner renames and deletes", async ({
+    page,
+    browser,
+  }) => {
+    const errors = collectErrors(page);
+    await register(page.request, "Dana Levi", "he");
+    const memberContext = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const memberPage = await memberContext.newPage();
+    errors.push(...collectErrors(memberPage));
+    const member = await register(memberPage.request, "Noa Cohen", "he");
+    const projects = new CirclePage(page, "projects");
+
+    await projects.goto("he");
+    await projects.newForm.getByLabel("שם הפרויקט").fill("גינה קהילתית");
+    await projects.newForm.getByRole("button", { name: "יצירת פרויקט" }).click();
+    await expect(page).toHaveURL(/\/he\/projects\/[0-9a-f-]{36}$/);
+    const projectId = projects.id();
+    await projects.invite.getByLabel("דוא״ל", { exact: true }).fill(member.email);
+    await projects.invite.getByRole("button", { name: "הזמנה", exact: true }).click();
+    await expect(projects.invite.getByRole("status")).toContainText(member.email);
+    await acceptInvitation(memberPage.request);
+
+    // Dana, the only owner, may not leave: she is told someone must stay owner, and stays.
+    await page.reload();
+    expect(await projects.direction()).toEqual({ lang: "he", dir: "rtl" });
+    await expect(projects.member("Noa Cohen").getByLabel("התפקיד של Noa Cohen")).toHaveValue("member");
+    await projects.member("Dana Levi").getByRole("button", { name: "עזיבת הפרויקט" }).click();
+    await expect(projects.members.getByRole("alert")).toHaveText("מישהו חייב להישאר בעלים: קודם יש להפוך חבר אחר לבעלים.");
+    await expect(page).toHaveURL(new RegExp(`/he/projects/${projectId}$`));
+    await expect(projects.members.getByRole("listitem")).toHaveCount(2);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+    await accessibleInBothThemes(page);
+
+    // She makes Noa owner with Noa's role control, then leaves: her list is empty and the project's page gone.
+    await projects.member("Noa Cohen").getByLabel("התפקיד של Noa Cohen").selectOption("owner");
+    await expect(projects.members.getByRole("status")).toHaveText("Noa Cohen מעכשיו בתפקיד בעלים.");
+    await expect(projects.members.getByRole("alert")).toHaveCount(0);
+    await expect(projects.member("Noa Cohen").getByLabel("התפקיד של Noa Cohen")).toHaveValue("owner");
+    await accessibleInBothThemes(page);
+    await projects.member("Dana Levi").getByRole("button", { name: "עזיבת הפרויקט" }).click();
+    await expect(page).toHaveURL(/\/he\/projects$/);
+    await expect(page.getByText("אין עדיין פרויקטים.", { exact: false })).toBeVisible();
+    expect((await projects.goto("he", projectId))?.status()).toBe(404);
+
+    // Noa, on her own phone, is the owner now and the only member: she renames the project and deletes it.
+    const memberView = new CirclePage(memberPage, "projects");
+    await memberView.goto("he", projectId);
+    expect(await memberView.direction()).toEqual({ lang: "he", dir: "rtl" });
+    await expect(memberPage.getByText("התפקיד שלך: בעלים")).toBeVisible();
+    await expect(memberView.members.getByRole("listitem")).toHaveCount(1);
+    expect(await memberPage.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+    await accessibleInBothThemes(memberPage);
+    await memberView.settings.getByLabel("שם הפרויקט").fill("גינת הירק");
+    await memberView.settings.getByRole("button", { name: "שמירה" }).click();
+    await expect(memberView.settings.getByRole("status")).toHaveText("נשמר.");
+    await expect(memberView.heading).toHaveText("גינת הירק");
+    await memberView.settings.getByRole("button", { name: "מחיקת הפרויקט" }).click();
+    await expect(memberView.settings.getByText("למחוק את הפרויקט „גינת הירק” עבור כולם?", { exact: false })).toBeVisible();
+    await memberView.settings.getByRole("button", { name: "למחוק את הפרויקט" }).click();
+    await expect(memberPage).toHaveURL(/\/he\/projects$/);
+    await expect(memberView.cards).toHaveCount(0);
     expect(errors).toEqual([]);
   });
 });

@@ -8,8 +8,9 @@ import { collectErrors } from "./page-errors";
 /*
  * The team pages. Ann creates a team, invites Ben by e-mail; Ben accepts in his Requests and becomes a member;
  * Ann sees the team's tasks and each member's workload, makes Ben an admin, cannot leave as the last owner,
- * removes Ben, makes an invitation link, renames and deletes the team. In Hebrew on a phone, right to left, a
- * plain member sees no management and leaves. axe passes on every page, light and dark.
+ * removes Ben, makes an invitation link, renames and deletes the team. The only owner hands over: refused leaving,
+ * she makes a member owner through his role and leaves, and he renames and deletes the team. In Hebrew on a phone,
+ * right to left, a plain member sees no management and leaves. axe passes on every page, light and dark.
  */
 
 test.use({ timezoneId: "Europe/Prague" });
@@ -141,6 +142,69 @@ test("teams: create, invite by e-mail and accept, tasks and workload, change rol
   await teams.settings.getByRole("button", { name: "Delete the team" }).click();
   await expect(annPage).toHaveURL(/\/en\/teams$/);
   await expect(annPage.getByText("No teams yet. Create one above, or accept an invitation.")).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test("teams: the only owner hands over: refused leaving, makes a member owner, leaves; the new owner renames and deletes", async ({
+  page,
+  browser,
+}) => {
+  const benContext = await browser.newContext();
+  const benPage = await benContext.newPage();
+  const errors = [...collectErrors(page), ...collectErrors(benPage)];
+  await register(page.request, "Ann Owner");
+  const ben = await register(benPage.request, "Ben Helper");
+  const teams = new CirclePage(page, "teams");
+
+  await teams.goto("en");
+  await teams.newForm.getByLabel("Team name").fill("Choir");
+  await teams.newForm.getByRole("button", { name: "Create team" }).click();
+  await expect(page).toHaveURL(/\/en\/teams\/[0-9a-f-]{36}$/);
+  const teamId = teams.id();
+  await teams.invite.getByLabel("Email", { exact: true }).fill(ben.email);
+  await teams.invite.getByRole("button", { name: "Invite", exact: true }).click();
+  await expect(teams.invite.getByRole("status")).toContainText(ben.email);
+  await benPage.goto("/en/requests");
+  const invitation = benPage.getByRole("listitem").filter({ hasText: "Choir" });
+  await invitation.getByRole("button", { name: "Accept" }).click();
+  await expect(invitation).toHaveCount(0);
+
+  // Ann, the only owner, may not leave: the page says to make someone else owner first, and she stays.
+  await page.reload();
+  await expect(teams.member("Ben Helper").getByLabel("Role of Ben Helper")).toHaveValue("member");
+  await teams.member("Ann Owner").getByRole("button", { name: "Leave team" }).click();
+  await expect(teams.members.getByRole("alert")).toHaveText("Someone must stay owner: make another member owner first.");
+  await expect(page).toHaveURL(new RegExp(`/en/teams/${teamId}$`));
+  await expect(teams.members.getByRole("listitem")).toHaveCount(2);
+  await accessibleInBothThemes(page);
+
+  // She makes Ben owner with his role control, then leaves: back to her list, the team gone from it and its page too.
+  await teams.member("Ben Helper").getByLabel("Role of Ben Helper").selectOption("owner");
+  await expect(teams.members.getByRole("status")).toHaveText("Ben Helper is now Owner.");
+  await expect(teams.members.getByRole("alert")).toHaveCount(0);
+  await expect(teams.member("Ben Helper").getByLabel("Role of Ben Helper")).toHaveValue("owner");
+  await accessibleInBothThemes(page);
+  await teams.member("Ann Owner").getByRole("button", { name: "Leave team" }).click();
+  await expect(page).toHaveURL(/\/en\/teams$/);
+  await expect(page.getByText("No teams yet. Create one above, or accept an invitation.")).toBeVisible();
+  expect((await teams.goto("en", teamId))?.status()).toBe(404);
+
+  // Ben, in his own browser, is the owner now and the only member: he renames the team and deletes it.
+  const benView = new CirclePage(benPage, "teams");
+  await benView.goto("en", teamId);
+  await expect(benPage.getByText("Your role: Owner")).toBeVisible();
+  await expect(benView.members.getByRole("listitem")).toHaveCount(1);
+  await expect(benView.member("Ben Helper")).toContainText("(you)");
+  await accessibleInBothThemes(benPage);
+  await benView.settings.getByLabel("Team name").fill("Chamber choir");
+  await benView.settings.getByRole("button", { name: "Save" }).click();
+  await expect(benView.settings.getByRole("status")).toHaveText("Saved.");
+  await expect(benView.heading).toHaveText("Chamber choir");
+  await benView.settings.getByRole("button", { name: "Delete team" }).click();
+  await expect(benView.settings.getByText("Delete the team “Chamber choir” for everyone?", { exact: false })).toBeVisible();
+  await benView.settings.getByRole("button", { name: "Delete the team" }).click();
+  await expect(benPage).toHaveURL(/\/en\/teams$/);
+  await expect(benView.cards).toHaveCount(0);
   expect(errors).toEqual([]);
 });
 
