@@ -58,9 +58,16 @@ function argumentNames(elements: Element[]): string[] {
 const english = flatten(loadMessages(DEFAULT_LOCALE));
 /**
  * Messages that are the same in every language: the product's name, the caption printed on the Enter key, and lines
- * that are only their values and punctuation (an e-mail's task line).
+ * that are only their values and punctuation (an e-mail's task line, the assistant's list lines).
  */
-const SAME_IN_EVERY_LANGUAGE = new Set(["Common.appName", "Shortcuts.enterKey", "Email.common.item"]);
+const SAME_IN_EVERY_LANGUAGE = new Set([
+  "Common.appName",
+  "Shortcuts.enterKey",
+  "Email.common.item",
+  "Assistant.taskLine",
+  "Assistant.taskLineNoDue",
+  "Assistant.goalLine",
+]);
 
 describe.each(LOCALES)("messages/%s.json", (locale) => {
   const messages = flatten(loadMessages(locale));
