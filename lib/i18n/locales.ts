@@ -25,6 +25,11 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
 }
 
+/** Spolu's code for a user's locale, or the default locale for anything it does not speak (as the pages do). */
+export function localeOrDefault(locale: string): Locale {
+  return isLocale(locale) ? locale : DEFAULT_LOCALE;
+}
+
 /** The BCP 47 tag for Intl and `<html lang>`: `ua` → `uk`. */
 export function languageTag(locale: Locale): LanguageTag {
   return TAG_BY_LOCALE[locale];

@@ -4,7 +4,7 @@ import en from "../../messages/en.json";
 import he from "../../messages/he.json";
 import ru from "../../messages/ru.json";
 import ua from "../../messages/ua.json";
-import { DEFAULT_LOCALE, isLocale, languageTag, type Locale } from "./locales";
+import { languageTag, localeOrDefault, type Locale } from "./locales";
 
 /*
  * The one way server-side code speaks the user's language: the messages of messages/<locale>.json (the pages'
@@ -24,11 +24,6 @@ export type ServerNamespace = NamespaceKeys<ServerMessages, NestedKeyOf<ServerMe
 export type ServerTranslator<Namespace extends ServerNamespace> = ReturnType<typeof createTranslator<ServerMessages, Namespace>>;
 
 const CATALOGUES: Readonly<Record<Locale, ServerMessages>> = { en, cs, he, ru, ua };
-
-/** Spolu's code for a user's locale, or the default locale for anything it does not speak. */
-export function localeOrDefault(locale: string): Locale {
-  return isLocale(locale) ? locale : DEFAULT_LOCALE;
-}
 
 /** Every message of a locale (the default locale's when Spolu does not speak it). */
 export function serverMessages(locale: string): ServerMessages {
