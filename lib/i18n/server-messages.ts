@@ -4,7 +4,7 @@ import en from "../../messages/en.json";
 import he from "../../messages/he.json";
 import ru from "../../messages/ru.json";
 import ua from "../../messages/ua.json";
-import { languageTag, localeOrDefault, type Locale } from "./locales";
+import { LOCALES, languageTag, localeOrDefault, type Locale } from "./locales";
 
 /*
  * The one way server-side code speaks the user's language: the messages of messages/<locale>.json (the pages'
@@ -46,4 +46,12 @@ export function serverTranslator<const Namespace extends ServerNamespace>(
     namespace,
     ...(options.timeZone ? { timeZone: options.timeZone } : {}),
   });
+}
+
+/**
+ * One text in every language, for data that keeps all five (a default group's names, a built-in template's texts):
+ * `pick` finds it in a locale's messages.
+ */
+export function inEveryLocale(pick: (messages: ServerMessages) => string): Record<Locale, string> {
+  return Object.fromEntries(LOCALES.map((locale) => [locale, pick(CATALOGUES[locale])])) as Record<Locale, string>;
 }
