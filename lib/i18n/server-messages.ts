@@ -17,6 +17,13 @@ import { LOCALES, languageTag, localeOrDefault, type Locale } from "./locales";
  */
 
 export type ServerMessages = typeof en;
+
+/**
+ * The namespaces only the server reads: e-mails, the built-in assistant, notifications, the default groups' names and
+ * the built-in templates' texts. No page hands them to the browser (server-messages.test.ts checks that no page or
+ * client component names one).
+ */
+export const SERVER_NAMESPACES = ["Email", "Assistant", "Notifications", "DefaultGroups", "BuiltInTemplates"] as const;
 /** A namespace of the catalogue (`Email`) or a part of one (`Goals.planner`). */
 export type ServerNamespace = NamespaceKeys<ServerMessages, NestedKeyOf<ServerMessages>>;
 
