@@ -21,6 +21,19 @@ export const LOCALE_NAMES: Readonly<Record<Locale, string>> = {
   ua: "Українська",
 };
 
+/**
+ * Each language's name in English, for the prompts sent to an AI endpoint ("Answer in Czech"). The prompts are
+ * instructions to a model, never shown to the user, and are written in English whatever the user's language (models
+ * follow English instructions most reliably); only the language of the answer they ask for changes.
+ */
+export const ENGLISH_LANGUAGE_NAMES: Readonly<Record<Locale, string>> = {
+  en: "English",
+  cs: "Czech",
+  he: "Hebrew",
+  ru: "Russian",
+  ua: "Ukrainian",
+};
+
 export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
 }
