@@ -58,7 +58,7 @@ function argumentNames(elements: Element[]): string[] {
 const english = flatten(loadMessages(DEFAULT_LOCALE));
 /**
  * Messages that may read as in English: the product's name, the caption printed on the Enter key, lines that are
- * only their values and punctuation (an e-mail's task line, the assistant's list lines), and a word two languages
+ * only their values and punctuation (the task lines of e-mails, notifications and the assistant), and a word two languages
  * share (the default group "Finance" is "Finance" in Czech).
  */
 const SAME_IN_EVERY_LANGUAGE = new Set([
@@ -68,6 +68,7 @@ const SAME_IN_EVERY_LANGUAGE = new Set([
   "Assistant.taskLine",
   "Assistant.taskLineNoDue",
   "Assistant.goalLine",
+  "Notifications.taskLine",
   "DefaultGroups.finance",
 ]);
 

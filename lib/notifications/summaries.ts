@@ -128,7 +128,8 @@ async function forEachRecipient(kind: SummaryKind, each: (recipient: SummaryReci
 }
 
 function taskLine(task: SummaryTask, recipient: SummaryRecipient): string {
-  return `• ${task.title} (${formatTimeOfDay(new Date(task.dueAt), recipient.timeZone, recipient.locale)})`;
+  const time = formatTimeOfDay(new Date(task.dueAt), recipient.timeZone, recipient.locale);
+  return message(recipient.locale, "taskLine", { title: task.title, time });
 }
 
 async function sendDailySummary(recipient: SummaryRecipient, slot: DailySlot, now: Date): Promise<boolean> {
