@@ -1,7 +1,7 @@
 import { languageTag, type Locale } from "../i18n/locales";
+import { serverTranslator, type ServerTranslator } from "../i18n/server-messages";
 import { fromZonedWallTime, zonedWallTime } from "../tasks/recurrence";
 import { byUrgency, dayRange, dueOn, endOfWeek, urgencyOf, type Facts } from "./facts";
-import { assistantTranslator, type Translate } from "./messages";
 import type { FactGoal, FactTask, GoalWeek } from "./repo";
 import { fold, understand, type Intent } from "./understand";
 
@@ -63,16 +63,21 @@ export function matchTasks(query: string, tasks: readonly FactTask[]): FactTask[
   return (tiers.find((tier) => tier.length > 0) ?? []).map(({ task }) => task);
 }
 
-/** Says things about one user's facts in one language: dates, times and lists as that language writes them. */
+/**
+ * Says things about one user's facts in one language: dates, times and lists as that language writes them. Its words
+ * are the Assistant namespace of messages/<locale>.json (ICU messages, plurals included); values that come from the
+ * user (titles) and dates formatted with Intl are passed in, so the sentences are whole there, never pieced together
+ * from fragments. Requests to move a task it understands in English and Czech only; its help says so.
+ */
 class Speaker {
-  readonly t: Translate;
+  readonly t: ServerTranslator<"Assistant">;
   private readonly tag: string;
 
   constructor(
     readonly facts: Pick<Facts, "now" | "timeZone" | "today">,
     readonly locale: Locale,
   ) {
-    this.t = assistantTranslator(locale);
+    this.t = serverTranslator(locale, "Assistant");
     this.tag = languageTag(locale);
   }
 

@@ -1,13 +1,15 @@
 import { z } from "zod";
 import type { AiMessage } from "../ai/provider";
-import type { Locale } from "../i18n/locales";
+import { ENGLISH_LANGUAGE_NAMES, type Locale } from "../i18n/locales";
 import { zonedWallTime } from "../tasks/recurrence";
 import { dueAtOn, type BriefingFacts, type Proposal, type WeekFacts } from "./built-in";
 import { byUrgency, urgencyOf, type Facts } from "./facts";
 import type { FactTask } from "./repo";
 
 /*
- * Prompts for the AI endpoint, built from one user's facts only, and what is read back from its answers.
+ * Prompts for the AI endpoint, built from one user's facts only, and what is read back from its answers. The prompts
+ * are instructions to the model, never shown to the user, so they are written in English and not kept with the
+ * messages (messages/*.json); they name the language to answer in (ENGLISH_LANGUAGE_NAMES).
  *
  * Proposed actions: the model may end a chat answer with one fenced block, exactly
  *
@@ -28,8 +30,6 @@ const ACTIONS_MAX = 5;
 const PROMPT_TASKS_MAX = 60;
 /** Earlier messages of the conversation sent with a chat prompt. */
 export const PROMPT_HISTORY_MAX = 12;
-
-const LANGUAGE_NAMES: Record<Locale, string> = { en: "English", cs: "Czech", he: "Hebrew", ru: "Russian", ua: "Ukrainian" };
 
 type Calendar = Pick<Facts, "now" | "timeZone" | "today">;
 
@@ -59,7 +59,7 @@ function preamble(calendar: Calendar, locale: Locale): string {
   return [
     "You are the assistant in Spolu, a task manager. You help one user with their own tasks and goals.",
     `It is now ${localIso(calendar.now, calendar.timeZone)} (${weekday}) in the user's time zone ${calendar.timeZone}.`,
-    `Answer in ${LANGUAGE_NAMES[locale]}, briefly, in plain text without Markdown.`,
+    `Answer in ${ENGLISH_LANGUAGE_NAMES[locale]}, briefly, in plain text without Markdown.`,
     "Use only the facts below; never invent tasks or goals. When you name a task, use its exact title.",
   ].join("\n");
 }

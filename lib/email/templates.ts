@@ -1,5 +1,5 @@
-import { createTranslator } from "use-intl/core";
 import { DEFAULT_LOCALE, isLocale, isRtl, languageTag, type Locale } from "../i18n/locales";
+import { serverTranslator, type ServerTranslator } from "../i18n/server-messages";
 
 /**
  * The localized emails the service sends to its users, each with the values its template needs (times as ISO
@@ -43,302 +43,14 @@ export interface EmailTask {
 
 /*
  * The emails Spolu sends its users, in their language: a subject, a plain-text body and a simple HTML body for each
- * `UserEmail` template. Messages are ICU strings (plurals included); dates and times are formatted with Intl in the
+ * `UserEmail` template. Its words are the Email namespace of messages/<locale>.json (ICU messages, plurals included,
+ * checked with the pages' messages by lib/i18n/messages.test.ts); dates and times are formatted with Intl in the
  * recipient's locale and time zone. Every value that comes from a user (titles, names, messages) is escaped once,
  * where the HTML is written (`toHtml`); the text body carries it as is. Hebrew mail is written right to left.
  *
  * Links go to the task's page, `<APP_URL>/<locale>/tasks/<id>`; without APP_URL there is no absolute address to
  * give, so the email has no link.
  */
-
-const en = {
-  common: {
-    greeting: "Hello {name},",
-    openTask: "Open the task",
-    open: "Open in Spolu",
-    due: "Due: {due}",
-    noDueDate: "No due date",
-    item: "{title} – {due}",
-    footer: "You receive this email because you use Spolu. You choose which emails you get in the settings.",
-  },
-  reminder: {
-    subject: "Reminder: {title}",
-    dueIn: "“{title}” is due {when} ({due}).",
-    dueNow: "“{title}” is due now ({due}).",
-  },
-  personalReminder: {
-    subject: "{sender} reminds you of “{title}”",
-    intro: "{sender} reminds you of the task “{title}”.",
-    message: "{sender} writes:",
-  },
-  dailySummary: {
-    subject: "Your tasks for {date}",
-    intro: "Your day, {date}:",
-    dueToday: "Due today ({count, number})",
-    overdue: "Overdue ({count, number})",
-    nothing: "Nothing is due today and nothing is overdue.",
-  },
-  weeklyReport: {
-    subject: "Your week in Spolu: {weekStart} – {weekEnd}",
-    intro: "Last week you completed {count, plural, =0 {no tasks} one {# task} other {# tasks}}.",
-    assistant: "Your assistant on the week:",
-    openReport: "Open the report",
-    completed: "Completed: {count, number}",
-    created: "Created: {count, number}",
-    overdue: "Overdue: {count, number}",
-    open: "Still open: {count, number}",
-  },
-  passwordReset: {
-    subject: "Reset your Spolu password",
-    intro: "Someone, hopefully you, asked to reset the password of your Spolu account ({email}).",
-    action: "Choose a new password",
-    expiry: "The link works once, within an hour. Opening it and saving a new password signs you out everywhere else.",
-    pathOnly: "Open this address in Spolu to choose a new password: {path}",
-    footer: "If you did not ask for this, ignore this email: your password stays as it is.",
-  },
-  verifyEmail: {
-    subject: "Confirm your email address for Spolu",
-    intro: "Please confirm that {email} is your address, so that we can reach you and you can always get back into your account.",
-    action: "Confirm my email address",
-    expiry: "The link works once, within 48 hours.",
-    pathOnly: "Open this address in Spolu to confirm it: {path}",
-    footer: "If you did not create a Spolu account, ignore this email.",
-  },
-};
-
-type EmailMessages = typeof en;
-
-const cs: EmailMessages = {
-  common: {
-    greeting: "Dobrý den, {name},",
-    openTask: "Otevřít úkol",
-    open: "Otevřít ve Spolu",
-    due: "Termín: {due}",
-    noDueDate: "Bez termínu",
-    item: "{title} – {due}",
-    footer: "Tento e-mail dostáváte, protože používáte Spolu. Které e-maily chcete dostávat, zvolíte v nastavení.",
-  },
-  reminder: {
-    subject: "Připomínka: {title}",
-    dueIn: "Úkol „{title}“ má termín {when} ({due}).",
-    dueNow: "Úkol „{title}“ má termín právě teď ({due}).",
-  },
-  personalReminder: {
-    subject: "{sender} vám připomíná „{title}“",
-    intro: "{sender} vám připomíná úkol „{title}“.",
-    message: "{sender} píše:",
-  },
-  dailySummary: {
-    subject: "Vaše úkoly na {date}",
-    intro: "Váš den, {date}:",
-    dueToday: "Dnes k termínu ({count, number})",
-    overdue: "Po termínu ({count, number})",
-    nothing: "Dnes nemáte nic k termínu a nic není po termínu.",
-  },
-  weeklyReport: {
-    subject: "Váš týden ve Spolu: {weekStart} – {weekEnd}",
-    intro:
-      "{count, plural, =0 {Minulý týden jste nedokončili žádný úkol.} one {Minulý týden jste dokončili # úkol.} few {Minulý týden jste dokončili # úkoly.} many {Minulý týden jste dokončili # úkolu.} other {Minulý týden jste dokončili # úkolů.}}",
-    assistant: "Váš asistent o uplynulém týdnu:",
-    openReport: "Otevřít přehled",
-    completed: "Dokončeno: {count, number}",
-    created: "Vytvořeno: {count, number}",
-    overdue: "Po termínu: {count, number}",
-    open: "Stále otevřeno: {count, number}",
-  },
-  passwordReset: {
-    subject: "Obnovení hesla do Spolu",
-    intro: "Někdo, snad vy, požádal o obnovení hesla k vašemu účtu Spolu ({email}).",
-    action: "Zvolit nové heslo",
-    expiry:
-      "Odkaz funguje jednou a jen hodinu. Když ho otevřete a uložíte nové heslo, odhlásíte se na všech ostatních zařízeních.",
-    pathOnly: "Nové heslo zvolíte na této adrese Spolu: {path}",
-    footer: "Pokud jste o nic nežádali, tento e-mail ignorujte: heslo zůstává stejné.",
-  },
-  verifyEmail: {
-    subject: "Potvrďte svou e-mailovou adresu pro Spolu",
-    intro: "Potvrďte prosím, že {email} je vaše adresa, abychom vás zastihli a vy se do účtu vždy dostali.",
-    action: "Potvrdit e-mailovou adresu",
-    expiry: "Odkaz funguje jednou a jen 48 hodin.",
-    pathOnly: "Adresu potvrdíte na této adrese Spolu: {path}",
-    footer: "Pokud jste si účet Spolu nezakládali, tento e-mail ignorujte.",
-  },
-};
-
-const he: EmailMessages = {
-  common: {
-    greeting: "שלום {name},",
-    openTask: "לפתיחת המשימה",
-    open: "לפתיחה ב־Spolu",
-    due: "מועד: {due}",
-    noDueDate: "ללא מועד",
-    item: "{title} – {due}",
-    footer: "הודעה זו נשלחה אליך כי יש לך חשבון ב־Spolu. אפשר לבחור אילו הודעות לקבל בהגדרות.",
-  },
-  reminder: {
-    subject: "תזכורת: {title}",
-    dueIn: "מועד המשימה „{title}” {when} ({due}).",
-    dueNow: "מועד המשימה „{title}” הגיע ({due}).",
-  },
-  personalReminder: {
-    subject: "תזכורת מאת {sender}: „{title}”",
-    intro: "קיבלת תזכורת מאת {sender} על המשימה „{title}”.",
-    message: "ההודעה מאת {sender}:",
-  },
-  dailySummary: {
-    subject: "המשימות שלך ל־{date}",
-    intro: "היום שלך, {date}:",
-    dueToday: "להיום ({count, number})",
-    overdue: "באיחור ({count, number})",
-    nothing: "אין היום משימות שמועדן הגיע ואין משימות באיחור.",
-  },
-  weeklyReport: {
-    subject: "השבוע שלך ב־Spolu: {weekStart} – {weekEnd}",
-    intro:
-      "בשבוע שעבר {count, plural, =0 {לא הושלמו משימות} one {הושלמה משימה אחת} two {הושלמו שתי משימות} other {הושלמו # משימות}}.",
-    assistant: "העוזר שלך על השבוע שעבר:",
-    openReport: "לפתיחת הדוח",
-    completed: "הושלמו: {count, number}",
-    created: "נוצרו: {count, number}",
-    overdue: "באיחור: {count, number}",
-    open: "עדיין פתוחות: {count, number}",
-  },
-  passwordReset: {
-    subject: "איפוס הסיסמה ל־Spolu",
-    intro: "התקבלה בקשה לאיפוס הסיסמה של חשבון Spolu שלך ({email}).",
-    action: "לבחירת סיסמה חדשה",
-    expiry: "הקישור עובד פעם אחת בלבד, במשך שעה. שמירת סיסמה חדשה תנתק אותך מכל שאר המכשירים.",
-    pathOnly: "לבחירת סיסמה חדשה יש לפתוח את הכתובת הזו ב־Spolu: {path}",
-    footer: "אם לא ביקשת זאת, אפשר להתעלם מההודעה: הסיסמה שלך לא תשתנה.",
-  },
-  verifyEmail: {
-    subject: "אימות כתובת הדוא״ל שלך ב־Spolu",
-    intro: "נא לאשר ש־{email} היא הכתובת שלך, כדי שנוכל ליצור איתך קשר ושתמיד אפשר יהיה לחזור לחשבון.",
-    action: "לאימות כתובת הדוא״ל",
-    expiry: "הקישור עובד פעם אחת בלבד, במשך 48 שעות.",
-    pathOnly: "לאימות יש לפתוח את הכתובת הזו ב־Spolu: {path}",
-    footer: "אם לא פתחת חשבון ב־Spolu, אפשר להתעלם מההודעה.",
-  },
-};
-
-const ru: EmailMessages = {
-  common: {
-    greeting: "Здравствуйте, {name}!",
-    openTask: "Открыть задачу",
-    open: "Открыть в Spolu",
-    due: "Срок: {due}",
-    noDueDate: "Без срока",
-    item: "{title} – {due}",
-    footer: "Вы получили это письмо, потому что пользуетесь Spolu. Какие письма получать, можно выбрать в настройках.",
-  },
-  reminder: {
-    subject: "Напоминание: {title}",
-    dueIn: "Срок задачи «{title}» — {when} ({due}).",
-    dueNow: "Срок задачи «{title}» наступил ({due}).",
-  },
-  personalReminder: {
-    subject: "{sender} напоминает о задаче «{title}»",
-    intro: "{sender} напоминает вам о задаче «{title}».",
-    message: "{sender} пишет:",
-  },
-  dailySummary: {
-    subject: "Ваши задачи на {date}",
-    intro: "Ваш день, {date}:",
-    dueToday: "Срок сегодня ({count, number})",
-    overdue: "Просрочено ({count, number})",
-    nothing: "Сегодня сроков нет, и просроченных задач тоже нет.",
-  },
-  weeklyReport: {
-    subject: "Ваша неделя в Spolu: {weekStart} – {weekEnd}",
-    intro:
-      "{count, plural, =0 {На прошлой неделе вы не выполнили ни одной задачи.} one {На прошлой неделе вы выполнили # задачу.} few {На прошлой неделе вы выполнили # задачи.} many {На прошлой неделе вы выполнили # задач.} other {На прошлой неделе вы выполнили # задачи.}}",
-    assistant: "Ваш ассистент о прошедшей неделе:",
-    openReport: "Открыть отчёт",
-    completed: "Выполнено: {count, number}",
-    created: "Создано: {count, number}",
-    overdue: "Просрочено: {count, number}",
-    open: "Ещё открыто: {count, number}",
-  },
-  passwordReset: {
-    subject: "Сброс пароля Spolu",
-    intro: "Кто-то, надеемся, вы, попросил сбросить пароль вашей учётной записи Spolu ({email}).",
-    action: "Выбрать новый пароль",
-    expiry:
-      "Ссылка работает один раз и только час. Если открыть её и сохранить новый пароль, вы выйдете на всех остальных устройствах.",
-    pathOnly: "Чтобы выбрать новый пароль, откройте этот адрес в Spolu: {path}",
-    footer: "Если вы ничего не просили, просто проигнорируйте это письмо: пароль останется прежним.",
-  },
-  verifyEmail: {
-    subject: "Подтвердите адрес электронной почты для Spolu",
-    intro:
-      "Подтвердите, пожалуйста, что {email} — ваш адрес: так мы сможем с вами связаться, а вы всегда вернётесь в свою учётную запись.",
-    action: "Подтвердить адрес",
-    expiry: "Ссылка работает один раз и только 48 часов.",
-    pathOnly: "Чтобы подтвердить адрес, откройте этот адрес в Spolu: {path}",
-    footer: "Если вы не создавали учётную запись Spolu, проигнорируйте это письмо.",
-  },
-};
-
-const ua: EmailMessages = {
-  common: {
-    greeting: "Вітаємо, {name}!",
-    openTask: "Відкрити завдання",
-    open: "Відкрити в Spolu",
-    due: "Термін: {due}",
-    noDueDate: "Без терміну",
-    item: "{title} – {due}",
-    footer: "Ви отримали цей лист, бо користуєтеся Spolu. Які листи отримувати, можна вибрати в налаштуваннях.",
-  },
-  reminder: {
-    subject: "Нагадування: {title}",
-    dueIn: "Термін завдання «{title}» — {when} ({due}).",
-    dueNow: "Термін завдання «{title}» настав ({due}).",
-  },
-  personalReminder: {
-    subject: "{sender} нагадує про завдання «{title}»",
-    intro: "{sender} нагадує вам про завдання «{title}».",
-    message: "{sender} пише:",
-  },
-  dailySummary: {
-    subject: "Ваші завдання на {date}",
-    intro: "Ваш день, {date}:",
-    dueToday: "Термін сьогодні ({count, number})",
-    overdue: "Прострочено ({count, number})",
-    nothing: "Сьогодні термінів немає, і прострочених завдань теж немає.",
-  },
-  weeklyReport: {
-    subject: "Ваш тиждень у Spolu: {weekStart} – {weekEnd}",
-    intro:
-      "{count, plural, =0 {Минулого тижня ви не виконали жодного завдання.} one {Минулого тижня ви виконали # завдання.} few {Минулого тижня ви виконали # завдання.} many {Минулого тижня ви виконали # завдань.} other {Минулого тижня ви виконали # завдання.}}",
-    assistant: "Ваш асистент про минулий тиждень:",
-    openReport: "Відкрити звіт",
-    completed: "Виконано: {count, number}",
-    created: "Створено: {count, number}",
-    overdue: "Прострочено: {count, number}",
-    open: "Ще відкрито: {count, number}",
-  },
-  passwordReset: {
-    subject: "Скидання пароля Spolu",
-    intro: "Хтось, сподіваємося, ви, попросив скинути пароль вашого облікового запису Spolu ({email}).",
-    action: "Вибрати новий пароль",
-    expiry:
-      "Посилання працює один раз і лише годину. Якщо відкрити його і зберегти новий пароль, ви вийдете на всіх інших пристроях.",
-    pathOnly: "Щоб вибрати новий пароль, відкрийте цю адресу в Spolu: {path}",
-    footer: "Якщо ви нічого не просили, просто проігноруйте цей лист: пароль залишиться тим самим.",
-  },
-  verifyEmail: {
-    subject: "Підтвердьте адресу електронної пошти для Spolu",
-    intro:
-      "Підтвердьте, будь ласка, що {email} — ваша адреса: так ми зможемо з вами зв’язатися, а ви завжди повернетеся до свого облікового запису.",
-    action: "Підтвердити адресу",
-    expiry: "Посилання працює один раз і лише 48 годин.",
-    pathOnly: "Щоб підтвердити адресу, відкрийте цю адресу в Spolu: {path}",
-    footer: "Якщо ви не створювали обліковий запис Spolu, проігноруйте цей лист.",
-  },
-};
-
-/** Every locale's messages; lib/email/templates.test.ts checks that each has exactly the English keys. */
-export const EMAIL_MESSAGES: Readonly<Record<Locale, EmailMessages>> = { en, cs, he, ru, ua };
 
 /** Whom an email is for: their name, and the locale and time zone of their profile. */
 export interface Recipient {
@@ -367,11 +79,7 @@ type Block =
   | { kind: "list"; items: { text: string; href: string | null }[] }
   | { kind: "link"; text: string; href: string };
 
-type Translator = ReturnType<typeof translatorFor>;
-
-function translatorFor(locale: Locale, timeZone: string) {
-  return createTranslator({ locale: languageTag(locale), messages: EMAIL_MESSAGES[locale], timeZone });
-}
+type Translator = ServerTranslator<"Email">;
 
 /** The user's time zone, or UTC when it is not one Intl knows. */
 function safeTimeZone(timeZone: string): string {
@@ -627,7 +335,7 @@ function toHtml(subject: string, greeting: string, blocks: Block[], footer: stri
 export function renderEmail(email: UserEmail, recipient: Recipient, options: RenderOptions = {}): RenderedEmail {
   const locale: Locale = isLocale(recipient.locale) ? recipient.locale : DEFAULT_LOCALE;
   const timeZone = safeTimeZone(recipient.timeZone);
-  const t = translatorFor(locale, timeZone);
+  const t = serverTranslator(locale, "Email", { timeZone });
   const rendered = body(email, { t, dates: new Dates(languageTag(locale), timeZone), locale, appUrl: options.appUrl });
   const { subject, blocks } = rendered;
   const greeting = t("common.greeting", { name: recipient.name });

@@ -1,10 +1,11 @@
 import Holidays from "date-holidays";
-import type { Locale } from "../i18n/locales";
+import { languageTag, type Locale } from "../i18n/locales";
 
 /*
  * Public holidays for the built-in study planner, from date-holidays (its data ships with the package: nothing is
  * fetched). Only holidays of type "public" count (not bank, school, optional or observance days); their names are
- * in the user's language where the data has it.
+ * in the user's language where the data has it (date-holidays takes BCP 47 language tags: Ukrainian is `uk`). The
+ * names are the package's data in its many languages, not Spolu's messages, so they stay out of messages/*.json.
  */
 
 export interface PublicHoliday {
@@ -12,9 +13,6 @@ export interface PublicHoliday {
   date: string;
   name: string;
 }
-
-/** date-holidays' language codes for the app's locales (it names Ukrainian `uk`). */
-const LANGUAGES: Record<Locale, string> = { en: "en", cs: "cs", he: "he", ru: "ru", ua: "uk" };
 
 let countries: Set<string> | null = null;
 let zoneCountries: Map<string, string> | null = null;
@@ -57,7 +55,7 @@ export function publicHolidays(country: string, startDate: string, endDate: stri
   const holidays = new Holidays(country);
   const byDate = new Map<string, string>();
   for (let year = Number(startDate.slice(0, 4)); year <= Number(endDate.slice(0, 4)); year++) {
-    for (const holiday of holidays.getHolidays(year, LANGUAGES[locale])) {
+    for (const holiday of holidays.getHolidays(year, languageTag(locale))) {
       const date = holiday.date.slice(0, 10);
       if (holiday.type !== "public" || date < startDate || date > endDate || byDate.has(date)) continue;
       byDate.set(date, holiday.name);

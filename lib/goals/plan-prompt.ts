@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { AiMessage } from "../ai/provider";
-import type { Locale } from "../i18n/locales";
+import { ENGLISH_LANGUAGE_NAMES } from "../i18n/locales";
 import { isSessionDay, MAX_SESSIONS, type PlanSession, type StudyPlanFacts } from "./planner";
 
 /*
@@ -11,14 +11,15 @@ import { isSessionDay, MAX_SESSIONS, type PlanSession, type StudyPlanFacts } fro
  * outside the period, on a day of the week the person did not pick or on a public holiday is dropped, extra steps
  * and sessions beyond the limits are left out, and each repair is said in `adjustments`; only an answer with no
  * usable session at all is refused.
+ * The prompt is written in English whatever the user's language (it instructs the model and is never shown; it names
+ * the language to write in). The repairs and the refusal's reason are diagnostics in English, like the API's error
+ * details: the goal's page says only, in the user's language, that the plan was adjusted or written by the built-in
+ * planner (Goals messages).
  */
 
 const MAX_STEPS = 10;
 const SESSION_TITLE_MAX = 200;
 const STEP_MAX = 500;
-
-/** The language to write in, as the endpoint's model best understands it (English names). */
-const LANGUAGE_NAMES: Record<Locale, string> = { en: "English", cs: "Czech", he: "Hebrew", ru: "Russian", ua: "Ukrainian" };
 
 export const STUDY_PLAN_ANSWER_SHAPE =
   '{"sessions": [{"date": "YYYY-MM-DD", "title": "a short title", "steps": ["a concrete step", "…"]}]}';
@@ -44,7 +45,7 @@ export function studyPlanPrompt(facts: StudyPlanFacts): AiMessage[] {
       "and end with a review that checks the progress.",
     ...(facts.weekdays ? [`Only on these ISO days of the week (1 Monday … 7 Sunday): ${facts.weekdays.join(", ")}.`] : []),
     ...(facts.holidays.length ? ["Never on the public holidays listed in the facts."] : []),
-    `Write the titles and steps in ${LANGUAGE_NAMES[facts.locale]}.`,
+    `Write the titles and steps in ${ENGLISH_LANGUAGE_NAMES[facts.locale]}.`,
   ].join("\n");
   const user = JSON.stringify(
     {

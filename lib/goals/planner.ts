@@ -1,11 +1,6 @@
-import { createTranslator } from "use-intl/core";
-import cs from "../../messages/cs.json";
-import en from "../../messages/en.json";
-import he from "../../messages/he.json";
-import ru from "../../messages/ru.json";
-import ua from "../../messages/ua.json";
 import type { TaskStatus } from "../db/schema/tasks";
 import { languageTag, type Locale } from "../i18n/locales";
+import { serverTranslator } from "../i18n/server-messages";
 import { addDays, isoWeekday } from "../local-dates";
 import type { PublicHoliday } from "./holidays";
 import type { GoalStatus } from "./vocabulary";
@@ -58,14 +53,11 @@ const TITLE_MAX = 200;
 const REVIEW_EVERY = 4;
 const LINKED_TASKS_NAMED = 3;
 
-/** Only the Goals namespace, whose keys every locale has (lib/i18n/messages.test.ts checks it). */
-const MESSAGES: Record<Locale, { Goals: typeof en.Goals }> = { en, cs, he, ru, ua };
-
 export type PlanTranslator = ReturnType<typeof plannerTranslator>;
 
 /** The planner's texts (Goals.planner.*) in a language. */
 export function plannerTranslator(locale: Locale) {
-  return createTranslator({ locale: languageTag(locale), messages: MESSAGES[locale], namespace: "Goals.planner" });
+  return serverTranslator(locale, "Goals.planner");
 }
 
 /** The days a plan made on `today` may use: up to the target date (two years at most), or 4 weeks without one. */

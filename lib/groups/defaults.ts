@@ -1,21 +1,19 @@
 import type { Locale } from "../i18n/locales";
+import { inEveryLocale } from "../i18n/server-messages";
+
+const KEYS = ["personal", "work", "family", "home", "shopping", "health", "study", "finance"] as const;
+export type DefaultGroupKey = (typeof KEYS)[number];
 
 /**
- * The groups every user has from registration, in their first order. db/migrations/0001_tasks.sql gives
- * users who registered before groups existed the same rows (defaults.test.ts checks the names agree).
+ * The groups every user has from registration, in their first order, each with its name in every language (the
+ * DefaultGroups namespace of messages/<locale>.json: they are stored with the group, and the user may rename them).
+ * db/migrations/0001_tasks.sql gives users who registered before groups existed the same rows (defaults.test.ts
+ * checks the names agree).
  */
-export const DEFAULT_GROUPS = [
-  { key: "personal", names: { en: "Personal", cs: "Osobní", he: "אישי", ru: "Личное", ua: "Особисте" } },
-  { key: "work", names: { en: "Work", cs: "Práce", he: "עבודה", ru: "Работа", ua: "Робота" } },
-  { key: "family", names: { en: "Family", cs: "Rodina", he: "משפחה", ru: "Семья", ua: "Сім’я" } },
-  { key: "home", names: { en: "Home", cs: "Domácnost", he: "בית", ru: "Дом", ua: "Дім" } },
-  { key: "shopping", names: { en: "Shopping", cs: "Nákupy", he: "קניות", ru: "Покупки", ua: "Покупки" } },
-  { key: "health", names: { en: "Health", cs: "Zdraví", he: "בריאות", ru: "Здоровье", ua: "Здоров’я" } },
-  { key: "study", names: { en: "Study", cs: "Studium", he: "לימודים", ru: "Учёба", ua: "Навчання" } },
-  { key: "finance", names: { en: "Finance", cs: "Finance", he: "כספים", ru: "Финансы", ua: "Фінанси" } },
-] as const satisfies readonly { key: string; names: Record<Locale, string> }[];
-
-export type DefaultGroupKey = (typeof DEFAULT_GROUPS)[number]["key"];
+export const DEFAULT_GROUPS: readonly { key: DefaultGroupKey; names: Record<Locale, string> }[] = KEYS.map((key) => ({
+  key,
+  names: inEveryLocale((messages) => messages.DefaultGroups[key]),
+}));
 
 /** The most groups one user may hold, archived ones included. */
 export const MAX_GROUPS = 100;

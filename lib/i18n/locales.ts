@@ -21,8 +21,26 @@ export const LOCALE_NAMES: Readonly<Record<Locale, string>> = {
   ua: "Українська",
 };
 
+/**
+ * Each language's name in English, for the prompts sent to an AI endpoint ("Answer in Czech"). The prompts are
+ * instructions to a model, never shown to the user, and are written in English whatever the user's language (models
+ * follow English instructions most reliably); only the language of the answer they ask for changes.
+ */
+export const ENGLISH_LANGUAGE_NAMES: Readonly<Record<Locale, string>> = {
+  en: "English",
+  cs: "Czech",
+  he: "Hebrew",
+  ru: "Russian",
+  ua: "Ukrainian",
+};
+
 export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
+}
+
+/** Spolu's code for a user's locale, or the default locale for anything it does not speak (as the pages do). */
+export function localeOrDefault(locale: string): Locale {
+  return isLocale(locale) ? locale : DEFAULT_LOCALE;
 }
 
 /** The BCP 47 tag for Intl and `<html lang>`: `ua` → `uk`. */

@@ -1,10 +1,4 @@
-import { createTranslator } from "use-intl/core";
-import cs from "../../messages/cs.json";
-import en from "../../messages/en.json";
-import he from "../../messages/he.json";
-import ru from "../../messages/ru.json";
-import ua from "../../messages/ua.json";
-import { DEFAULT_LOCALE, isLocale, languageTag, type Locale } from "../i18n/locales";
+import { serverTranslator } from "../i18n/server-messages";
 import type { ShareLinksOutput } from "./schema";
 
 /*
@@ -23,9 +17,6 @@ import type { ShareLinksOutput } from "./schema";
  * - copy: the link itself.
  */
 
-/** Only the Invite namespace, whose keys every locale has (lib/i18n/messages.test.ts checks it). */
-const MESSAGES: Record<Locale, { Invite: typeof en.Invite }> = { en, cs, he, ru, ua };
-
 export interface ShareTarget {
   inviterName: string;
   kind: "task" | "project" | "family" | "team";
@@ -35,8 +26,7 @@ export interface ShareTarget {
 
 /** "Jana invites you to the task “Paint the fence” on Spolu." in the given language (English when unknown). */
 export function shareText(locale: string, target: ShareTarget): string {
-  const code: Locale = isLocale(locale) ? locale : DEFAULT_LOCALE;
-  const t = createTranslator({ locale: languageTag(code), messages: MESSAGES[code], namespace: "Invite" });
+  const t = serverTranslator(locale, "Invite");
   switch (target.kind) {
     case "task":
       return t("shareTask", { inviter: target.inviterName, title: target.title });

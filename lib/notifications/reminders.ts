@@ -3,6 +3,7 @@ import { nowDate } from "../clock";
 import { sendEmailToUser } from "../email/service";
 import { db } from "../db/client";
 import { publish } from "../events/publish";
+import { localeOrDefault } from "../i18n/locales";
 import { log } from "../log";
 import { sendPushToUser } from "../push/service";
 import { getVisibleTask } from "../tasks/service";
@@ -21,7 +22,7 @@ import {
   type ReminderKind,
 } from "./repo";
 import type { ReminderLogOutput } from "./schema";
-import { effectivePrefs, formatInstant, localeOrDefault, message, notifyUser } from "./service";
+import { effectivePrefs, formatInstant, message, notifyUser } from "./service";
 
 /*
  * The reminder scheduler (the `reminders` job, every minute).

@@ -6,7 +6,8 @@ import { db, type Executor } from "../db/client";
 import type { NotificationChannel } from "./channel";
 import type { NotificationPrefsRow, NotificationRow, NotificationSettingsRow, WeeklyReportRow } from "../db/schema/notifications";
 import { publish } from "../events/publish";
-import { isLocale, languageTag, type Locale } from "../i18n/locales";
+import { languageTag, localeOrDefault } from "../i18n/locales";
+import { serverTranslator, type ServerMessages } from "../i18n/server-messages";
 import { getVisibleTask } from "../tasks/service";
 import {
   countUnread,
@@ -282,105 +283,11 @@ export async function getWeeklyReport(actor: Actor, weekStart: string): Promise<
 
 // Texts, in the user's language
 
-const MESSAGES = {
-  en: {
-    reminderTitle: "Reminder: {task}",
-    dueTitle: "Due now: {task}",
-    dueBody: "Due {time}",
-    dailyTitle: "Your tasks for {date}",
-    dueToday: "Due today",
-    overdue: "Overdue",
-    weeklyTitle: "Your week {start} – {end}",
-    weeklyBody: "Completed: {completed} · Created: {created} · Overdue: {overdue} · Still open: {open}",
-    requested: "{name} sent you a request",
-    accepted: "{name} accepted your request",
-    rejected: "{name} declined your request",
-    invitationAccepted: "{name} accepted your invitation",
-    assign: "Assignment: {task}",
-    transfer: "Ownership: {task}",
-    collaborate: "Collaboration: {task}",
-  },
-  cs: {
-    reminderTitle: "Připomínka: {task}",
-    dueTitle: "Termín je teď: {task}",
-    dueBody: "Termín {time}",
-    dailyTitle: "Vaše úkoly na {date}",
-    dueToday: "Termín dnes",
-    overdue: "Po termínu",
-    weeklyTitle: "Váš týden {start} – {end}",
-    weeklyBody: "Dokončeno: {completed} · Vytvořeno: {created} · Po termínu: {overdue} · Stále otevřené: {open}",
-    requested: "{name} vám poslal(a) žádost",
-    accepted: "{name} přijal(a) vaši žádost",
-    rejected: "{name} odmítl(a) vaši žádost",
-    invitationAccepted: "{name} přijal(a) vaši pozvánku",
-    assign: "Přiřazení: {task}",
-    transfer: "Převzetí: {task}",
-    collaborate: "Spolupráce: {task}",
-  },
-  he: {
-    reminderTitle: "תזכורת: {task}",
-    dueTitle: "הגיע המועד: {task}",
-    dueBody: "מועד: {time}",
-    dailyTitle: "המשימות שלך ל־{date}",
-    dueToday: "להיום",
-    overdue: "באיחור",
-    weeklyTitle: "השבוע שלך {start} – {end}",
-    weeklyBody: "הושלמו: {completed} · נוצרו: {created} · באיחור: {overdue} · עדיין פתוחות: {open}",
-    requested: "{name} שלח/ה לך בקשה",
-    accepted: "{name} אישר/ה את הבקשה שלך",
-    rejected: "{name} דחה/תה את הבקשה שלך",
-    invitationAccepted: "{name} קיבל/ה את ההזמנה שלך",
-    assign: "שיוך: {task}",
-    transfer: "העברת בעלות: {task}",
-    collaborate: "שיתוף פעולה: {task}",
-  },
-  ru: {
-    reminderTitle: "Напоминание: {task}",
-    dueTitle: "Срок наступил: {task}",
-    dueBody: "Срок: {time}",
-    dailyTitle: "Ваши задачи на {date}",
-    dueToday: "Срок сегодня",
-    overdue: "Просрочено",
-    weeklyTitle: "Ваша неделя {start} – {end}",
-    weeklyBody: "Выполнено: {completed} · Создано: {created} · Просрочено: {overdue} · Ещё открыто: {open}",
-    requested: "{name} отправил(а) вам запрос",
-    accepted: "{name} принял(а) ваш запрос",
-    rejected: "{name} отклонил(а) ваш запрос",
-    invitationAccepted: "{name} принял(а) ваше приглашение",
-    assign: "Назначение: {task}",
-    transfer: "Передача: {task}",
-    collaborate: "Совместная работа: {task}",
-  },
-  ua: {
-    reminderTitle: "Нагадування: {task}",
-    dueTitle: "Термін настав: {task}",
-    dueBody: "Термін: {time}",
-    dailyTitle: "Ваші завдання на {date}",
-    dueToday: "Термін сьогодні",
-    overdue: "Прострочено",
-    weeklyTitle: "Ваш тиждень {start} – {end}",
-    weeklyBody: "Виконано: {completed} · Створено: {created} · Прострочено: {overdue} · Ще відкрито: {open}",
-    requested: "{name} надіслав(ла) вам запит",
-    accepted: "{name} прийняв(ла) ваш запит",
-    rejected: "{name} відхилив(ла) ваш запит",
-    invitationAccepted: "{name} прийняв(ла) ваше запрошення",
-    assign: "Призначення: {task}",
-    transfer: "Передача: {task}",
-    collaborate: "Спільна робота: {task}",
-  },
-} as const satisfies Record<Locale, Record<string, string>>;
+export type MessageKey = keyof ServerMessages["Notifications"];
 
-export type MessageKey = keyof (typeof MESSAGES)["en"];
-
-/** A user's locale code, or English for anything unknown. */
-export function localeOrDefault(locale: string): Locale {
-  return isLocale(locale) ? locale : "en";
-}
-
-/** A text in the user's language with `{name}` placeholders filled in. */
+/** A text in the user's language: the Notifications namespace of messages/<locale>.json, its arguments filled in. */
 export function message(locale: string, key: MessageKey, values: Record<string, string | number> = {}): string {
-  const template: string = MESSAGES[localeOrDefault(locale)][key];
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+  return serverTranslator(locale, "Notifications")(key, values);
 }
 
 /** A formatter in the user's language and time zone (UTC should the stored zone be unknown to this runtime). */

@@ -1,6 +1,7 @@
 import { weeklyInsights } from "../assistant/weekly";
 import { nowDate } from "../clock";
 import { sendEmailToUser } from "../email/service";
+import { localeOrDefault } from "../i18n/locales";
 import { log } from "../log";
 import { addDays, isoWeekday, localDateOf, startOfLocalDay } from "../local-dates";
 import { sendPushToUser } from "../push/service";
@@ -16,7 +17,7 @@ import {
   type SummaryRecipient,
   type SummaryTask,
 } from "./repo";
-import { effectiveSettings, formatLocalDate, formatTimeOfDay, localeOrDefault, message, notifyUser } from "./service";
+import { effectiveSettings, formatLocalDate, formatTimeOfDay, message, notifyUser } from "./service";
 
 /*
  * The daily summary and the weekly report (jobs `daily-summaries` and `weekly-reports`, every minute).
@@ -127,7 +128,8 @@ async function forEachRecipient(kind: SummaryKind, each: (recipient: SummaryReci
 }
 
 function taskLine(task: SummaryTask, recipient: SummaryRecipient): string {
-  return `• ${task.title} (${formatTimeOfDay(new Date(task.dueAt), recipient.timeZone, recipient.locale)})`;
+  const time = formatTimeOfDay(new Date(task.dueAt), recipient.timeZone, recipient.locale);
+  return message(recipient.locale, "taskLine", { title: task.title, time });
 }
 
 async function sendDailySummary(recipient: SummaryRecipient, slot: DailySlot, now: Date): Promise<boolean> {
@@ -152,10 +154,10 @@ async function sendDailySummary(recipient: SummaryRecipient, slot: DailySlot, no
   const title = message(locale, "dailyTitle", { date: formatLocalDate(slot.date, locale) });
   const sections = [
     dueToday.length
-      ? [`${message(locale, "dueToday")} (${dueToday.length})`, ...dueToday.map((task) => taskLine(task, recipient))]
+      ? [message(locale, "dueToday", { count: dueToday.length }), ...dueToday.map((task) => taskLine(task, recipient))]
       : [],
     overdue.length
-      ? [`${message(locale, "overdue")} (${overdue.length})`, ...overdue.map((task) => taskLine(task, recipient))]
+      ? [message(locale, "overdue", { count: overdue.length }), ...overdue.map((task) => taskLine(task, recipient))]
       : [],
   ].filter((lines) => lines.length > 0);
   const body = sections.map((lines) => lines.join("\n")).join("\n\n");

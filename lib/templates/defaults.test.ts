@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
 import { LOCALES } from "../i18n/locales";
+import { serverMessages } from "../i18n/server-messages";
 import { BUILT_IN_TEMPLATES } from "./defaults";
 
 test("three built-in templates, each text in all five languages, none empty, ids and keys unique", () => {
@@ -23,4 +24,11 @@ test("due offsets are within what a user's own template may hold", () => {
     expect(task.dueAfter.days).toBeGreaterThanOrEqual(0);
     expect(task.dueAfter.hours).toBeLessThan(24);
   }
+});
+
+test("the messages name exactly the tasks listed here (BuiltInTemplates in messages/*.json)", () => {
+  const texts = serverMessages("en").BuiltInTemplates;
+  expect(Object.keys(texts).sort()).toEqual(BUILT_IN_TEMPLATES.map((template) => template.key).sort());
+  for (const template of BUILT_IN_TEMPLATES)
+    expect(Object.keys(texts[template.key as keyof typeof texts].tasks), template.key).toHaveLength(template.tasks.length);
 });
