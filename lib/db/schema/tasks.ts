@@ -149,6 +149,10 @@ export const tasks = pgTable(
   },
   (table) => [
     index("tasks_owner_position_idx").on(table.ownerId, table.position, table.id),
+    // A board's column and its total (and a project's open count) read one status of one owner, project or team:
+    // with the status second, the page is a range in position order and the count reads the index alone, where
+    // reading by position and filtering the status read every task of the owner or project (bench:growth).
+    index("tasks_owner_status_idx").on(table.ownerId, table.status, table.position, table.id),
     index("tasks_group_idx").on(table.groupId),
     index("tasks_owner_due_idx").on(table.ownerId, table.dueAt),
     index("tasks_user_group_idx")
@@ -156,6 +160,12 @@ export const tasks = pgTable(
       .where(sql`${table.userGroupId} is not null`),
     index("tasks_project_idx")
       .on(table.projectId, table.position, table.id)
+      .where(sql`${table.projectId} is not null`),
+    index("tasks_user_group_status_idx")
+      .on(table.userGroupId, table.status, table.position, table.id)
+      .where(sql`${table.userGroupId} is not null`),
+    index("tasks_project_status_idx")
+      .on(table.projectId, table.status, table.position, table.id)
       .where(sql`${table.projectId} is not null`),
     // The reminder scheduler's scan: open tasks by due time, across all users.
     index("tasks_open_due_idx")

@@ -1,0 +1,3 @@
+CREATE INDEX "tasks_owner_status_idx" ON "tasks" USING btree ("owner_id","status","position","id");--> statement-breakpoint
+CREATE INDEX "tasks_user_group_status_idx" ON "tasks" USING btree ("user_group_id","status","position","id") WHERE "tasks"."user_group_id" is not null;--> statement-breakpoint
+CREATE INDEX "tasks_project_status_idx" ON "tasks" USING btree ("project_id","status","position","id") WHERE "tasks"."project_id" is not null;
