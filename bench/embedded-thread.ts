@@ -14,7 +14,13 @@
  * each is taken from sending the request to the answer's last byte. Target: p99 under 10 ms for both probes under
  * load. The miss row gives the server's CPU per miss (its process, every thread, from /proc).
  *
+ * First, in this process, the cost of the thread itself: --round-trips statements one after another (`select $1::int`,
+ * and 50 rows of 500 characters, about 25 KB) on a PGlite of this thread and on one behind lib/db/pglite-thread.ts,
+ * each timed for its wall time, the process's CPU (every thread) and the main thread's busy time (its event loop
+ * utilisation) per statement.
+ *
  * Flags, or the environment variable in brackets:
+ *   --round-trips   (BENCH_ROUND_TRIPS)   statements of each kind in the first part, 3000
  *   --tasks         (BENCH_TASKS)         tasks the user gets, 2000
  *   --baseline      (BENCH_BASELINE)      a checkout whose server.ts to measure beside this one (optional)
  *   --duration      (BENCH_DURATION)      seconds measured per row, 10
@@ -25,8 +31,11 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { Agent, request as httpRequest } from "node:http";
 import path from "node:path";
+import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
+import { PGlite } from "@electric-sql/pglite";
 import type { RequestSpec } from "autocannon";
+import { startPgliteThread } from "../lib/db/pglite-thread";
 import {
   BENCH_OPTIONS,
   bearer,
@@ -62,16 +71,20 @@ const WRITE_CONCURRENCY = 10;
 
 interface EmbeddedSettings extends Settings {
   tasks: number;
+  roundTrips: number;
   baseline: string | null;
 }
 
 function readEmbeddedSettings(): EmbeddedSettings {
-  const { values } = parseArgs({ options: { ...BENCH_OPTIONS, tasks: { type: "string" }, baseline: { type: "string" } } });
+  const { values } = parseArgs({
+    options: { ...BENCH_OPTIONS, tasks: { type: "string" }, baseline: { type: "string" }, "round-trips": { type: "string" } },
+  });
   const baseline = values.baseline ?? process.env.BENCH_BASELINE ?? null;
   if (baseline && !existsSync(path.join(baseline, "server.ts"))) throw new Error(`--baseline ${baseline} has no server.ts`);
   return {
     ...readSettings(values),
     tasks: positive("tasks", values.tasks ?? process.env.BENCH_TASKS ?? "2000"),
+    roundTrips: positive("round-trips", values["round-trips"] ?? process.env.BENCH_ROUND_TRIPS ?? "3000"),
     baseline: baseline ? path.resolve(baseline) : null,
   };
 }
@@ -252,12 +265,55 @@ function commitOf(checkout: string): string {
   try {
     return execFileSync("git", ["-C", checkout, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
   } catch {
-    return "(not a git checkout)";
+    return "not a git checkout";
   }
 }
 
 function probeCells(probe: Probe): string {
   return `${probe.latencies.length} | ${percentile(probe.latencies, 0.5).toFixed(1)} | ${percentile(probe.latencies, 0.99).toFixed(1)} | ${Math.max(...probe.latencies).toFixed(1)}`;
+}
+
+type Queryable = Pick<PGlite, "query">;
+
+/** Wall time, the process's CPU and the main thread's busy time per statement, in ms. */
+async function roundTrips(client: Queryable, sql: string, params: unknown[]) {
+  for (let i = 0; i < 200; i++) await client.query(sql, params);
+  const cpu = process.cpuUsage();
+  const loop = performance.eventLoopUtilization();
+  const started = performance.now();
+  for (let i = 0; i < settings.roundTrips; i++) await client.query(sql, params);
+  const wall = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const busy = performance.eventLoopUtilization(loop);
+  const per = (ms: number) => (ms / settings.roundTrips).toFixed(3);
+  return [per(wall), per((used.user + used.system) / 1000), per(busy.active)];
+}
+
+/** The thread's own cost: the same statements on a PGlite of this thread and on one behind the thread. */
+async function benchRoundTrips() {
+  const statements: [string, string, unknown[]][] = [
+    ["select $1::int", "select $1::int as n", [7]],
+    ["50 rows, about 25 KB", "select g, repeat('x', 500) as text from generate_series(1, $1::int) g", [50]],
+  ];
+  const here = new PGlite();
+  await here.waitReady;
+  const thread = await startPgliteThread({});
+  process.stdout.write("| Statement | PGlite on | wall ms | CPU ms (process) | main thread busy ms |\n|---|---|--:|--:|--:|\n");
+  try {
+    for (const [label, sql, params] of statements) {
+      for (const [where, client] of [
+        ["the main thread", here],
+        ["its own thread", thread],
+      ] as const) {
+        progress(`round trips: ${label} on ${where}`);
+        const cells = await roundTrips(client, sql, params);
+        process.stdout.write(`| ${label} | ${where} | ${cells.join(" | ")} |\n`);
+      }
+    }
+  } finally {
+    await Promise.all([here.close(), thread.close()]);
+  }
+  process.stdout.write("\n");
 }
 
 async function main() {
@@ -266,6 +322,7 @@ async function main() {
       `${PROBE_EVERY_MS} ms` +
       (settings.baseline ? `; baseline: ${settings.baseline} (${commitOf(settings.baseline)})` : ""),
   );
+  await benchRoundTrips();
   const sides = [await benchSide(`server.ts ${commitOf(".")}`)];
   if (settings.baseline) sides.push(await benchSide(`baseline server.ts`, settings.baseline));
 
