@@ -263,7 +263,10 @@ async function benchSide(name: string, cwd?: string): Promise<SideRun> {
 
 function commitOf(checkout: string): string {
   try {
-    return execFileSync("git", ["-C", checkout, "rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    return execFileSync("git", ["-C", checkout, "rev-parse", "--short", "HEAD"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
   } catch {
     return "not a git checkout";
   }
