@@ -9,7 +9,6 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { PGlite } from "@electric-sql/pglite";
 import { getRequestListener } from "@hono/node-server";
 import { apiApp } from "./server/api";
 import { logWhenAnswered, markRoutePattern, pagePattern, routePatternOf } from "./lib/api/access-log";
@@ -19,6 +18,7 @@ import { answerMalformedPath, isMalformedPath } from "./lib/api/malformed-path";
 import { toApiPath } from "./lib/api/paths";
 import { ConfigError, config, loadConfig, readDotEnvFile } from "./lib/config";
 import { closeDatabase, openDatabase } from "./lib/db/client";
+import type { EmbeddedClient } from "./lib/db/pglite-thread";
 import { startEventConsumers } from "./lib/events/consumers";
 import { registerEventHandlers } from "./server/subscribers";
 import { backgroundJobs } from "./server/jobs";
@@ -46,8 +46,8 @@ export interface StartOptions {
   /** Serve the pages too (default: SERVE_PAGES). Integration tests start the API, socket and jobs alone. */
   pages?: boolean;
   dev?: boolean;
-  /** An already open PGlite (tests start each file from a migrated copy). */
-  pglite?: PGlite;
+  /** An already open embedded database (tests start each file from a migrated copy, on its own thread). */
+  pglite?: EmbeddedClient;
   /** Run the background jobs (default: RUN_JOBS). The event consumers follow RUN_EVENT_CONSUMERS. */
   jobs?: boolean;
 }

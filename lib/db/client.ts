@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
-import type { PGlite } from "@electric-sql/pglite";
 import { fillPlaceholders, is, Placeholder, sql, type SQL } from "drizzle-orm";
 import { PgDialect, type PgDatabase, type PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
@@ -10,6 +9,7 @@ import pg from "pg";
 import { config } from "../config";
 import { log } from "../log";
 import { MemoryCache, stringBytes } from "../memory-cache";
+import { startPgliteThread, THREAD_STOPPED, type EmbeddedClient } from "./pglite-thread";
 import * as schema from "./schema/all";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -101,7 +101,11 @@ const VACUUM_EVERY = 30; // analyses: once an hour
  * instead of well under one). The embedded database therefore does what autovacuum would: ANALYZE every two
  * minutes (it samples at most 30,000 rows a table, so its cost stays small) and VACUUM once an hour.
  */
-export function maintainPglite(pglite: PGlite, analyzeEveryMs = ANALYZE_EVERY_MS, vacuumEvery = VACUUM_EVERY): () => void {
+export function maintainPglite(
+  pglite: Pick<EmbeddedClient, "exec">,
+  analyzeEveryMs = ANALYZE_EVERY_MS,
+  vacuumEvery = VACUUM_EVERY,
+): () => void {
   let runs = 0;
   const timer = setInterval(() => {
     const statement = ++runs % vacuumEvery === 0 ? "VACUUM (ANALYZE)" : "ANALYZE";
@@ -140,12 +144,14 @@ async function createPgliteDataDir(dataDir: string, options: object): Promise<vo
 }
 
 /**
- * The embedded database. Pass `client` to use an existing PGlite (tests start from a migrated copy); `maintain`
- * runs the statistics and vacuum that autovacuum runs on a PostgreSQL server.
+ * The embedded database, on a thread of its own (lib/db/pglite-thread.ts): a statement that runs for a while (a
+ * large list, a board, ANALYZE) no longer holds the event loop, so the requests that need no database (health,
+ * cached lists, sockets) are answered meanwhile. Pass `client` to use an existing one (tests start from a migrated
+ * copy); `maintain` runs the statistics and vacuum that autovacuum runs on a PostgreSQL server.
  */
-async function openPglite(client: PGlite | undefined, options: { maintain: boolean }): Promise<Database> {
-  // Loaded here, not at the top: PGlite costs about 40 MB of memory once imported, which a process on PostgreSQL
-  // has no use for.
+async function openPglite(client: EmbeddedClient | undefined, options: { maintain: boolean }): Promise<Database> {
+  // Loaded here, not at the top: a process on PostgreSQL has no use for PGlite's modules (Drizzle's pglite driver
+  // imports PGlite's type table; the database itself runs on its own thread).
   const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("drizzle-orm/pglite"),
@@ -158,10 +164,15 @@ async function openPglite(client: PGlite | undefined, options: { maintain: boole
     unlock = lockDataDir(path.dirname(dataDir));
     const options = { startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${config().EMBEDDED_DB_CACHE_MB}MB`] };
     if (!existsSync(path.join(dataDir, "PG_VERSION"))) await createPgliteDataDir(dataDir, options);
-    client = new PGlite(dataDir, options);
+    try {
+      client = await startPgliteThread({ dataDir, options });
+    } catch (error) {
+      unlock();
+      throw error;
+    }
   }
   const pglite = client;
-  const db = drizzlePglite({ client: pglite, schema }) as unknown as Db;
+  const db = drizzlePglite({ client: pglite as never, schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
   const stopMaintenance = options.maintain ? maintainPglite(pglite) : () => {};
   return {
@@ -229,6 +240,7 @@ const UNAVAILABLE_MESSAGES = [
   "timeout exceeded when trying to connect", // pg-pool: no free connection within connectionTimeoutMillis
   "Connection terminated", // lost, or could not open within connectionTimeoutMillis
   QUERY_READ_TIMEOUT,
+  THREAD_STOPPED, // the embedded database's thread ended (it ran out of memory, say)
   "Client has encountered a connection error and is not queryable",
   "Connection terminated unexpectedly",
 ];
@@ -399,7 +411,7 @@ const holder = globalThis as Holder;
  * Opens the database once per process and applies pending migrations: PostgreSQL with DATABASE_URL,
  * otherwise PGlite under DATA_DIR. Kept on globalThis so that server.ts and Next's bundle share it.
  */
-export function openDatabase(options: { pglite?: PGlite } = {}): Promise<Database> {
+export function openDatabase(options: { pglite?: EmbeddedClient } = {}): Promise<Database> {
   const existing = holder[DATABASE];
   if (existing) return existing.opening;
   const url = config().DATABASE_URL;

@@ -206,7 +206,19 @@ describe("the gamification module switched off", () => {
     const task = await createTask(server, me.token);
     await setStatus(me, task.id, "done");
     const [event] = await completedEvents(task.id);
-    // Handlers are dispatched right after the commit, before the PATCH answers: the switched-off one was skipped.
+    // The consumers read the log after the commit, in their own time (with the embedded database on its own thread,
+    // often after the PATCH has answered): once the gamification consumer's cursor has passed the event, switched
+    // off, it skipped it.
+    await expect
+      .poll(
+        async () =>
+          (
+            await server.sql<{ last: number }>(
+              "select last_event_id::int as last from event_cursors where consumer = 'gamification'",
+            )
+          )[0]?.last ?? 0,
+      )
+      .toBeGreaterThanOrEqual(event!.id);
     moduleOverrides().delete("gamification");
     expect((await profile(me)).points).toBe(0);
     expect(await server.sql("select 1 from gamification_awards where user_id = $1", [me.user.id])).toHaveLength(0);

@@ -6,11 +6,11 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { expect, inject } from "vitest";
 import type { z } from "zod";
 import { loadConfig } from "../../lib/config";
+import { startPgliteThread, type EmbeddedClient } from "../../lib/db/pglite-thread";
 import { taskOutput } from "../../lib/tasks/schema";
 import { startServer } from "../../server";
 import { TEMPLATE_DATABASE, adminUrl, withAdminClient } from "./postgres";
@@ -55,7 +55,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     RATE_LIMIT_POINTS: "100000",
     ...env,
   };
-  let pglite: PGlite | undefined;
+  let pglite: EmbeddedClient | undefined;
   let sql: TestServer["sql"];
   let dropDatabase = async () => {};
 
@@ -77,8 +77,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     };
   } else {
     delete settings.DATABASE_URL;
-    const template = readFileSync(inject("pgliteTemplate"));
-    const client = new PGlite({ loadDataDir: new Blob([template]) });
+    // On its own thread, as the server's embedded database runs by default.
+    const client = await startPgliteThread({ loadDataDir: readFileSync(inject("pgliteTemplate")) });
     pglite = client;
     sql = async (text, params) => (await client.query(text, params)).rows as never;
   }

@@ -12,6 +12,25 @@ test("GET /healthz answers while the process runs", async () => {
   expect(response).toMatchObject({ status: 200, body: { status: "ok" } });
 });
 
+test("GET /healthz answers while the database runs a slow statement: the embedded database has its own thread", async () => {
+  const started = performance.now();
+  let slowEnded = 0;
+  const slow = server.sql("select pg_sleep(1.5)").then(() => (slowEnded = performance.now() - started));
+  const answered: number[] = [];
+  while (slowEnded === 0) {
+    const response = await server.request("/healthz");
+    expect(response.status).toBe(200);
+    answered.push(performance.now() - started);
+  }
+  await slow;
+  // The statement did hold the database for its 1.5 s, and meanwhile the process kept answering: on the main
+  // thread (before the embedded database had its own) the first answer came only after the statement's end.
+  expect(slowEnded).toBeGreaterThanOrEqual(1400);
+  const during = answered.filter((at) => at < slowEnded);
+  expect(during.length).toBeGreaterThanOrEqual(5);
+  expect(during[0]).toBeLessThan(slowEnded / 2);
+});
+
 test("GET /readyz is 200 when migrated and 503 when a migration is missing", async () => {
   expect(await server.request("/readyz")).toMatchObject({ status: 200, body: { status: "ready" } });
   const [last] = await server.sql<{ id: number; hash: string; created_at: string }>(
