@@ -14,3 +14,12 @@ export async function expectAccessible(page: Page, options: { exclude?: string[]
     .map(({ id, impact, help, nodes }) => `${impact} ${id}: ${help} (${nodes.map((node) => node.target.join(" ")).join(", ")})`);
   expect(serious, `axe on ${page.url()}`).toEqual([]);
 }
+
+/** `expectAccessible` in the light theme and then the dark one; the page is left in the light theme. */
+export async function expectAccessibleInBothThemes(page: Page) {
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expectAccessible(page);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}

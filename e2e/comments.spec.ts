@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { expect, test, type APIRequestContext, type Page } from "./fixtures";
-import { expectAccessible } from "./axe";
+import { expect, test, type APIRequestContext } from "./fixtures";
+import { expectAccessibleInBothThemes } from "./axe";
+import { DESKTOP, fill, messagesOf, PHONE } from "./locales";
 
 /*
  * The task page's comments and history: the owner comments with an @ mention picked from the autocomplete (by
@@ -12,13 +11,7 @@ import { expectAccessible } from "./axe";
  * and in Hebrew (right to left) on a phone, axe in the light and dark themes.
  */
 
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-
-type Words = (typeof import("../messages/en.json"))["TaskTimeline"];
-const wordsOf = (locale: string): Words =>
-  (JSON.parse(readFileSync(path.join(process.cwd(), "messages", `${locale}.json`), "utf8")) as { TaskTimeline: Words })
-    .TaskTimeline;
+const wordsOf = (locale: string) => messagesOf(locale).TaskTimeline;
 const WORDS = { en: wordsOf("en"), he: wordsOf("he") };
 
 async function register(request: APIRequestContext, name: string, locale: string) {
@@ -29,16 +22,6 @@ async function register(request: APIRequestContext, name: string, locale: string
   const body = await response.json();
   return { id: body.user.id as string, token: body.token as string };
 }
-
-async function accessibleInBothThemes(page: Page) {
-  for (const colorScheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme });
-    await expectAccessible(page);
-  }
-}
-
-const fill = (template: string, values: Record<string, string>) =>
-  template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
 
 for (const [locale, dir, viewport] of [
   ["en", "ltr", DESKTOP],
@@ -87,7 +70,7 @@ for (const [locale, dir, viewport] of [
     await box.pressSequentially("Looks **good**, @Cyr");
     const suggestions = timeline.getByRole("listbox", { name: t.mentionSuggestions });
     await expect(suggestions.getByRole("option", { name: "Cyril Collaborator" })).toBeVisible();
-    await accessibleInBothThemes(page);
+    await expectAccessibleInBothThemes(page);
     await box.press("Enter");
     await expect(suggestions).toBeHidden();
     await expect(box).toHaveValue("Looks **good**, @Cyril Collaborator ");
@@ -97,7 +80,7 @@ for (const [locale, dir, viewport] of [
     const mine = timeline.getByRole("listitem").filter({ hasText: "see you" });
     await expect(mine.locator("strong", { hasText: "good" })).toBeVisible();
     await expect(box).toHaveValue("");
-    await accessibleInBothThemes(page);
+    await expectAccessibleInBothThemes(page);
 
     // The mentioned collaborator got a notification.
     const notes = await request.get("/api/v1/notifications", { headers: { Authorization: `Bearer ${helper.token}` } });
@@ -121,7 +104,7 @@ for (const [locale, dir, viewport] of [
     await page.reload();
     await expect(timeline.getByText(fill(t.commentDeleted, { name: "Olga Owner" }))).toBeVisible();
     await expect(timeline.getByRole("listitem").filter({ hasText: "see you" })).toHaveCount(0);
-    await accessibleInBothThemes(page);
+    await expectAccessibleInBothThemes(page);
   });
 }
 
@@ -180,7 +163,7 @@ test("the timeline follows live: another person's comment, edit and task change 
         fill(he.changedFromTo, { name: "Cyril Collaborator", field: he.field.priority, from: "רגילה", to: "דחופה" }),
       ),
     ).toBeVisible();
-    await accessibleInBothThemes(ownerPage);
+    await expectAccessibleInBothThemes(ownerPage);
 
     // The owner deletes the comment: it goes from the helper's page, whose history tells of the deletion.
     await edited.getByRole("button", { name: new RegExp(he.delete) }).click();
@@ -219,7 +202,7 @@ test("the @ autocomplete offers a project's members who can see the task, and me
     await box.pressSequentially("Can you look, @Pet");
     const suggestions = timeline.getByRole("listbox", { name: t.mentionSuggestions });
     await expect(suggestions.getByRole("option")).toHaveText(["Petr Project"]);
-    await accessibleInBothThemes(page);
+    await expectAccessibleInBothThemes(page);
     await box.press("Enter");
     await expect(box).toHaveValue("Can you look, @Petr Project ");
     await timeline.getByRole("button", { name: t.send, exact: true }).click();

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, test, type APIRequestContext, type Page } from "./fixtures";
-import { expectAccessible } from "./axe";
+import { expectAccessibleInBothThemes } from "./axe";
 import { SiteHeader } from "./pages/site-header";
 import { collectErrors } from "./page-errors";
 
@@ -24,14 +24,6 @@ async function register(request: APIRequestContext, name: string, locale = "en")
   return { email };
 }
 
-async function accessibleInBothThemes(page: Page) {
-  await page.emulateMedia({ colorScheme: "light" });
-  await expectAccessible(page);
-  await page.emulateMedia({ colorScheme: "dark" });
-  await expectAccessible(page);
-  await page.emulateMedia({ colorScheme: "light" });
-}
-
 const section = (page: Page, id: string) => page.locator("section", { has: page.locator(`#${id}`) });
 
 test("family: create, invite a child who accepts, share a group, change role, unshare, remove, link, rename, delete", async ({
@@ -52,7 +44,7 @@ test("family: create, invite a child who accepts, share a group, change role, un
   const create = section(dana, "family-new-title");
   await create.getByRole("button", { name: "Create family workspace" }).click();
   await expect(create.getByText("Enter a name of 1 to 100 characters.")).toBeVisible();
-  await accessibleInBothThemes(dana);
+  await expectAccessibleInBothThemes(dana);
   await create.getByLabel("Family name").fill("Levi home");
   await create.getByRole("button", { name: "Create family workspace" }).click();
   await expect(dana.getByRole("heading", { level: 1 })).toHaveText("Levi home");
@@ -75,7 +67,7 @@ test("family: create, invite a child who accepts, share a group, change role, un
   await noaGroups.getByRole("button", { name: "Share with the family" }).click();
   await expect(noaGroups.getByRole("status")).toContainText("is now shared with the family.");
   await expect(noaGroups.getByText("Shared by (you)")).toBeVisible();
-  await accessibleInBothThemes(noa);
+  await expectAccessibleInBothThemes(noa);
 
   await dana.reload();
   const members = section(dana, "family-members-title");
@@ -86,7 +78,7 @@ test("family: create, invite a child who accepts, share a group, change role, un
   await expect(members.getByRole("alert")).toHaveText("Someone must stay parent: make another member a parent first.");
   await members.getByLabel("Role of Noa Child").selectOption("parent");
   await expect(members.getByRole("status")).toHaveText("Noa Child is now Parent.");
-  await accessibleInBothThemes(dana);
+  await expectAccessibleInBothThemes(dana);
   // A parent stops sharing Noa's group: it leaves the family's list.
   const danaGroups = section(dana, "family-groups-title");
   await danaGroups.getByRole("button", { name: /^Stop sharing / }).click();
@@ -108,7 +100,7 @@ test("family: create, invite a child who accepts, share a group, change role, un
   await settings.getByRole("button", { name: "Save" }).click();
   await expect(settings.getByRole("status")).toHaveText("Saved.");
   await expect(dana.getByRole("heading", { level: 1 })).toHaveText("Levi household");
-  await accessibleInBothThemes(dana);
+  await expectAccessibleInBothThemes(dana);
   await settings.getByRole("button", { name: "Delete family workspace" }).click();
   await expect(settings.getByText("Delete the family workspace “Levi household” for everyone?", { exact: false })).toBeVisible();
   await settings.getByRole("button", { name: "Delete the family workspace" }).click();
@@ -130,13 +122,13 @@ test.describe("on a phone", () => {
     await page.goto("/he/family");
     await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("משפחה");
-    await accessibleInBothThemes(page);
+    await expectAccessibleInBothThemes(page);
     await page.getByLabel("שם המשפחה").fill("משפחת לוי");
     await page.getByRole("button", { name: "יצירת המרחב המשפחתי" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("משפחת לוי");
     await expect(page.getByText("התפקיד שלך: הורה")).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
-    await accessibleInBothThemes(page);
+    await expectAccessibleInBothThemes(page);
 
     // Invited by e-mail from the page, the child accepts (through the API) and leaves from the page.
     const invite = section(page, "family-invite-title");
@@ -149,7 +141,7 @@ test.describe("on a phone", () => {
     await child.goto("/he/family");
     await expect(child.locator("html")).toHaveAttribute("dir", "rtl");
     await expect(child.getByText("התפקיד שלך: ילד/ה")).toBeVisible();
-    await accessibleInBothThemes(child);
+    await expectAccessibleInBothThemes(child);
     await section(child, "family-members-title").getByRole("button", { name: "עזיבת המשפחה" }).click();
     await expect(section(child, "family-new-title")).toBeVisible();
     await page.reload();

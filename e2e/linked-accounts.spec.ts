@@ -1,8 +1,7 @@
 import { randomInt, randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { expectAccessible } from "./axe";
-import { expect, test, type APIRequestContext, type Page } from "./fixtures";
+import { expectAccessibleInBothThemes } from "./axe";
+import { DESKTOP, fill, messagesOf, PHONE } from "./locales";
+import { expect, test, type APIRequestContext } from "./fixtures";
 import config, { GITHUB_PORT } from "../playwright.config";
 import { addVirtualAuthenticator } from "./pages/virtual-authenticator";
 
@@ -19,21 +18,6 @@ import { addVirtualAuthenticator } from "./pages/virtual-authenticator";
 const SERVER = new URL(config.use?.baseURL ?? "http://127.0.0.1:3100");
 const LOCALHOST = `${SERVER.protocol}//localhost:${SERVER.port}`;
 
-type Words = (typeof import("../messages/en.json"))["LinkedAccounts"];
-type SignInWords = (typeof import("../messages/en.json"))["SignIn"];
-type SecurityWords = (typeof import("../messages/en.json"))["Security"];
-const messagesOf = (locale: string) =>
-  JSON.parse(readFileSync(path.join(process.cwd(), "messages", `${locale}.json`), "utf8")) as {
-    LinkedAccounts: Words;
-    SignIn: SignInWords;
-    Security: SecurityWords;
-  };
-const fill = (template: string, values: Record<string, string>) =>
-  template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
-
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-
 // The stand-in signs in whoever a spec chose last: these tests take turns.
 test.describe.configure({ mode: "serial" });
 
@@ -49,14 +33,6 @@ async function githubSignsInAs(request: APIRequestContext, name: string): Promis
   const answer = await request.post(`http://127.0.0.1:${GITHUB_PORT}/_stub/sign-in-as`, { data: user });
   expect(answer.status()).toBe(204);
   return email;
-}
-
-async function accessibleInBothThemes(page: Page) {
-  for (const colorScheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme });
-    await expectAccessible(page);
-  }
-  await page.emulateMedia({ colorScheme: "light" });
 }
 
 for (const [locale, dir, viewport] of [
@@ -87,7 +63,7 @@ for (const [locale, dir, viewport] of [
     const item = section.getByRole("listitem", { name: "GitHub" });
     await expect(item).toContainText(githubEmail);
     await expect(section.getByText(t.empty)).toHaveCount(0);
-    await accessibleInBothThemes(page);
+    await expectAccessibleInBothThemes(page);
     const listed = await page.request.get("/api/v1/auth/identities");
     expect((await listed.json()).items).toEqual([expect.objectContaining({ provider: "github", email: githubEmail })]);
 
@@ -121,7 +97,7 @@ for (const [locale, dir, viewport] of [
     await item.getByRole("button", { name: t.unlink }).click();
     await expect(section.getByRole("alert")).toHaveText(fill(t.errorLastMethod, { provider: "GitHub" }));
     await expect(item).toBeVisible();
-    await accessibleInBothThemes(page);
+    await expectAccessibleInBothThemes(page);
     await page.reload();
     await expect(section.getByRole("listitem", { name: "GitHub" })).toBeVisible();
   });
@@ -165,7 +141,7 @@ test.describe("on localhost, where passkeys work", () => {
     await item.getByRole("button", { name: security.remove }).click();
     await item.getByRole("button", { name: security.removeConfirm }).click();
     await expect(item.getByRole("alert")).toHaveText(fill(security.errorLastMethod, { name: device!.name }));
-    await accessibleInBothThemes(page);
+    await expectAccessibleInBothThemes(page);
     await page.reload();
     await expect(passkeys.getByRole("listitem")).toHaveCount(1);
     expect((await (await page.request.get("/api/v1/webauthn/devices")).json()).items).toHaveLength(1);

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { expectAccessible } from "./axe";
-import { expect, test, type APIRequestContext, type Page } from "./fixtures";
+import { expectAccessibleInBothThemes } from "./axe";
+import { DESKTOP, fill, messagesOf, PHONE } from "./locales";
+import { expect, test, type APIRequestContext } from "./fixtures";
 import { waitForMail } from "./mailbox";
 import { PasswordResetPages, type ResetWords } from "./pages/password-reset-pages";
 
@@ -13,9 +12,6 @@ import { PasswordResetPages, type ResetWords } from "./pages/password-reset-page
  * phone, with axe on each new page in the light and dark themes. And the email verification: the banner, and the
  * emailed link, in the same two languages and sizes.
  */
-
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 
 const ENGLISH: ResetWords = {
   forgotLink: "Forgot your password?",
@@ -40,13 +36,6 @@ async function register(request: APIRequestContext, locale: string) {
   return { ...account, token: (await response.json()).token as string };
 }
 
-async function accessibleInBothThemes(page: Page) {
-  for (const colorScheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme });
-    await expectAccessible(page);
-  }
-}
-
 for (const [locale, words, dir, viewport] of [
   ["en", ENGLISH, "ltr", DESKTOP],
   ["he", HEBREW, "rtl", PHONE],
@@ -62,7 +51,7 @@ for (const [locale, words, dir, viewport] of [
     await reset.openFromSignIn(locale);
     await expect(page).toHaveURL(new RegExp(`/${locale}/forgot-password$`));
     await expect(page.locator("html")).toHaveAttribute("dir", dir);
-    await accessibleInBothThemes(page);
+    await expectAccessibleInBothThemes(page);
 
     // A mistyped address is named, then the right one is sent.
     await reset.askForLink("not an address");
@@ -78,7 +67,7 @@ for (const [locale, words, dir, viewport] of [
     await expect(page.locator("html")).toHaveAttribute("dir", dir);
     // The token leaves the address bar at once.
     await expect(page).toHaveURL(new RegExp(`/${locale}/reset-password$`));
-    await accessibleInBothThemes(page);
+    await expectAccessibleInBothThemes(page);
 
     // One of the most common passwords is refused, naming the field; a good one is saved and signs in.
     await reset.saveNewPassword("password123");
@@ -104,12 +93,7 @@ for (const [locale, words, dir, viewport] of [
   });
 }
 
-type VerifyWords = (typeof import("../messages/en.json"))["VerifyEmail"];
-const verifyWordsOf = (locale: string): VerifyWords =>
-  (JSON.parse(readFileSync(path.join(process.cwd(), "messages", `${locale}.json`), "utf8")) as { VerifyEmail: VerifyWords })
-    .VerifyEmail;
-const fill = (template: string, values: Record<string, string>) =>
-  template.replace(/\{(\w+)\}/g, (whole, key: string) => values[key] ?? whole);
+const verifyWordsOf = (locale: string) => messagesOf(locale).VerifyEmail;
 
 for (const [locale, dir, viewport] of [
   ["en", "ltr", DESKTOP],
@@ -134,7 +118,7 @@ for (const [locale, dir, viewport] of [
     await expect(page.locator("html")).toHaveAttribute("dir", dir);
     const banner = page.getByRole("region", { name: t.bannerLabel });
     await expect(banner).toContainText(account.email);
-    await accessibleInBothThemes(page);
+    await expectAccessibleInBothThemes(page);
     await banner.getByRole("button", { name: t.resend }).click();
     await expect(banner.getByRole("status")).toHaveText(fill(t.sent, { email: account.email }));
 
@@ -146,7 +130,7 @@ for (const [locale, dir, viewport] of [
     await expect(page.locator("html")).toHaveAttribute("dir", dir);
     const confirmed = fill(t.verified, { email: account.email });
     await expect(page.getByRole("status").filter({ hasText: account.email })).toHaveText(confirmed);
-    await accessibleInBothThemes(page);
+    await expectAccessibleInBothThemes(page);
 
     await page.goto(`/${locale}/tasks`);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();

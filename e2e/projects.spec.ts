@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "./fixtures";
-import { expectAccessible } from "./axe";
+import { expect, test, type APIRequestContext } from "./fixtures";
+import { expectAccessibleInBothThemes } from "./axe";
 import { CirclePage } from "./pages/circle-page";
 import { SiteHeader } from "./pages/site-header";
 import { collectErrors } from "./page-errors";
@@ -34,12 +34,16 @@ async function acceptInvitation(request: APIRequestContext) {
   expect((await request.post(`/api/v1/invitations/${invitation!.id}/accept`)).status()).toBe(200);
 }
 
-async function accessibleInBothThemes(page: Page) {
-  await page.emulateMedia({ colorScheme: "light" });
-  await expectAccessible(page);
-  await page.emulateMedia({ colorScheme: "dark" });
-  await expectAccessible(page);
-  await page.emulateMedia({ colorScheme: "light" });
+/** In Hebrew: a new project by this name, and an invitation by e-mail to `email`; answers the project's id. */
+async function createAndInviteInHebrew(projects: CirclePage, name: string, email: string): Promise<string> {
+  await projects.newForm.getByLabel("שם הפרויקט").fill(name);
+  await projects.newForm.getByRole("button", { name: "יצירת פרויקט" }).click();
+  await expect(projects.page).toHaveURL(/\/he\/projects\/[0-9a-f-]{36}$/);
+  const projectId = projects.id();
+  await projects.invite.getByLabel("דוא״ל", { exact: true }).fill(email);
+  await projects.invite.getByRole("button", { name: "הזמנה", exact: true }).click();
+  await expect(projects.invite.getByRole("status")).toContainText(email);
+  return projectId;
 }
 
 test("projects: create, a task in it and on its board, invite a viewer who accepts, change role, remove, link, rename, delete", async ({
@@ -59,7 +63,7 @@ test("projects: create, a task in it and on its board, invite a viewer who accep
   await expect(piaPage).toHaveURL(/\/en\/projects$/);
   await expect(projects.heading).toHaveText("Projects");
   await expect(piaPage.getByText("No projects yet. Create one above, or accept an invitation.")).toBeVisible();
-  await accessibleInBothThemes(piaPage);
+  await expectAccessibleInBothThemes(piaPage);
 
   await projects.newForm.getByLabel("Project name").fill("Kitchen remodel");
   await projects.newForm.getByRole("button", { name: "Create project" }).click();
@@ -85,7 +89,7 @@ test("projects: create, a task in it and on its board, invite a viewer who accep
   await expect(piaPage).toHaveURL(new RegExp(`/en/board\\?projectId=${projectId}$`));
   await expect(piaPage.locator('[data-status="todo"]')).toContainText("Order the tiles");
   await expect(piaPage.getByLabel("Project", { exact: true })).toHaveValue(projectId);
-  await accessibleInBothThemes(piaPage);
+  await expectAccessibleInBothThemes(piaPage);
   await projects.goto("en", projectId);
 
   // Max, invited as a viewer, joins by accepting; he sees the tasks, and no management.
@@ -100,7 +104,7 @@ test("projects: create, a task in it and on its board, invite a viewer who accep
   await expect(maxView.tasks.getByRole("listitem")).toHaveText([/Order the tiles/]);
   await expect(maxView.invite).toHaveCount(0);
   await expect(maxView.settings).toHaveCount(0);
-  await accessibleInBothThemes(maxPage);
+  await expectAccessibleInBothThemes(maxPage);
 
   await piaPage.reload();
   await expect(projects.member("Max Viewer").getByLabel("Role of Max Viewer")).toHaveValue("viewer");
@@ -109,7 +113,7 @@ test("projects: create, a task in it and on its board, invite a viewer who accep
   // The only owner cannot step down.
   await projects.member("Pia Planner").getByLabel("Role of Pia Planner").selectOption("admin");
   await expect(projects.members.getByRole("alert")).toHaveText("Someone must stay owner: make another member owner first.");
-  await accessibleInBothThemes(piaPage);
+  await expectAccessibleInBothThemes(piaPage);
 
   await projects.member("Max Viewer").getByRole("button", { name: "Remove Max Viewer" }).click();
   await expect(projects.members.getByRole("status")).toHaveText("Max Viewer was removed.");
@@ -145,15 +149,9 @@ test.describe("on a phone", () => {
     await projects.goto("he");
     expect(await projects.direction()).toEqual({ lang: "he", dir: "rtl" });
     await expect(projects.heading).toHaveText("פרויקטים");
-    await projects.newForm.getByLabel("שם הפרויקט").fill("שיפוץ המטבח");
-    await projects.newForm.getByRole("button", { name: "יצירת פרויקט" }).click();
-    await expect(page).toHaveURL(/\/he\/projects\/[0-9a-f-]{36}$/);
-    const projectId = projects.id();
-    await projects.invite.getByLabel("דוא״ל", { exact: true }).fill(member.email);
-    await projects.invite.getByRole("button", { name: "הזמנה", exact: true }).click();
-    await expect(projects.invite.getByRole("status")).toContainText(member.email);
+    const projectId = await createAndInviteInHebrew(projects, "שיפוץ המטבח", member.email);
     expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
-    await accessibleInBothThemes(page);
+    await expectAccessibleInBothThemes(page);
 
     await acceptInvitation(memberPage.request);
     await page.reload();
@@ -163,7 +161,7 @@ test.describe("on a phone", () => {
     await expect(memberPage.locator(".circle-card")).toContainText("שיפוץ המטבח");
     await memberView.goto("he", projectId);
     await expect(memberPage.getByText("התפקיד שלך: חבר")).toBeVisible();
-    await accessibleInBothThemes(memberPage);
+    await expectAccessibleInBothThemes(memberPage);
 
     // The member leaves: back to the list, the project gone from it and from the owner's members.
     await memberView.member("Noa Cohen").getByRole("button", { name: "עזיבת הפרויקט" }).click();
@@ -187,13 +185,7 @@ test.describe("on a phone", () => {
     const projects = new CirclePage(page, "projects");
 
     await projects.goto("he");
-    await projects.newForm.getByLabel("שם הפרויקט").fill("גינה קהילתית");
-    await projects.newForm.getByRole("button", { name: "יצירת פרויקט" }).click();
-    await expect(page).toHaveURL(/\/he\/projects\/[0-9a-f-]{36}$/);
-    const projectId = projects.id();
-    await projects.invite.getByLabel("דוא״ל", { exact: true }).fill(member.email);
-    await projects.invite.getByRole("button", { name: "הזמנה", exact: true }).click();
-    await expect(projects.invite.getByRole("status")).toContainText(member.email);
+    const projectId = await createAndInviteInHebrew(projects, "גינה קהילתית", member.email);
     await acceptInvitation(memberPage.request);
 
     // Dana, the only owner, may not leave: she is told someone must stay owner, and stays.
@@ -205,14 +197,14 @@ test.describe("on a phone", () => {
     await expect(page).toHaveURL(new RegExp(`/he/projects/${projectId}$`));
     await expect(projects.members.getByRole("listitem")).toHaveCount(2);
     expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
-    await accessibleInBothThemes(page);
+    await expectAccessibleInBothThemes(page);
 
     // She makes Noa owner with Noa's role control, then leaves: her list is empty and the project's page gone.
     await projects.member("Noa Cohen").getByLabel("התפקיד של Noa Cohen").selectOption("owner");
     await expect(projects.members.getByRole("status")).toHaveText("Noa Cohen מעכשיו בתפקיד בעלים.");
     await expect(projects.members.getByRole("alert")).toHaveCount(0);
     await expect(projects.member("Noa Cohen").getByLabel("התפקיד של Noa Cohen")).toHaveValue("owner");
-    await accessibleInBothThemes(page);
+    await expectAccessibleInBothThemes(page);
     await projects.member("Dana Levi").getByRole("button", { name: "עזיבת הפרויקט" }).click();
     await expect(page).toHaveURL(/\/he\/projects$/);
     await expect(page.getByText("אין עדיין פרויקטים.", { exact: false })).toBeVisible();
@@ -225,7 +217,7 @@ test.describe("on a phone", () => {
     await expect(memberPage.getByText("התפקיד שלך: בעלים")).toBeVisible();
     await expect(memberView.members.getByRole("listitem")).toHaveCount(1);
     expect(await memberPage.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
-    await accessibleInBothThemes(memberPage);
+    await expectAccessibleInBothThemes(memberPage);
     await memberView.settings.getByLabel("שם הפרויקט").fill("גינת הירק");
     await memberView.settings.getByRole("button", { name: "שמירה" }).click();
     await expect(memberView.settings.getByRole("status")).toHaveText("נשמר.");

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type APIRequestContext, type Page } from "./fixtures";
-import { expectAccessible } from "./axe";
+import { expect, test, type APIRequestContext } from "./fixtures";
+import { expectAccessibleInBothThemes } from "./axe";
 import { CirclePage } from "./pages/circle-page";
 import { SiteHeader } from "./pages/site-header";
 import { collectErrors } from "./page-errors";
@@ -27,14 +27,6 @@ async function register(request: APIRequestContext, name: string, locale = "en")
   return { email, id: (await response.json()).user.id as string };
 }
 
-async function accessibleInBothThemes(page: Page) {
-  await page.emulateMedia({ colorScheme: "light" });
-  await expectAccessible(page);
-  await page.emulateMedia({ colorScheme: "dark" });
-  await expectAccessible(page);
-  await page.emulateMedia({ colorScheme: "light" });
-}
-
 test("teams: create, invite by e-mail and accept, tasks and workload, change role, remove, link, rename, delete", async ({
   browser,
 }) => {
@@ -56,7 +48,7 @@ test("teams: create, invite by e-mail and accept, tasks and workload, change rol
   await teams.newForm.getByRole("button", { name: "Create team" }).click();
   await expect(teams.newForm.getByText("Enter a name of 1 to 100 characters.")).toBeVisible();
   await expect(teams.newForm.getByLabel("Team name")).toHaveAttribute("aria-invalid", "true");
-  await accessibleInBothThemes(annPage);
+  await expectAccessibleInBothThemes(annPage);
 
   await teams.newForm.getByLabel("Team name").fill("Garden club");
   await teams.newForm.getByLabel("Description").fill("Weeding on Saturdays");
@@ -111,7 +103,7 @@ test("teams: create, invite by e-mail and accept, tasks and workload, change rol
   await teams.tasks.getByRole("checkbox", { name: /Buy seeds/ }).check();
   await annPage.reload();
   await expect(teams.workloadRow("Ann Owner").getByRole("cell")).toHaveText(["1", "0", "1", "0"]);
-  await accessibleInBothThemes(annPage);
+  await expectAccessibleInBothThemes(annPage);
 
   // Ben becomes an admin; Ann, the only owner, may not leave.
   await teams.member("Ben Helper").getByLabel("Role of Ben Helper").selectOption("admin");
@@ -176,14 +168,14 @@ test("teams: the only owner hands over: refused leaving, makes a member owner, l
   await expect(teams.members.getByRole("alert")).toHaveText("Someone must stay owner: make another member owner first.");
   await expect(page).toHaveURL(new RegExp(`/en/teams/${teamId}$`));
   await expect(teams.members.getByRole("listitem")).toHaveCount(2);
-  await accessibleInBothThemes(page);
+  await expectAccessibleInBothThemes(page);
 
   // She makes Ben owner with his role control, then leaves: back to her list, the team gone from it and its page too.
   await teams.member("Ben Helper").getByLabel("Role of Ben Helper").selectOption("owner");
   await expect(teams.members.getByRole("status")).toHaveText("Ben Helper is now Owner.");
   await expect(teams.members.getByRole("alert")).toHaveCount(0);
   await expect(teams.member("Ben Helper").getByLabel("Role of Ben Helper")).toHaveValue("owner");
-  await accessibleInBothThemes(page);
+  await expectAccessibleInBothThemes(page);
   await teams.member("Ann Owner").getByRole("button", { name: "Leave team" }).click();
   await expect(page).toHaveURL(/\/en\/teams$/);
   await expect(page.getByText("No teams yet. Create one above, or accept an invitation.")).toBeVisible();
@@ -195,7 +187,7 @@ test("teams: the only owner hands over: refused leaving, makes a member owner, l
   await expect(benPage.getByText("Your role: Owner")).toBeVisible();
   await expect(benView.members.getByRole("listitem")).toHaveCount(1);
   await expect(benView.member("Ben Helper")).toContainText("(you)");
-  await accessibleInBothThemes(benPage);
+  await expectAccessibleInBothThemes(benPage);
   await benView.settings.getByLabel("Team name").fill("Chamber choir");
   await benView.settings.getByRole("button", { name: "Save" }).click();
   await expect(benView.settings.getByRole("status")).toHaveText("Saved.");
@@ -226,7 +218,7 @@ test.describe("on a phone", () => {
     await teams.goto("he");
     expect(await teams.direction()).toEqual({ lang: "he", dir: "rtl" });
     await expect(teams.heading).toHaveText("צוותים");
-    await accessibleInBothThemes(ownerPage);
+    await expectAccessibleInBothThemes(ownerPage);
     await teams.newForm.getByLabel("שם הצוות").fill("ועד הבית");
     await teams.newForm.getByRole("button", { name: "יצירת צוות" }).click();
     await expect(ownerPage).toHaveURL(/\/he\/teams\/[0-9a-f-]{36}$/);
@@ -236,7 +228,7 @@ test.describe("on a phone", () => {
     await teams.invite.getByLabel("דוא״ל", { exact: true }).fill(member.email);
     await teams.invite.getByRole("button", { name: "הזמנה", exact: true }).click();
     await expect(teams.invite.getByRole("status")).toContainText(member.email);
-    await accessibleInBothThemes(ownerPage);
+    await expectAccessibleInBothThemes(ownerPage);
 
     const received = await memberPage.request.get("/api/v1/invitations/received");
     const [invitation] = (await received.json()).items as { id: string }[];
@@ -250,7 +242,7 @@ test.describe("on a phone", () => {
     await expect(memberView.settings).toHaveCount(0);
     await expect(memberView.workloadRow("Dana Levi").getByRole("cell")).toHaveText(["0", "0", "0", "0"]);
     expect(await memberPage.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
-    await accessibleInBothThemes(memberPage);
+    await expectAccessibleInBothThemes(memberPage);
 
     // A member opens the team's board (in Hebrew, on a phone): the team's task is on it, the filter names the team.
     expect(
@@ -260,7 +252,7 @@ test.describe("on a phone", () => {
     await expect(memberPage).toHaveURL(new RegExp(`/he/board\\?userGroupId=${teamId}$`));
     await expect(memberPage.locator('[data-status="todo"]')).toContainText("לתקן את האינטרקום");
     await expect(memberPage.getByLabel("צוות", { exact: true })).toHaveValue(teamId);
-    await accessibleInBothThemes(memberPage);
+    await expectAccessibleInBothThemes(memberPage);
     await memberView.goto("he", teamId);
 
     await memberView.member("Noa Cohen").getByRole("button", { name: "עזיבת הצוות" }).click();
