@@ -1,5 +1,5 @@
 import type { Precondition } from "../api/conditional";
-import { AppError, invalidField } from "../api/app-error";
+import { AppError } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
 import { db, type Executor } from "../db/client";
@@ -7,6 +7,7 @@ import type { ProjectRole } from "../db/schema/projects";
 import { publish } from "../events/publish";
 import type { CreatedInvitationOutput } from "../invitations/schema";
 import { inviteToJoin, isConnected } from "../invitations/service";
+import { membershipPolicy, type MembershipPolicy } from "../membership/policy";
 import { invalidateTaskLists } from "../tasks/list-cache";
 import { announceLostTasks, announceTasksAround } from "../tasks/service";
 import { findUserId } from "../teams/repo";
@@ -47,25 +48,18 @@ import type {
 
 /*
  * The rules, those of user groups (lib/teams) plus a read-only role. Only members see a project: to anyone else
- * every route answers 404. Owners and admins edit and archive it and manage members (add, remove, change roles);
- * members and viewers get 403 there. Only an owner deletes the project, grants or takes the owner role, or removes
- * an owner. A project always keeps an owner: the last one cannot leave, be removed or be demoted (409) until they
- * hand over ownership. Anyone may leave. Every member sees the project's tasks; members (not viewers) edit them
- * (lib/permissions/tasks.ts), so a membership change changes whose task lists are stale.
+ * every route answers 404. Who may edit, archive and delete it, manage its members, own it and leave it is the
+ * circles' policy (lib/membership/policy.ts). Every member sees the project's tasks; members (not viewers) edit
+ * them (lib/permissions/tasks.ts), so a membership change changes whose task lists are stale.
  */
 
 const projectNotFound = () => new AppError("not_found", "Project not found");
 const memberNotFound = () => new AppError("not_found", "No such member in this project");
-const managersOnly = () => new AppError("forbidden", "Only the project's owners and admins can do this");
-const ownersOnly = (what: string) => new AppError("forbidden", `Only an owner of the project can ${what}`);
-const lastOwner = (who: "you" | "member") =>
-  new AppError(
-    "conflict",
-    `${who === "you" ? "You are" : "This member is"} the project's last owner: hand over ownership first ` +
-      "(make another member owner), or delete the project",
-  );
-
-const isManager = (role: ProjectRole) => role === "owner" || role === "admin";
+const policy: MembershipPolicy<ProjectRole> = membershipPolicy({
+  noun: "project",
+  owner: "an owner of the project",
+  invitationRoles: "admin, member or viewer",
+});
 
 function toProjectOutput(project: MemberProject): ProjectOutput {
   return projectAnswer({
@@ -173,7 +167,7 @@ export async function updateProject(
 ): Promise<ProjectOutput> {
   return withLockedProject(actor, projectId, async (tx) => {
     const project = await getMemberProjectOrThrow(actor, projectId, tx);
-    if (!isManager(project.role)) throw managersOnly();
+    policy.requireManager(project.role);
     await precondition?.(toProjectOutput(project));
     const patch: ProjectPatch = { name: input.name, description: input.description, color: input.color };
     // Archiving an archived project keeps the time it was first archived.
@@ -189,7 +183,7 @@ export async function updateProject(
  */
 export async function deleteProject(actor: Actor, projectId: string, precondition?: Precondition): Promise<void> {
   await withLockedProject(actor, projectId, async (tx, role) => {
-    if (role !== "owner") throw ownersOnly("delete the project");
+    policy.requireOwner(role, "delete the project");
     if (precondition) await precondition(toProjectOutput(await getMemberProjectOrThrow(actor, projectId, tx)));
     const taskIds = await listProjectTaskIds(projectId, tx);
     // Those who still see the tasks hear them without the project, the others that they are gone from their screens.
@@ -223,9 +217,9 @@ export async function addProjectMember(
   origin: string,
 ): Promise<{ member: MemberOutput } | { invitation: CreatedInvitationOutput }> {
   const added = await withLockedProject(actor, projectId, async (tx, actorRole) => {
-    if (!isManager(actorRole)) throw managersOnly();
+    policy.requireManager(actorRole);
     const role = input.role ?? "member";
-    if (role === "owner" && actorRole !== "owner") throw ownersOnly("make someone an owner");
+    policy.checkAdd(actorRole, role);
     const userId = await findUserId(input, tx);
     if (userId && (await findProjectRole(projectId, userId, tx))) {
       throw new AppError("conflict", "This user is already a member of the project");
@@ -237,8 +231,7 @@ export async function addProjectMember(
   });
   if (!added) {
     const role = input.role ?? "member";
-    if (role === "owner")
-      throw invalidField("body", "/role", "an invitation grants admin, member or viewer: make them owner once they joined");
+    policy.checkInvitationRole(role);
     return { invitation: await inviteToJoin(actor, { projectId, projectRole: role }, input, origin) };
   }
   // The project's tasks join the new member's lists.
@@ -257,14 +250,15 @@ export async function changeProjectMemberRole(
   input: ChangeRoleInput,
 ): Promise<MemberOutput> {
   return withLockedProject(actor, projectId, async (tx, actorRole) => {
-    if (!isManager(actorRole)) throw managersOnly();
+    policy.requireManager(actorRole);
     const current = (await getMemberOrThrow(projectId, userId, tx)).role;
-    if ((current === "owner" || input.role === "owner") && actorRole !== "owner") {
-      throw ownersOnly(current === "owner" ? "change an owner's role" : "make someone an owner");
-    }
-    if (current === "owner" && input.role !== "owner" && (await countOwners(projectId, tx)) === 1) {
-      throw lastOwner(userId === actor.userId ? "you" : "member");
-    }
+    await policy.checkRoleChange({
+      actorRole,
+      current,
+      next: input.role,
+      self: userId === actor.userId,
+      owners: () => countOwners(projectId, tx),
+    });
     if (current !== input.role) await updateMemberRole(projectId, userId, input.role, tx);
     return toMemberOutput(await getMemberOrThrow(projectId, userId, tx));
   });
@@ -274,9 +268,9 @@ export async function changeProjectMemberRole(
 export async function removeProjectMember(actor: Actor, projectId: string, userId: string): Promise<void> {
   if (userId === actor.userId) return leaveProject(actor, projectId);
   await withLockedProject(actor, projectId, async (tx, actorRole) => {
-    if (!isManager(actorRole)) throw managersOnly();
+    policy.requireManager(actorRole);
     const role = (await getMemberOrThrow(projectId, userId, tx)).role;
-    if (role === "owner" && actorRole !== "owner") throw ownersOnly("remove an owner");
+    policy.checkRemoval(actorRole, role);
     await publishMembership(tx, "project.member_removed", actor, projectId, { userId, role });
     await deleteMember(projectId, userId, tx);
     // The tasks they saw only through the project leave their screens.
@@ -287,7 +281,7 @@ export async function removeProjectMember(actor: Actor, projectId: string, userI
 /** Any member may leave, except the last owner. */
 export async function leaveProject(actor: Actor, projectId: string): Promise<void> {
   await withLockedProject(actor, projectId, async (tx, role) => {
-    if (role === "owner" && (await countOwners(projectId, tx)) === 1) throw lastOwner("you");
+    await policy.checkLeave(role, () => countOwners(projectId, tx));
     await publishMembership(tx, "project.member_removed", actor, projectId, { userId: actor.userId, role });
     await deleteMember(projectId, actor.userId, tx);
     await announceLostTasks(tx, {

@@ -1,10 +1,11 @@
 import type { Precondition } from "../api/conditional";
-import { AppError, invalidField } from "../api/app-error";
+import { AppError } from "../api/app-error";
 import type { Actor } from "../auth/actor";
 import { nowDate } from "../clock";
 import { db, type Executor } from "../db/client";
 import type { CreatedInvitationOutput } from "../invitations/schema";
 import { inviteToJoin, isConnected } from "../invitations/service";
+import { membershipPolicy, type MembershipPolicy } from "../membership/policy";
 import { invalidateTaskLists } from "../tasks/list-cache";
 import { announceLostTasks, announceTasksAround, userGroupTaskIds } from "../tasks/service";
 import type { UserGroupRole } from "../db/schema/teams";
@@ -40,24 +41,17 @@ import type {
 } from "./schema";
 
 /*
- * The rules. Only members see a group: to anyone else every route answers 404. Owners and admins rename it and
- * manage members (add, remove, change roles); a plain member gets 403 there. Only an owner deletes the group,
- * grants or takes the owner role, or removes an owner. A group always keeps an owner: the last one cannot leave,
- * be removed or be demoted (409) until they hand over ownership. Anyone may leave.
+ * The rules. Only members see a group: to anyone else every route answers 404. Who may manage it, own it, change
+ * roles and leave it is the circles' policy (lib/membership/policy.ts), the same as a project's.
  */
 
 const groupNotFound = () => new AppError("not_found", "User group not found");
 const memberNotFound = () => new AppError("not_found", "No such member in this group");
-const managersOnly = () => new AppError("forbidden", "Only the group's owners and admins can do this");
-const ownersOnly = (what: string) => new AppError("forbidden", `Only an owner can ${what}`);
-const lastOwner = (who: "you" | "member") =>
-  new AppError(
-    "conflict",
-    `${who === "you" ? "You are" : "This member is"} the group's last owner: hand over ownership first ` +
-      "(make another member owner), or delete the group",
-  );
-
-const isManager = (role: UserGroupRole) => role === "owner" || role === "admin";
+const policy: MembershipPolicy<UserGroupRole> = membershipPolicy({
+  noun: "group",
+  owner: "an owner",
+  invitationRoles: "admin or member",
+});
 
 function toUserGroupOutput(group: MemberGroup): UserGroupOutput {
   return {
@@ -133,7 +127,7 @@ export async function updateUserGroup(
   precondition?: Precondition,
 ): Promise<UserGroupOutput> {
   return changeMembership(actor, groupId, async (tx, role) => {
-    if (!isManager(role)) throw managersOnly();
+    policy.requireManager(role);
     await precondition?.(toUserGroupOutput(await getMemberGroupOrThrow(actor, groupId, tx)));
     await updateUserGroupRow(groupId, { name: input.name, description: input.description }, tx);
     return toUserGroupOutput(await getMemberGroupOrThrow(actor, groupId, tx));
@@ -146,7 +140,7 @@ export async function updateUserGroup(
  */
 export async function deleteUserGroup(actor: Actor, groupId: string, precondition?: Precondition): Promise<void> {
   await changeMembership(actor, groupId, async (tx, role) => {
-    if (role !== "owner") throw ownersOnly("delete the group");
+    policy.requireOwner(role, "delete the group");
     await precondition?.(toUserGroupOutput(await getMemberGroupOrThrow(actor, groupId, tx)));
     // Its tasks stay their owners' and assignees' without a group: they hear the change, the other members that
     // the tasks are gone from their screens.
@@ -175,9 +169,9 @@ export async function addUserGroupMember(
   origin: string,
 ): Promise<{ member: MemberOutput } | { invitation: CreatedInvitationOutput }> {
   const added = await changeMembership(actor, groupId, async (tx, actorRole) => {
-    if (!isManager(actorRole)) throw managersOnly();
+    policy.requireManager(actorRole);
     const role = input.role ?? "member";
-    if (role === "owner" && actorRole !== "owner") throw ownersOnly("make someone an owner");
+    policy.checkAdd(actorRole, role);
     const userId = await findUserId(input, tx);
     if (userId && (await findMemberRole(groupId, userId, tx)))
       throw new AppError("conflict", "This user is already a member of the group");
@@ -187,8 +181,7 @@ export async function addUserGroupMember(
   });
   if (!added) {
     const role = input.role ?? "member";
-    if (role === "owner")
-      throw invalidField("body", "/role", "an invitation grants admin or member: make them owner once they joined");
+    policy.checkInvitationRole(role);
     return { invitation: await inviteToJoin(actor, { teamId: groupId, teamRole: role }, input, origin) };
   }
   // The group's tasks join the new member's lists.
@@ -207,14 +200,15 @@ export async function changeUserGroupMemberRole(
   input: ChangeRoleInput,
 ): Promise<MemberOutput> {
   return changeMembership(actor, groupId, async (tx, actorRole) => {
-    if (!isManager(actorRole)) throw managersOnly();
+    policy.requireManager(actorRole);
     const current = (await getMemberOrThrow(groupId, userId, tx)).role;
-    if ((current === "owner" || input.role === "owner") && actorRole !== "owner") {
-      throw ownersOnly(current === "owner" ? "change an owner's role" : "make someone an owner");
-    }
-    if (current === "owner" && input.role !== "owner" && (await countOwners(groupId, tx)) === 1) {
-      throw lastOwner(userId === actor.userId ? "you" : "member");
-    }
+    await policy.checkRoleChange({
+      actorRole,
+      current,
+      next: input.role,
+      self: userId === actor.userId,
+      owners: () => countOwners(groupId, tx),
+    });
     if (current !== input.role) await updateMemberRole(groupId, userId, input.role, tx);
     return toMemberOutput(await getMemberOrThrow(groupId, userId, tx));
   });
@@ -224,9 +218,8 @@ export async function changeUserGroupMemberRole(
 export async function removeUserGroupMember(actor: Actor, groupId: string, userId: string): Promise<void> {
   if (userId === actor.userId) return leaveUserGroup(actor, groupId);
   await changeMembership(actor, groupId, async (tx, actorRole) => {
-    if (!isManager(actorRole)) throw managersOnly();
-    const target = (await getMemberOrThrow(groupId, userId, tx)).role;
-    if (target === "owner" && actorRole !== "owner") throw ownersOnly("remove an owner");
+    policy.requireManager(actorRole);
+    policy.checkRemoval(actorRole, (await getMemberOrThrow(groupId, userId, tx)).role);
     await deleteMember(groupId, userId, tx);
     await announceLostTasks(tx, { actorId: actor.userId, userId, taskIds: await userGroupTaskIds(groupId, tx) });
   });
@@ -235,7 +228,7 @@ export async function removeUserGroupMember(actor: Actor, groupId: string, userI
 /** Any member may leave, except the last owner. */
 export async function leaveUserGroup(actor: Actor, groupId: string): Promise<void> {
   await changeMembership(actor, groupId, async (tx, actorRole) => {
-    if (actorRole === "owner" && (await countOwners(groupId, tx)) === 1) throw lastOwner("you");
+    await policy.checkLeave(actorRole, () => countOwners(groupId, tx));
     await deleteMember(groupId, actor.userId, tx);
     await announceLostTasks(tx, { actorId: actor.userId, userId: actor.userId, taskIds: await userGroupTaskIds(groupId, tx) });
   });
